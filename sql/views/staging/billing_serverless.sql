@@ -1,0 +1,23 @@
+-- One row per Serverless endpoint and bucket (/v2/billing/serverless): the latest version the API returned for that bucket (re-reads replace, never append).
+-- Public interface (DESIGN.md): columns and names are stable.
+create or replace view billing_serverless as
+with source as (
+    select * from raw_billing_serverless
+),
+
+final as (
+    select
+        account,
+        bucket_size,
+        start_time,
+        end_time,
+        serverless_id,
+        total_amount,
+        gpu_amount,
+        cpu_amount,
+        disk_amount,
+        fee_amount,
+    from source
+)
+
+select * from final;

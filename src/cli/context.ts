@@ -1,0 +1,29 @@
+// What every command receives: the resolved settings (flag > env > config file > default) and a logger.
+import type { Command } from 'commander';
+import { resolveSettings, type GlobalFlags, type Settings } from '../config/load.ts';
+import { UsageError } from '../util/errors.ts';
+import { createLogger, LOG_LEVELS, type Logger, type LogLevel } from '../util/log.ts';
+
+export interface GlobalOptions extends GlobalFlags {
+  logLevel?: string;
+}
+
+export interface CliContext {
+  settings: Settings;
+  log: Logger;
+}
+
+export function parseLogLevel(value: string | undefined): LogLevel {
+  const level = value ?? process.env.GPULEDGER_LOG_LEVEL ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got '${level}'`);
+  }
+  return level as LogLevel;
+}
+
+/** Settings and logger for a command, from its own and the program's global options. */
+export function contextFor(command: Command): CliContext {
+  const opts = command.optsWithGlobals<GlobalOptions>();
+  const log = createLogger({ level: parseLogLevel(opts.logLevel) });
+  return { settings: resolveSettings(opts), log };
+}

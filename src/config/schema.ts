@@ -1,0 +1,46 @@
+// The config file's schema: one section per module, each with a description that the generated JSON Schema
+// (config/gpuledger.schema.json) shows in editors.
+import { z } from 'zod';
+import { accountSchema } from './accounts.ts';
+import { alertsConfigSchema } from './alerts.ts';
+import { reportsConfigSchema } from './reports.ts';
+import { scheduleConfigSchema } from './schedule.ts';
+import { smtpConfigSchema } from './smtp.ts';
+import { syncConfigSchema } from './sync.ts';
+
+function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const configSchema = z
+  .object({
+    $schema: z.string().optional().describe('Path of the JSON Schema, for editors.'),
+    apiUrl: z.url().default('https://api.runpod.io').describe('Platform API base URL (env GPULEDGER_API_URL, flag --api-url).'),
+    database: z.string().min(1).default('data/gpuledger.duckdb').describe('DuckDB file (env GPULEDGER_DB, flag --db).'),
+    outDir: z.string().min(1).default('out').describe('Where workbooks and alert files are written.'),
+    timeZone: z
+      .string()
+      .refine(isTimeZone, 'an IANA time zone such as Europe/Berlin or UTC')
+      .default('UTC')
+      .describe('Time zone for schedules and for dates people read; data stays in UTC.'),
+    accounts: z
+      .array(accountSchema)
+      .min(1)
+      .default([{ name: 'default', apiKeyEnv: 'RUNPOD_API_KEY' }])
+      .refine((a) => new Set(a.map((x) => x.name)).size === a.length, 'account names must be unique')
+      .describe('Platform accounts to extract; each names the env var that holds its key.'),
+    sync: syncConfigSchema.prefault({}),
+    reports: reportsConfigSchema.prefault({}),
+    smtp: smtpConfigSchema.optional().describe('SMTP settings for report and alert email.'),
+    alerts: alertsConfigSchema.prefault({}),
+    schedule: scheduleConfigSchema.prefault({}),
+  })
+  .strict();
+
+export type Config = z.infer<typeof configSchema>;
+export type ConfigInput = z.input<typeof configSchema>;

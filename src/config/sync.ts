@@ -1,0 +1,65 @@
+// The `sync` section: what to extract, at which bucket sizes, from when, and how far back to re-read.
+import { z } from 'zod';
+import { BUCKET_SIZES } from '../util/buckets.ts';
+
+export const BILLING_SOURCES = ['aggregate', 'pods', 'serverless', 'network-volumes', 'endpoints', 'clusters'] as const;
+export const SOURCES = [...BILLING_SOURCES, 'inventory'] as const;
+export type BillingSource = (typeof BILLING_SOURCES)[number];
+export type Source = (typeof SOURCES)[number];
+
+const bucketSizeSchema = z.enum(BUCKET_SIZES).describe('Bucket length: hour, day, week, month or year (UTC boundaries).');
+
+export const bucketPlanSchema = z
+  .object({
+    size: bucketSizeSchema,
+    lastDays: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('Only extract this size for the last N days (e.g. hourly detail for the last 14 days). Omit for the whole history.'),
+  })
+  .strict();
+export type BucketPlan = z.infer<typeof bucketPlanSchema>;
+
+const day = [{ size: 'day' as const }];
+const dayAndRecentHours = [{ size: 'day' as const }, { size: 'hour' as const, lastDays: 14 }];
+
+export const syncConfigSchema = z
+  .object({
+    start: z
+      .string()
+      .regex(/^(\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:\d{2})|P\d+D)$/, 'an RFC 3339 date-time or a duration like P90D')
+      .default('P90D')
+      .describe('Where the first sync starts its backfill: an RFC 3339 date-time or a duration back from now (P90D).'),
+    lookbackBuckets: z
+      .number()
+      .int()
+      .min(0)
+      .default(3)
+      .describe('Closed buckets re-read on every sync besides the open one, because the platform restates recent buckets.'),
+    maxRecordsPerRequest: z
+      .number()
+      .int()
+      .min(100)
+      .default(50_000)
+      .describe('Upper bound on the records one billing request may return; the planner splits windows to stay under it.'),
+    sources: z
+      .array(z.enum(SOURCES))
+      .default([...SOURCES])
+      .describe('Sources a plain `gpuledger sync` extracts.'),
+    bucketSizes: z
+      .object({
+        aggregate: z.array(bucketPlanSchema).default(day),
+        pods: z.array(bucketPlanSchema).default(dayAndRecentHours),
+        serverless: z.array(bucketPlanSchema).default(dayAndRecentHours),
+        'network-volumes': z.array(bucketPlanSchema).default(day),
+        endpoints: z.array(bucketPlanSchema).default(day),
+        clusters: z.array(bucketPlanSchema).default(day),
+      })
+      .strict()
+      .prefault({})
+      .describe('Bucket sizes extracted per billing source.'),
+  })
+  .strict();
+export type SyncConfig = z.infer<typeof syncConfigSchema>;

@@ -1,0 +1,144 @@
+// Opening the DuckDB file: the write lock, UTC on every connection, migrations and views when writing, and small
+// helpers that read results exactly (DECIMAL as strings – STYLE.md §5).
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { DatabaseLockedError, StoreError } from '../util/errors.ts';
+import { acquireWriteLock, describeHolder, lockPathFor, readLock, type WriteLock } from './lock.ts';
+import { migrate } from './migrate.ts';
+import { applyViews } from './views.ts';
+
+export type Row = Record<string, unknown>;
+export type Params = DuckDBValue[] | Record<string, DuckDBValue>;
+
+export interface Store {
+  readonly path: string;
+  readonly readOnly: boolean;
+  readonly connection: DuckDBConnection;
+  /** Rows as plain objects, DECIMAL/BIGINT/timestamps as strings (exact). */
+  all<T extends Row = Row>(sql: string, params?: Params): Promise<T[]>;
+  /** The first row, or undefined. */
+  one<T extends Row = Row>(sql: string, params?: Params): Promise<T | undefined>;
+  run(sql: string, params?: Params): Promise<void>;
+  /** Run fn inside BEGIN … COMMIT; any throw rolls everything back and rethrows. */
+  transaction<T>(fn: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  path: string;
+  readOnly?: boolean;
+  /** Who is writing, for the lock file (e.g. "sync"). */
+  command?: string;
+  /** Wait for another writer instead of failing at once. */
+  waitMs?: number;
+  /** Apply sql/views on open (default true when writing). */
+  applyViews?: boolean;
+}
+
+/** DuckDB's own lock error, e.g. "Could not set lock on file … Conflicting lock is held in … (PID 123)". */
+function isDuckDbLockError(e: unknown): boolean {
+  return e instanceof Error && /Could not set lock on file/i.test(e.message);
+}
+
+export async function openStore(options: OpenOptions): Promise<Store> {
+  const readOnly = options.readOnly ?? false;
+  let lock: WriteLock | undefined;
+  if (!readOnly) {
+    mkdirSync(dirname(options.path), { recursive: true });
+    lock = await acquireWriteLock(options.path, { command: options.command ?? 'gpuledger', waitMs: options.waitMs });
+  }
+  let instance: DuckDBInstance;
+  try {
+    instance = await DuckDBInstance.create(options.path, readOnly ? { access_mode: 'READ_ONLY' } : {});
+  } catch (e) {
+    lock?.release();
+    if (isDuckDbLockError(e)) {
+      const holder = readLock(lockPathFor(options.path));
+      throw new DatabaseLockedError(describeHolder(options.path, holder), { cause: e });
+    }
+    const msg = e instanceof Error ? e.message.split('\n')[0] : String(e);
+    throw new StoreError(`cannot open database ${options.path}: ${msg}`, { cause: e });
+  }
+  const connection = await instance.connect();
+  const store = createStore(options.path, readOnly, instance, connection, lock);
+  try {
+    // every timestamp inside gpuledger is UTC; a time zone appears only where a person reads a date (STYLE.md §7)
+    await store.run("SET TimeZone = 'UTC'");
+    if (!readOnly) {
+      await migrate(store);
+      if (options.applyViews ?? true) await applyViews(store);
+    }
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+  return store;
+}
+
+function createStore(
+  path: string,
+  readOnly: boolean,
+  instance: DuckDBInstance,
+  connection: DuckDBConnection,
+  lock: WriteLock | undefined,
+): Store {
+  let inTransaction = false;
+  let closed = false;
+  const store: Store = {
+    path,
+    readOnly,
+    connection,
+    async all<T extends Row>(sql: string, params?: Params) {
+      const reader = await connection.runAndReadAll(sql, params);
+      return reader.getRowObjectsJson() as T[];
+    },
+    async one<T extends Row>(sql: string, params?: Params) {
+      const rows = (await connection.runAndReadAll(sql, params)).getRowObjectsJson();
+      return rows[0] as T | undefined;
+    },
+    async run(sql: string, params?: Params) {
+      await connection.run(sql, params);
+    },
+    async transaction<T>(fn: () => Promise<T>) {
+      if (inTransaction) return fn(); // nested: part of the outer transaction
+      await connection.run('BEGIN TRANSACTION');
+      inTransaction = true;
+      try {
+        const result = await fn();
+        await connection.run('COMMIT');
+        return result;
+      } catch (e) {
+        try {
+          await connection.run('ROLLBACK');
+        } catch {
+          /* the transaction may already be aborted */
+        }
+        throw e;
+      } finally {
+        inTransaction = false;
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      try {
+        connection.closeSync();
+        instance.closeSync();
+      } finally {
+        lock?.release();
+      }
+    },
+  };
+  return store;
+}
+
+/** Open, run fn, close – also on error. */
+export async function withStore<T>(options: OpenOptions, fn: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openStore(options);
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,5 @@
+// The version string shown by --version and sent as User-Agent: gpuledger/<version>.
+import { createRequire } from 'node:module';
+
+const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
+export const VERSION: string = pkg.version;

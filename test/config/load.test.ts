@@ -1,0 +1,46 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolveSettings } from '../../src/config/load.ts';
+
+function dirWith(config: unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), 'gpuledger-config-'));
+  writeFileSync(join(dir, 'gpuledger.config.json'), typeof config === 'string' ? config : JSON.stringify(config));
+  return dir;
+}
+
+describe('config loading', () => {
+  it('applies defaults when there is no config file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gpuledger-config-'));
+    const s = resolveSettings({}, {}, dir);
+    expect(s.configPath).toBeUndefined();
+    expect(s.dbPath).toBe(join(dir, 'data/gpuledger.duckdb'));
+    expect(s.apiUrl).toBe('https://api.runpod.io');
+    expect(s.config.accounts).toEqual([{ name: 'default', apiKeyEnv: 'RUNPOD_API_KEY' }]);
+    expect(s.config.sync.bucketSizes.pods).toEqual([{ size: 'day' }, { size: 'hour', lastDays: 14 }]);
+  });
+
+  it('lets flags beat env and env beat the file', () => {
+    const dir = dirWith({ database: 'from-file.duckdb', apiUrl: 'http://file.example' });
+    expect(resolveSettings({}, {}, dir).dbPath).toBe(join(dir, 'from-file.duckdb'));
+    expect(resolveSettings({}, { GPULEDGER_DB: 'env.duckdb' }, dir).dbPath).toBe(join(dir, 'env.duckdb'));
+    expect(resolveSettings({ db: 'flag.duckdb' }, { GPULEDGER_DB: 'env.duckdb' }, dir).dbPath).toBe(join(dir, 'flag.duckdb'));
+    expect(resolveSettings({}, { GPULEDGER_API_URL: 'http://127.0.0.1:9/' }, dir).apiUrl).toBe('http://127.0.0.1:9');
+  });
+
+  it('names the file, the key path and what is accepted', () => {
+    const dir = dirWith({ sync: { lookbackBuckets: -1 } });
+    expect(() => resolveSettings({}, {}, dir)).toThrow(/gpuledger\.config\.json: sync\.lookbackBuckets: .*>=0/);
+    const dir2 = dirWith({ timeZone: 'Mars/Olympus' });
+    expect(() => resolveSettings({}, {}, dir2)).toThrow(/timeZone: an IANA time zone/);
+    const dir3 = dirWith({ unknownKey: 1 });
+    expect(() => resolveSettings({}, {}, dir3)).toThrow(/unknownKey/);
+  });
+
+  it('refuses a file that is not JSON, and an explicit config that does not exist', () => {
+    const dir = dirWith('{ nope');
+    expect(() => resolveSettings({}, {}, dir)).toThrow(/not valid JSON/);
+    expect(() => resolveSettings({ config: 'missing.json' }, {}, dir)).toThrow('config missing.json: no such file');
+  });
+});
