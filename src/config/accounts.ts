@@ -13,6 +13,10 @@ export const accountSchema = z
       .default('RUNPOD_API_KEY')
       .describe('Name of the environment variable holding this account\'s API key.'),
     apiUrl: z.url().optional().describe('API base URL for this account (default: the top-level apiUrl).'),
+    simulated: z
+      .boolean()
+      .optional()
+      .describe('Mark this account as simulated data (set by the demo; reports and alerts label it).'),
   })
   .strict();
 export type AccountConfig = z.infer<typeof accountSchema>;
