@@ -1,13 +1,87 @@
-// `gpuledger simulator` – not built yet: says so and exits 2 (DESIGN.md command names are reserved).
+// `gpuledger simulator`: serve the simulated platform API on loopback until SIGINT/SIGTERM (DESIGN.md).
+// Flag values are checked here and a bad one is a UsageError naming the flag and what it accepts (exit 2).
 import type { Command } from 'commander';
-import { NotImplementedError } from '../../util/errors.ts';
+import { parseRfc3339 } from '../../util/buckets.ts';
+import { UsageError } from '../../util/errors.ts';
+import { DEFAULT_KEY, DEFAULT_RESTRICTED_KEY, parseFaultSpec, startSimulator, type SimulatorOptions } from '../../simulator/index.ts';
 import type { ExitState } from '../main.ts';
+
+interface SimulatorFlags {
+  host: string;
+  port: string;
+  seed: string;
+  scale: string;
+  now?: string;
+  key: string[];
+  restrictedKey: string[];
+  faults?: string;
+  quotaMinute?: string;
+  quotaHour?: string;
+  quotaDay?: string;
+  sparse?: boolean;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+function integer(value: string, flag: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!/^-?\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got '${value}'`);
+  }
+  return n;
+}
+
+export function simulatorOptionsFromFlags(flags: SimulatorFlags): SimulatorOptions {
+  if (!['small', 'medium', 'large'].includes(flags.scale)) {
+    throw new UsageError(`--scale must be small, medium or large, got '${flags.scale}'`);
+  }
+  const quotas: SimulatorOptions['quotas'] = {};
+  if (flags.quotaMinute !== undefined) quotas.minute = integer(flags.quotaMinute, '--quota-minute', 1, 1e9);
+  if (flags.quotaHour !== undefined) quotas.hour = integer(flags.quotaHour, '--quota-hour', 1, 1e9);
+  if (flags.quotaDay !== undefined) quotas.day = integer(flags.quotaDay, '--quota-day', 1, 1e9);
+  return {
+    host: flags.host,
+    port: integer(flags.port, '--port', 0, 65535),
+    seed: integer(flags.seed, '--seed', 0, 2 ** 32 - 1),
+    scale: flags.scale as SimulatorOptions['scale'],
+    ...(flags.now !== undefined ? { now: parseRfc3339(flags.now, '--now') } : {}),
+    keys: flags.key.length ? flags.key : [DEFAULT_KEY],
+    restrictedKeys: flags.restrictedKey.length ? flags.restrictedKey : [DEFAULT_RESTRICTED_KEY],
+    quotas,
+    ...(flags.faults !== undefined ? { faults: parseFaultSpec(flags.faults, '--faults') } : {}),
+    sparse: flags.sparse === true,
+  };
+}
 
 export function registerSimulator(program: Command, _exit: ExitState): void {
   program
     .command('simulator')
     .description('serve a simulated platform API (billing, inventory, GraphQL) on loopback for demos and tests')
-    .action(() => {
-      throw new NotImplementedError('simulator');
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port (0 = any free port)', '8787')
+    .option('--seed <n>', 'seed of the synthetic account and of the faults', '42')
+    .option('--scale <scale>', 'small, medium or large', 'small')
+    .option('--now <rfc3339>', 'fix the simulated clock at this time (default: run with the wall clock)')
+    .option('--key <key>', 'a valid full-access API key (repeatable; default sim-demo-key)', collect, [])
+    .option('--restricted-key <key>', 'a valid key without the billing scope (repeatable; default sim-restricted-key)', collect, [])
+    .option('--faults <spec>', 'fault injection, e.g. 5xx=0.1,reset=0.05,truncate=0.02,latency=200ms,drift=pods,429=0.1,graphql=down')
+    .option('--quota-minute <n>', 'requests per minute and key (default 60)')
+    .option('--quota-hour <n>', 'requests per hour and key (default 3000)')
+    .option('--quota-day <n>', 'requests per day and key (default 50000)')
+    .option('--sparse', 'return only non-zero billing records (default: a dense grid)')
+    .action(async (flags: SimulatorFlags) => {
+      const options = simulatorOptionsFromFlags(flags);
+      const sim = await startSimulator(options);
+      process.stdout.write(`simulator listening on ${sim.url} (scale ${options.scale}, seed ${options.seed}, keys: ${options.keys!.join(', ')})\n`);
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          resolve();
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      await sim.close();
     });
 }

@@ -1,0 +1,30 @@
+// API keys (billing-api-v2.md §1): `Authorization: Bearer <key>`; a missing, malformed or unknown key is 401,
+// a valid key without the billing scope (a "restricted" key) gets 403 on billing routes. Keys never appear in
+// answers or logs.
+
+export interface KeyRing {
+  full: ReadonlySet<string>;
+  restricted: ReadonlySet<string>;
+}
+
+export type AuthResult = { ok: true; key: string; restricted: boolean } | { ok: false; detail: string };
+
+export function checkKey(ring: KeyRing, key: string | null): AuthResult {
+  if (key === null) return { ok: false, detail: 'missing API key: send the header Authorization: Bearer <key>' };
+  if (ring.full.has(key)) return { ok: true, key, restricted: false };
+  if (ring.restricted.has(key)) return { ok: true, key, restricted: true };
+  return { ok: false, detail: 'invalid API key' };
+}
+
+/** The key from an Authorization header; '' when the header is present but not `Bearer <token>`. */
+export function bearerKey(header: string | undefined): string | null | '' {
+  if (header === undefined) return null;
+  const m = /^Bearer +([^\s]+) *$/i.exec(header);
+  return m ? m[1]! : '';
+}
+
+export function authenticate(ring: KeyRing, header: string | undefined): AuthResult {
+  const key = bearerKey(header);
+  if (key === '') return { ok: false, detail: 'malformed Authorization header: expected Bearer <key>' };
+  return checkKey(ring, key);
+}

@@ -1,0 +1,58 @@
+// POST /graphql (billing-api-v2.md §4): key via `?api_key=` or the Bearer header, body {query, variables?,
+// operationName?}, answer {data} or {errors: [{message}]} (HTTP 400 for syntax and validation errors). GraphQL is
+// not rate limited here (the contract promises RateLimit headers on v2 only); `graphql=down` makes it answer 503.
+import type { IncomingMessage } from 'node:http';
+import type { SyntheticAccount } from '../account/types.ts';
+import { execute } from '../graphql/execute.ts';
+import { GraphQLSyntaxError, parseDocument } from '../graphql/parser.ts';
+import { bearerKey, checkKey, type KeyRing } from './auth.ts';
+import { jsonReply, problemReply, type Reply } from './reply.ts';
+
+const MAX_BODY = 1 << 20;
+
+async function readBody(req: IncomingMessage): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJsonObject(raw: string | null): { query?: unknown; operationName?: unknown } | null {
+  if (raw === null) return null;
+  try {
+    const value: unknown = JSON.parse(raw);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function handleGraphQL(
+  req: IncomingMessage,
+  url: URL,
+  deps: { account: SyntheticAccount; keys: KeyRing; now: () => number; down: () => boolean },
+): Promise<Reply> {
+  if (req.method !== 'POST') return problemReply(405, `${req.method} is not allowed on /graphql; use POST`, { headers: { Allow: 'POST' } });
+  const header = bearerKey(req.headers.authorization);
+  const auth = checkKey(deps.keys, url.searchParams.get('api_key') ?? (header === '' ? null : header));
+  if (!auth.ok) return jsonReply(401, { errors: [{ message: auth.detail }] });
+  if (deps.down()) return problemReply(503, 'the GraphQL API is unavailable (simulated outage)');
+  const raw = await readBody(req);
+  const body = parseJsonObject(raw);
+  if (!body || typeof body.query !== 'string') {
+    return jsonReply(400, { errors: [{ message: 'the body must be JSON {"query": "...", "variables"?: {...}} (at most 1 MiB)' }] });
+  }
+  try {
+    const operations = parseDocument(body.query);
+    const name = typeof body.operationName === 'string' ? body.operationName : null;
+    const result = execute(operations, name, deps.account, deps.now());
+    return jsonReply(result.status, result.body);
+  } catch (e) {
+    if (e instanceof GraphQLSyntaxError) return jsonReply(400, { errors: [{ message: e.message, locations: [{ line: e.line, column: e.column }] }] });
+    throw e;
+  }
+}

@@ -1,0 +1,117 @@
+// startSimulator: the account, its ledger, the clock and the HTTP server, wired together on a loopback port.
+import type { AddressInfo } from 'node:net';
+import { EXIT, GpuledgerError, UsageError } from '../util/errors.ts';
+import { isRfc3339 } from '../util/buckets.ts';
+import { createSyntheticAccount, type AccountCounts } from './account/account.ts';
+import type { Scale, SyntheticAccount } from './account/types.ts';
+import { createSimClock } from './clock.ts';
+import { createFaultInjector, type FaultSpec } from './http/faults.ts';
+import { createRateLimiter, DEFAULT_QUOTAS, type Quotas } from './http/rate-limit.ts';
+import { createSimulatorServer, type SimulatorStats } from './http/server.ts';
+import { createLedger } from './ledger/ledger.ts';
+import type { Ledger } from './ledger/types.ts';
+
+export interface SimulatorOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: a free port. */
+  port?: number;
+  /** Default 42. Same seed + same now + same request ⇒ byte-identical body. */
+  seed?: number;
+  /** Default small. */
+  scale?: Scale;
+  /** Override the scale's counts (each at least what the planted facts need). */
+  counts?: Partial<AccountCounts>;
+  /** The simulated now. Given ⇒ the clock is fixed there; absent ⇒ it runs with the wall clock. */
+  now?: Date | string;
+  /** Full-access keys; default ['sim-demo-key']. */
+  keys?: string[];
+  /** Valid keys that get 403 on billing routes; default ['sim-restricted-key']. */
+  restrictedKeys?: string[];
+  /** Requests per window and key; default 60/3000/50000. */
+  quotas?: Partial<Quotas>;
+  /** e.g. '5xx=0.1,reset=0.05,truncate=0.02,latency=200ms,drift=pods,429=0.1,graphql=down'. */
+  faults?: string | FaultSpec;
+  /** Default false: a dense grid (zeros included). */
+  sparse?: boolean;
+}
+
+export interface Simulator {
+  /** http://127.0.0.1:PORT (no trailing slash). */
+  url: string;
+  close(): Promise<void>;
+  now(): Date;
+  setNow(t: Date | string): void;
+  advance(ms: number): void;
+  setFaults(spec: string | FaultSpec | undefined): void;
+  stats(): SimulatorStats;
+  account: SyntheticAccount;
+  ledger: Ledger;
+}
+
+/** The simulator could not listen (port taken, address not local…). */
+export class SimulatorListenError extends GpuledgerError {
+  constructor(host: string, port: number, cause: NodeJS.ErrnoException) {
+    const why = cause.code === 'EADDRINUSE' ? 'the address is already in use' : cause.message;
+    super('simulator_listen', `the simulator cannot listen on ${host}:${port}: ${why} (choose another --port, or 0 for any free port)`, EXIT.failure, { cause });
+  }
+}
+
+export const DEFAULT_KEY = 'sim-demo-key';
+export const DEFAULT_RESTRICTED_KEY = 'sim-restricted-key';
+
+function toMs(t: Date | string, what: string): number {
+  if (typeof t === 'string' && !isRfc3339(t)) throw new UsageError(`${what} must be an RFC 3339 date-time such as 2026-11-20T12:00:00Z, got '${t}'`);
+  const ms = new Date(t).getTime();
+  if (Number.isNaN(ms)) throw new UsageError(`${what} is not a valid date`);
+  return ms;
+}
+
+function checkQuotas(q: Partial<Quotas>): Quotas {
+  const quotas = { ...DEFAULT_QUOTAS, ...q };
+  for (const [name, v] of Object.entries(quotas)) {
+    if (!Number.isInteger(v) || v < 1) throw new UsageError(`quotas.${name} must be an integer ≥ 1, got ${v}`);
+  }
+  return quotas;
+}
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const seed = options.seed ?? 42;
+  if (!Number.isSafeInteger(seed)) throw new UsageError(`seed must be an integer, got ${seed}`);
+  const fixed = options.now !== undefined;
+  const initial = fixed ? toMs(options.now!, 'now') : Date.now();
+  const clock = createSimClock(initial, fixed);
+  const account = createSyntheticAccount({ seed, scale: options.scale ?? 'small', counts: options.counts, initialNow: new Date(initial) });
+  const ledger = createLedger(account, clock.now, options.sparse ?? false);
+  const keys = { full: new Set(options.keys ?? [DEFAULT_KEY]), restricted: new Set(options.restrictedKeys ?? [DEFAULT_RESTRICTED_KEY]) };
+  const faults = createFaultInjector(seed, options.faults);
+  const limiter = createRateLimiter(checkQuotas(options.quotas ?? {}));
+  const { server, stats } = createSimulatorServer({ account, ledger, now: clock.now, keys, limiter, faults, sparse: options.sparse ?? false });
+
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) => reject(new SimulatorListenError(host, options.port ?? 0, e)));
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  return {
+    url: `http://${urlHost}:${port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((e) => (e ? reject(e) : resolve()));
+        server.closeAllConnections();
+      }),
+    now: () => new Date(clock.now()),
+    setNow: (t) => clock.setNow(toMs(t, 'setNow')),
+    advance: (ms) => clock.advance(ms),
+    setFaults: (spec) => faults.set(spec),
+    stats,
+    account,
+    ledger,
+  };
+}

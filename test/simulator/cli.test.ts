@@ -1,0 +1,48 @@
+// `gpuledger simulator`: flags become options or a UsageError naming the flag; the command serves until SIGTERM.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { simulatorOptionsFromFlags } from '../../src/cli/commands/simulator.ts';
+import { UsageError } from '../../src/util/errors.ts';
+
+const defaults = { host: '127.0.0.1', port: '8787', seed: '42', scale: 'small', key: [], restrictedKey: [] };
+
+describe('gpuledger simulator', () => {
+  it('turns flags into simulator options', () => {
+    const options = simulatorOptionsFromFlags({
+      ...defaults, port: '0', seed: '7', scale: 'medium', now: '2026-11-20T12:00:00Z', key: ['a', 'b'],
+      faults: '5xx=0.1,latency=200ms', quotaMinute: '5', sparse: true,
+    });
+    expect(options).toMatchObject({ port: 0, seed: 7, scale: 'medium', keys: ['a', 'b'], restrictedKeys: ['sim-restricted-key'], quotas: { minute: 5 }, sparse: true });
+    expect(options.now).toEqual(new Date('2026-11-20T12:00:00Z'));
+    expect(options.faults).toEqual({ serverError: 0.1, latencyMs: 200 });
+  });
+
+  it.each([
+    [{ port: '70000' }, '--port'],
+    [{ seed: 'x' }, '--seed'],
+    [{ scale: 'huge' }, '--scale must be small, medium or large'],
+    [{ now: '2026-11-20' }, '--now'],
+    [{ faults: 'explode=1' }, '--faults: unknown fault'],
+    [{ quotaMinute: '0' }, '--quota-minute'],
+  ])('rejects %j with a UsageError naming the flag', (flags, message) => {
+    expect(() => simulatorOptionsFromFlags({ ...defaults, ...flags })).toThrow(UsageError);
+    expect(() => simulatorOptionsFromFlags({ ...defaults, ...flags })).toThrow(message);
+  });
+
+  it('prints where it listens, serves, and exits 0 on SIGTERM', async () => {
+    const child = spawn(process.execPath, ['bin/gpuledger.js', 'simulator', '--port', '0', '--now', '2026-11-20T12:00:00Z'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const [line] = (await once(child.stdout, 'data')) as [Buffer];
+      const m = /^simulator listening on (http:\/\/127\.0\.0\.1:\d+) \(scale small, seed 42, keys: sim-demo-key\)\n$/.exec(line.toString());
+      expect(m).not.toBeNull();
+      const res = await fetch(`${m![1]}/v2/billing/pods?bucketSize=day&lastN=3`, { headers: { Authorization: 'Bearer sim-demo-key' } });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { metadata: { query: unknown } }).metadata.query).toMatchObject({ startTime: '2026-11-18T00:00:00Z', endTime: '2026-11-21T00:00:00Z' });
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+  });
+});
