@@ -1,14 +1,32 @@
-// `gpuledger query` – not built yet: says so and exits 2 (DESIGN.md command names are reserved).
+// `gpuledger query "SQL"` – read-only SQL against the database (DESIGN.md): a table on a terminal, CSV/JSON/NDJSON
+// for pipes, --out writes a file atomically. Statements that write are refused before anything runs.
 import type { Command } from 'commander';
-import { NotImplementedError } from '../../util/errors.ts';
+import { parseRfc3339 } from '../../util/buckets.ts';
+import { withReadStore } from '../../query/open-database.ts';
+import { runReadOnlyQuery } from '../../query/run-query.ts';
+import { contextFor } from '../context.ts';
 import type { ExitState } from '../main.ts';
+import { defaultFormat, emit, OUTPUT_FORMATS, parseOutputFormat } from '../output.ts';
+
+interface QueryFlags {
+  format?: string;
+  out?: string;
+  asOf?: string;
+}
 
 export function registerQuery(program: Command, _exit: ExitState): void {
   program
     .command('query')
-    .argument('<sql>', 'a read-only SQL statement')
+    .argument('<sql>', 'read-only SQL (SELECT, WITH … SELECT, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN); several statements: the last one prints')
+    .option('--format <format>', `${OUTPUT_FORMATS.join(', ')} (default: table on a terminal, ndjson in a pipe, from --out's extension)`)
+    .option('--out <file>', 'write the result to this file (atomically) instead of stdout')
+    .option('--as-of <rfc3339>', "pin report_clock's as_of (sets gpuledger_as_of), e.g. 2026-10-15T00:00:00Z")
     .description('run read-only SQL against the database')
-    .action(() => {
-      throw new NotImplementedError('query');
+    .action(async (sql: string, flags: QueryFlags, command: Command) => {
+      const format = flags.format ? parseOutputFormat(flags.format) : defaultFormat(flags.out, Boolean(process.stdout.isTTY));
+      const asOf = flags.asOf ? parseRfc3339(flags.asOf, '--as-of') : undefined;
+      const { settings } = contextFor(command);
+      const table = await withReadStore(settings.dbPath, (store) => runReadOnlyQuery(store, sql, { asOf }));
+      emit(table, { format, out: flags.out });
     });
 }

@@ -1,13 +1,27 @@
-// `gpuledger views` – not built yet: says so and exits 2 (DESIGN.md command names are reserved).
+// `gpuledger views` – the public views with what one row of each is (from the header comments of sql/views).
 import type { Command } from 'commander';
-import { NotImplementedError } from '../../util/errors.ts';
+import { listPublicViews } from '../../query/public-views.ts';
 import type { ExitState } from '../main.ts';
+import { defaultFormat, emit, OUTPUT_FORMATS, parseOutputFormat } from '../output.ts';
 
 export function registerViews(program: Command, _exit: ExitState): void {
   program
     .command('views')
+    .option('--format <format>', `${OUTPUT_FORMATS.join(', ')} (default: table on a terminal, ndjson in a pipe)`)
     .description('list the public SQL views with a one-line description each')
-    .action(() => {
-      throw new NotImplementedError('views');
+    .action((flags: { format?: string }) => {
+      const format = flags.format ? parseOutputFormat(flags.format) : defaultFormat(undefined, Boolean(process.stdout.isTTY));
+      const views = listPublicViews();
+      emit(
+        {
+          columns: [
+            { name: 'view', kind: 'text' },
+            { name: 'layer', kind: 'text' },
+            { name: 'description', kind: 'text' },
+          ],
+          rows: views.map((v) => [v.name, v.layer, v.description]),
+        },
+        { format },
+      );
     });
 }

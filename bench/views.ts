@@ -1,0 +1,101 @@
+// npm run bench:views – every rpt_* view against the floor `SELECT family, sum(amount) FROM cost GROUP BY 1`, in the
+// same run and on the same database, best of 3 each. Judged by: the worst view ÷ floor (goal ≤ 5×). Writes
+// bench/results/views.json.
+//
+// The database: the large simulated account scaled up threefold (3,000 pods, 300 endpoints, 600 volumes, 400 days –
+// the plain large account bills only ~3.8 M non-zero hourly amounts), every billing source at hourly buckets for the
+// whole history, loaded straight from the simulator's ledger into the raw tables
+// (test/integration/simulator-loader.ts – `gpuledger sync` is not built yet), plus its inventory. Set
+// BENCH_VIEWS_DB=path to keep the database between runs (it is built once).
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSimulator } from '../src/simulator/index.ts';
+import { openStore, type Store } from '../src/store/database.ts';
+import { listViewFiles } from '../src/store/views.ts';
+import { loadSimulator } from '../test/integration/simulator-loader.ts';
+
+const NOW = '2026-11-20T00:00:00Z';
+const COUNTS = { pods: 3000, endpoints: 300, volumes: 600 };
+const RESULT = fileURLToPath(new URL('./results/views.json', import.meta.url));
+const FLOOR = 'select family, sum(amount) as amount from cost group by 1';
+const GOAL = 5;
+
+async function build(path: string): Promise<number> {
+  const started = Date.now();
+  const sim = await startSimulator({ seed: 42, scale: 'large', counts: COUNTS, now: NOW, quotas: { minute: 100_000, hour: 1_000_000, day: 10_000_000 } });
+  const store = await openStore({ path, command: 'bench' });
+  try {
+    await loadSimulator(store, sim, { account: 'bench', bucketSizes: ['hour'], start: sim.account.historyStart, end: new Date(NOW), chunk: 24 * 7 });
+    await store.run('checkpoint');
+  } finally {
+    await store.close();
+    await sim.close();
+  }
+  return Date.now() - started;
+}
+
+/** Wall time of running sql and reading every row, best of `runs`. */
+async function best(store: Store, sql: string, runs = 3): Promise<{ ms: number; rows: number }> {
+  let ms = Infinity;
+  let rows = 0;
+  for (let i = 0; i < runs; i++) {
+    const t = process.hrtime.bigint();
+    const reader = await store.connection.runAndReadAll(sql);
+    rows = reader.currentRowCount;
+    ms = Math.min(ms, Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  return { ms: Math.round(ms * 10) / 10, rows };
+}
+
+async function main(): Promise<void> {
+  const path = process.env.BENCH_VIEWS_DB ?? join(mkdtempSync(join(tmpdir(), 'gpuledger-bench-views-')), 'bench.duckdb');
+  let buildMs: number | null = null;
+  if (!existsSync(path)) {
+    process.stderr.write(`building ${path} from the large simulator (hourly, all sources)…\n`);
+    buildMs = await build(path);
+  }
+  const store = await openStore({ path, command: 'bench' });
+  try {
+    const size = await store.one<{ cost_rows: string; raw_rows: string }>(
+      `select (select count(*) from cost) as cost_rows,
+              (select count(*) from raw_billing_pods) + (select count(*) from raw_billing_serverless) + (select count(*) from raw_billing_network_volumes)
+              + (select count(*) from raw_billing_endpoints) + (select count(*) from raw_billing_clusters) + (select count(*) from raw_billing_aggregate) as raw_rows`,
+    );
+    const floor = await best(store, FLOOR);
+    const views: Record<string, { ms: number; rows: number; ratio: number }> = {};
+    for (const v of listViewFiles().filter((f) => f.layer === 'reports' && f.name.startsWith('rpt_'))) {
+      const r = await best(store, `select * from ${v.name}`);
+      views[v.name] = { ...r, ratio: Math.round((r.ms / floor.ms) * 100) / 100 };
+      process.stderr.write(`${v.name.padEnd(24)} ${String(r.ms).padStart(8)} ms  ${String(views[v.name]!.ratio).padStart(5)}× floor  (${r.rows} rows)\n`);
+    }
+    const worst = Object.entries(views).sort((a, b) => b[1].ratio - a[1].ratio)[0]!;
+    const result = {
+      benchmark: 'views',
+      judged_by: 'slowest rpt_* view ÷ floor (SELECT family, sum(amount) FROM cost GROUP BY 1), best of 3 each, same run',
+      goal: `≤ ${GOAL}×`,
+      passed: worst[1].ratio <= GOAL,
+      worst_view: worst[0],
+      worst_ratio: worst[1].ratio,
+      floor_ms: floor.ms,
+      dataset: {
+        source: `large simulator ×3 (seed 42, ${COUNTS.pods} pods, ${COUNTS.endpoints} endpoints, ${COUNTS.volumes} volumes, 400 days, now ${NOW}), ledger records loaded straight into the raw tables (sync not built yet)`,
+        bucket_sizes: ['hour'],
+        cost_rows: Number(size!.cost_rows),
+        raw_rows: Number(size!.raw_rows),
+        build_ms: buildMs,
+      },
+      machine: { cpus: cpus().length, node: process.version },
+      views,
+      measured_at: new Date().toISOString(),
+    };
+    mkdirSync(join(RESULT, '..'), { recursive: true });
+    writeFileSync(RESULT, JSON.stringify(result, null, 2) + '\n');
+    process.stdout.write(`floor ${floor.ms} ms on ${size!.cost_rows} cost rows; worst ${worst[0]} ${worst[1].ratio}× (goal ≤ ${GOAL}×) → ${RESULT}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
+await main();

@@ -1,0 +1,166 @@
+-- One row per billed amount in FinOps FOCUS 1.2 columns (all 57, the mandatory ones non-null where the spec says so): the cost facts at one bucket size per account, family and UTC day – `day` buckets where extracted, else `hour` buckets – so the rows add up without double counting. Costs are DECIMAL; list, contracted and effective cost equal the billed cost (v2 billing has no unit prices or usage quantities).
+create or replace view focus_cost as
+with records as (
+    select
+        *,
+        epoch_us(bucket_start) // 86400000000 as day_number,
+    from int_cost_records
+    where bucket_size in ('day', 'hour')
+),
+
+days_with_day_buckets as (
+    select distinct account, family, epoch_us(bucket_start) // 86400000000 as day_number,
+    from int_billing_records
+    where bucket_size = 'day'
+),
+
+-- tags and the description's tail are built once per stretch of the (small) timeline, not per cost row
+timeline as (
+    select
+        *,
+        to_json(map_from_entries(list_filter([
+            {'key': 'template_id', 'value': template_id},
+            {'key': 'template', 'value': template_name},
+            {'key': 'endpoint_id', 'value': endpoint_id},
+            {'key': 'endpoint', 'value': endpoint_name},
+            {'key': 'gpu_type', 'value': gpu_type_name},
+            {'key': 'attribution', 'value': attribution},
+        ], tag -> tag.value is not null))) as tags,
+        ' – ' || coalesce(resource_name, resource_id) || coalesce(' (' || gpu_type_name || ')', '') as description_tail,
+    from int_resource_timeline
+),
+
+-- one pass over the records (a CTE read twice would be materialized): day buckets, and hour buckets of days without
+-- day buckets; days_with_day_buckets is distinct per key, so the left join cannot duplicate a row
+one_size_per_day as (
+    select r.*
+    from records as r
+    left join days_with_day_buckets as d
+        on d.account = r.account and d.family = r.family and d.day_number = r.day_number
+    where r.bucket_size = 'day' or d.day_number is null
+),
+
+-- the same stretch join as `cost`: names as of the bucket's start, never more than one match
+attributed as (
+    select
+        r.*,
+        t.resource_name,
+        t.gpu_type_id,
+        t.data_center_id,
+        coalesce(t.tags, '{"attribution":"unknown"}'::json) as tags,
+        coalesce(t.description_tail, '') as description_tail,
+    from one_size_per_day as r
+    left join timeline as t
+        on t.account = r.account
+        and t.family = r.family
+        and t.resource_id = r.resource_id
+        and r.bucket_start >= t.valid_from
+        and r.bucket_start < t.valid_to
+),
+
+described as (
+    select
+        *,
+        -- the calendar month of the charge in UTC, without timezone() (slow over millions of rows)
+        date_trunc('month', date '1970-01-01' + day_number::integer) as billing_month,
+        case family
+            when 'pod' then 'Pods'
+            when 'serverless' then 'Serverless'
+            when 'storage' then 'Network Volumes'
+            when 'public_endpoint' then 'Public Endpoints'
+            when 'cluster' then 'Instant Clusters'
+        end as service_name,
+        case family
+            when 'pod' then 'Pod'
+            when 'serverless' then 'Serverless Endpoint'
+            when 'storage' then 'Network Volume'
+            when 'public_endpoint' then 'Public Endpoint'
+            when 'cluster' then 'Instant Cluster'
+        end as resource_type,
+        case component
+            when 'gpu' then 'GPU'
+            when 'cpu' then 'CPU'
+            when 'disk' then 'disk'
+            when 'fee' then 'fee'
+            when 'standard' then 'standard storage'
+            when 'high_performance' then 'high-performance storage'
+            when 'networking' then 'networking'
+            when 'usage' then 'usage'
+        end as component_label,
+    from attributed
+),
+
+final as (
+    select
+        null::varchar as AvailabilityZone,
+        amount::decimal(18,6) as BilledCost,
+        account as BillingAccountId,
+        account as BillingAccountName,
+        'Account' as BillingAccountType,
+        'USD' as BillingCurrency,
+        make_timestamptz(epoch_us(billing_month + interval 1 month)) as BillingPeriodEnd,
+        make_timestamptz(epoch_us(billing_month)) as BillingPeriodStart,
+        null::varchar as CapacityReservationId,
+        null::varchar as CapacityReservationStatus,
+        'Usage' as ChargeCategory,
+        null::varchar as ChargeClass,
+        service_name || ' ' || component_label || description_tail as ChargeDescription,
+        'Usage-Based' as ChargeFrequency,
+        bucket_end as ChargePeriodEnd,
+        bucket_start as ChargePeriodStart,
+        null::varchar as CommitmentDiscountCategory,
+        null::varchar as CommitmentDiscountId,
+        null::varchar as CommitmentDiscountName,
+        null::decimal(18,6) as CommitmentDiscountQuantity,
+        null::varchar as CommitmentDiscountStatus,
+        null::varchar as CommitmentDiscountType,
+        null::varchar as CommitmentDiscountUnit,
+        null::decimal(18,6) as ConsumedQuantity,
+        null::varchar as ConsumedUnit,
+        amount::decimal(18,6) as ContractedCost,
+        null::decimal(18,6) as ContractedUnitPrice,
+        amount::decimal(18,6) as EffectiveCost,
+        null::varchar as InvoiceId,
+        'RunPod' as InvoiceIssuerName,
+        amount::decimal(18,6) as ListCost,
+        null::decimal(18,6) as ListUnitPrice,
+        'Standard' as PricingCategory,
+        'USD' as PricingCurrency,
+        null::decimal(18,6) as PricingCurrencyContractedUnitPrice,
+        amount::decimal(18,6) as PricingCurrencyEffectiveCost,
+        null::decimal(18,6) as PricingCurrencyListUnitPrice,
+        -- no usage quantities in v2 billing: the quantity is the charge period's length in hours
+        ((epoch_us(bucket_end) - epoch_us(bucket_start)) / 3600000000)::decimal(18,6) as PricingQuantity,
+        'Hours' as PricingUnit,
+        'RunPod' as ProviderName,
+        'RunPod' as PublisherName,
+        data_center_id as RegionId,
+        data_center_id as RegionName,
+        resource_id as ResourceId,
+        resource_name as ResourceName,
+        resource_type as ResourceType,
+        case family
+            when 'storage' then 'Storage'
+            when 'public_endpoint' then 'AI and Machine Learning'
+            else 'Compute'
+        end as ServiceCategory,
+        service_name as ServiceName,
+        case family
+            when 'pod' then 'Containers'
+            when 'serverless' then 'Serverless Compute'
+            when 'storage' then 'Files'
+            when 'public_endpoint' then 'Generative AI'
+            when 'cluster' then 'Other (Compute)'
+        end as ServiceSubcategory,
+        gpu_type_id as SkuId,
+        component as SkuMeter,
+        null::varchar as SkuPriceDetails,
+        null::varchar as SkuPriceId,
+        null::varchar as SubAccountId,
+        null::varchar as SubAccountName,
+        null::varchar as SubAccountType,
+        tags as Tags,
+    from described
+)
+
+select * from final;

@@ -1,0 +1,21 @@
+-- One row per cost_daily row of the previous and the current month of report_clock up to as_of_date, flagged with the windows the by-template, by-endpoint, by-GPU-type and top-resources reports compare: month to date (the open day included), the previous month to the same day of month (the whole month when it is shorter), the previous month.
+create or replace view int_cost_month_windows as
+with clock as (
+    select * from report_clock
+),
+
+costs as (
+    select * from cost_daily
+),
+
+final as (
+    select
+        c.*,
+        c.day >= clock.month_start as in_month_to_date,
+        c.day < clock.month_start and c.day < clock.prev_month_start + clock.day_of_month as in_previous_month_to_date,
+        c.day < clock.month_start as in_previous_month,
+    from costs as c, clock
+    where c.day >= clock.prev_month_start and c.day <= clock.as_of_date
+)
+
+select * from final;

@@ -1,0 +1,114 @@
+-- One row per Serverless endpoint and stretch of time in which its name, GPU pools and template link stay the same: v2 endpoint versions intersected with the GraphQL versions (the only endpoint → template link) and the template's versions.
+create or replace view int_serverless_timeline as
+with endpoints as (
+    select * from stg_endpoints
+),
+
+graphql_endpoints as (
+    select * from stg_graphql_endpoints
+),
+
+templates as (
+    select * from stg_templates
+),
+
+current_gpu_types as (
+    select * from stg_gpu_types where is_current
+),
+
+-- an endpoint that only GraphQL knows still gets its name and template
+base as (
+    select
+        account, endpoint_id, endpoint_name, gpu_pools, gpu_count, data_center_ids, created_at, deleted_at,
+        valid_from, valid_to,
+    from endpoints
+    union all
+    select
+        account, endpoint_id, endpoint_name, gpu_pools, null, []::varchar[], null, deleted_at,
+        valid_from, valid_to,
+    from graphql_endpoints as g
+    where not exists (
+        select 1 from endpoints as e where e.account = g.account and e.endpoint_id = g.endpoint_id
+    )
+),
+
+with_graphql as (
+    select
+        b.*,
+        g.template_id,
+        g.gpu_pools as graphql_gpu_pools,
+        greatest(b.valid_from, coalesce(g.valid_from, b.valid_from)) as span_from,
+        least(b.valid_to, coalesce(g.valid_to, b.valid_to)) as span_to,
+    from base as b
+    left join graphql_endpoints as g
+        on g.account = b.account
+        and g.endpoint_id = b.endpoint_id
+        and g.valid_from < b.valid_to
+        and b.valid_from < g.valid_to
+),
+
+with_template as (
+    select
+        w.*,
+        t.template_name,
+        greatest(w.span_from, coalesce(t.valid_from, w.span_from)) as template_span_from,
+    from with_graphql as w
+    left join templates as t
+        on t.account = w.account
+        and t.template_id = w.template_id
+        and t.valid_from < w.span_to
+        and w.span_from < t.valid_to
+),
+
+-- Serverless bills per endpoint, not per GPU, and workers go to the preferred (first) pool first: the GPU type is that
+-- pool's only catalog type when it has exactly one (AMPERE_16 → RTX A4000), else the pool id itself (ADA_24)
+pools as (
+    select
+        *,
+        case when len(gpu_pools) > 0 then gpu_pools else coalesce(graphql_gpu_pools, []::varchar[]) end as pools,
+    from with_template
+),
+
+single_type_pools as (
+    select account, pool, min(gpu_type_id) as gpu_type_id, min(gpu_type_name) as gpu_type_name,
+    from current_gpu_types
+    where pool is not null
+    group by account, pool
+    having count(*) = 1
+),
+
+typed as (
+    select
+        p.*,
+        coalesce(s.gpu_type_id, p.pools[1]) as gpu_type_id,
+        coalesce(s.gpu_type_name, p.pools[1] || ' pool') as gpu_type_name,
+    from pools as p
+    left join single_type_pools as s
+        on s.account = p.account and s.pool = p.pools[1]
+),
+
+final as (
+    select
+        account,
+        'serverless' as family,
+        endpoint_id as resource_id,
+        template_span_from as valid_from,
+        endpoint_name as resource_name,
+        'serverless_endpoint' as resource_type,
+        gpu_type_id,
+        gpu_type_name,
+        gpu_count,
+        null::varchar as cloud,
+        case when len(data_center_ids) = 1 then data_center_ids[1] end as data_center_id,
+        template_id,
+        template_name,
+        endpoint_id,
+        endpoint_name,
+        case when template_id is not null then 'graphql' else 'unknown' end as attribution,
+        case when deleted_at is not null then 'DELETED' else 'ACTIVE' end as status,
+        created_at,
+        deleted_at,
+    from typed
+)
+
+select * from final;

@@ -1,0 +1,45 @@
+-- One row per account and Serverless endpoint that had cost in the current or previous month of report_clock: its latest name, template and workers.min, month to date, the previous month to the same day and in full, and the change.
+create or replace view rpt_by_endpoint as
+with windowed as (
+    select * from int_cost_month_windows
+    where family = 'serverless'
+),
+
+endpoints as (
+    select * from dim_endpoint
+),
+
+per_endpoint as (
+    select
+        account,
+        resource_id as endpoint_id,
+        arg_max(endpoint_name, day) as billed_name,
+        arg_max(template_name, day) as billed_template_name,
+        coalesce(sum(amount) filter (where in_month_to_date), 0) as month_to_date,
+        coalesce(sum(amount) filter (where in_previous_month_to_date), 0) as previous_month_to_date,
+        coalesce(sum(amount) filter (where in_previous_month), 0) as previous_month,
+    from windowed
+    group by all
+),
+
+final as (
+    select
+        p.account,
+        p.endpoint_id,
+        coalesce(e.endpoint_name, p.billed_name) as endpoint_name,
+        coalesce(e.template_name, p.billed_template_name) as template_name,
+        e.workers_min,
+        p.month_to_date,
+        p.previous_month_to_date,
+        p.previous_month,
+        p.month_to_date - p.previous_month_to_date as change_amount,
+        case
+            when p.previous_month_to_date <> 0
+                then round((p.month_to_date - p.previous_month_to_date) / p.previous_month_to_date * 100, 4)::decimal(18,4)
+        end as change_pct,
+    from per_endpoint as p
+    left join endpoints as e
+        on e.account = p.account and e.endpoint_id = p.endpoint_id
+)
+
+select * from final;

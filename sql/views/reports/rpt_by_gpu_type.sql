@@ -1,0 +1,42 @@
+-- One row per account and GPU type that had cost in the current or previous month of report_clock, plus a '(none)' row for CPU, storage and other cost without a GPU: month to date, the previous month to the same day and in full, and the change. Serverless cost counts under its pool's single catalog type, else under the pool ids.
+create or replace view rpt_by_gpu_type as
+with windowed as (
+    select * from int_cost_month_windows
+),
+
+gpu_types as (
+    select * from dim_gpu_type
+),
+
+per_gpu_type as (
+    select
+        account,
+        gpu_type_id,
+        arg_max(gpu_type_name, day) as billed_name,
+        coalesce(sum(amount) filter (where in_month_to_date), 0) as month_to_date,
+        coalesce(sum(amount) filter (where in_previous_month_to_date), 0) as previous_month_to_date,
+        coalesce(sum(amount) filter (where in_previous_month), 0) as previous_month,
+    from windowed
+    group by all
+),
+
+final as (
+    select
+        p.account,
+        p.gpu_type_id,
+        case when p.gpu_type_id is null then '(none)' else coalesce(g.gpu_type_name, p.billed_name, p.gpu_type_id) end
+            as gpu_type_name,
+        p.month_to_date,
+        p.previous_month_to_date,
+        p.previous_month,
+        p.month_to_date - p.previous_month_to_date as change_amount,
+        case
+            when p.previous_month_to_date <> 0
+                then round((p.month_to_date - p.previous_month_to_date) / p.previous_month_to_date * 100, 4)::decimal(18,4)
+        end as change_pct,
+    from per_gpu_type as p
+    left join gpu_types as g
+        on g.account = p.account and g.gpu_type_id = p.gpu_type_id
+)
+
+select * from final;

@@ -1,0 +1,43 @@
+-- One row per account and template that had cost in the current or previous month of report_clock, plus a '(none)' row for cost no template could be linked to: month to date, the previous month to the same day and in full, and the change. attribution lists how the template was linked (inventory, graphql, image_match).
+create or replace view rpt_by_template as
+with windowed as (
+    select * from int_cost_month_windows
+),
+
+templates as (
+    select * from dim_template
+),
+
+per_template as (
+    select
+        account,
+        template_id,
+        arg_max(template_name, day) as billed_name,
+        array_to_string(list_sort(list_distinct(list(attribution))), ', ') as attribution,
+        coalesce(sum(amount) filter (where in_month_to_date), 0) as month_to_date,
+        coalesce(sum(amount) filter (where in_previous_month_to_date), 0) as previous_month_to_date,
+        coalesce(sum(amount) filter (where in_previous_month), 0) as previous_month,
+    from windowed
+    group by all
+),
+
+final as (
+    select
+        p.account,
+        p.template_id,
+        case when p.template_id is null then '(none)' else coalesce(t.template_name, p.billed_name) end as template_name,
+        case when p.template_id is null then 'unknown' else p.attribution end as attribution,
+        p.month_to_date,
+        p.previous_month_to_date,
+        p.previous_month,
+        p.month_to_date - p.previous_month_to_date as change_amount,
+        case
+            when p.previous_month_to_date <> 0
+                then round((p.month_to_date - p.previous_month_to_date) / p.previous_month_to_date * 100, 4)::decimal(18,4)
+        end as change_pct,
+    from per_template as p
+    left join templates as t
+        on t.account = p.account and t.template_id = p.template_id
+)
+
+select * from final;

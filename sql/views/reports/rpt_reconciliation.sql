@@ -1,0 +1,107 @@
+-- One row per account, bucket size, bucket start and family where the aggregate route (/v2/billing) or the family's own route has a record: the aggregate's amount for the family beside the sum of the family route's records, and the difference (aggregate − family; 0 when the routes agree). family_amount is null where the family route was not loaded for that bucket, aggregate_amount where the aggregate was not.
+create or replace view rpt_reconciliation as
+with aggregate_records as (
+    select * from billing_aggregate
+),
+
+family_records as (
+    select * from int_billing_records
+),
+
+watermarks as (
+    select * from _meta_watermarks
+),
+
+aggregate_amounts as (
+    select
+        account,
+        bucket_size,
+        start_time as bucket_start,
+        end_time as bucket_end,
+        unnest([
+            {'family': 'pod', 'amount': pod_gpu_amount + pod_cpu_amount + pod_disk_amount},
+            {'family': 'serverless', 'amount': serverless_gpu_amount + serverless_cpu_amount + serverless_disk_amount + serverless_fee_amount},
+            {'family': 'storage', 'amount': storage_standard_amount + storage_high_performance_amount},
+            {'family': 'public_endpoint', 'amount': endpoint_amount},
+            {'family': 'cluster', 'amount': cluster_gpu_amount + cluster_disk_amount + cluster_networking_amount},
+        ], recursive := true),
+    from aggregate_records
+),
+
+family_amounts as (
+    select
+        account,
+        bucket_size,
+        bucket_start,
+        any_value(bucket_end) as bucket_end,
+        family,
+        sum(
+            coalesce(gpu, 0) + coalesce(cpu, 0) + coalesce(disk, 0) + coalesce(fee, 0) + coalesce(standard, 0)
+            + coalesce(high_performance, 0) + coalesce(networking, 0) + coalesce(usage, 0)
+        ) as amount,
+    from family_records
+    group by account, bucket_size, bucket_start, family
+),
+
+-- a family route that returned no record for a bucket still answered for it when its watermark covers the bucket
+-- (sparse responses, or a family without resources): its amount there is 0, not unknown
+family_sources as (
+    select * from (values
+        ('pod', 'pods'),
+        ('serverless', 'serverless'),
+        ('storage', 'network-volumes'),
+        ('public_endpoint', 'endpoints'),
+        ('cluster', 'clusters')
+    ) as t(family, source)
+),
+
+joined as (
+    select
+        coalesce(a.account, f.account) as account,
+        coalesce(a.bucket_size, f.bucket_size) as bucket_size,
+        coalesce(a.bucket_start, f.bucket_start) as bucket_start,
+        coalesce(a.bucket_end, f.bucket_end) as bucket_end,
+        coalesce(a.family, f.family) as family,
+        a.amount as aggregate_amount,
+        f.amount as family_amount,
+    from aggregate_amounts as a
+    full outer join family_amounts as f
+        on f.account = a.account
+        and f.bucket_size = a.bucket_size
+        and f.bucket_start = a.bucket_start
+        and f.family = a.family
+),
+
+coverage as (
+    select s.family, w.account, w.bucket_size, w.loaded_from, w.loaded_through,
+    from family_sources as s
+    join watermarks as w on w.source = s.source
+),
+
+-- (account, source, bucket_size) is the watermarks' key: at most one coverage row per bucket, no duplicates
+covered as (
+    select
+        j.*,
+        j.family_amount is not null or c.family is not null as family_loaded,
+    from joined as j
+    left join coverage as c
+        on c.account = j.account
+        and c.bucket_size = j.bucket_size
+        and c.family = j.family
+        and c.loaded_from <= j.bucket_start
+        and j.bucket_end <= c.loaded_through
+),
+
+final as (
+    select
+        account,
+        bucket_size,
+        bucket_start,
+        family,
+        aggregate_amount::decimal(38,6) as aggregate_amount,
+        case when family_loaded then coalesce(family_amount, 0) end::decimal(38,6) as family_amount,
+        (aggregate_amount - case when family_loaded then coalesce(family_amount, 0) end)::decimal(38,6) as difference,
+    from covered
+)
+
+select * from final;

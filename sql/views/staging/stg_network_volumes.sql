@@ -1,0 +1,28 @@
+-- One row per version of a network volume (GET /v2/network-volumes, billing-api-v2.md §3): typed and renamed. Versions tile time from -infinity to infinity.
+create or replace view stg_network_volumes as
+with source as (
+    select * from raw_inventory where kind = 'network_volume'
+),
+
+renamed as (
+    select
+        account,
+        id as network_volume_id,
+        doc->>'name' as network_volume_name,
+        try_cast(doc->>'size' as integer) as size_gb,
+        doc->>'dataCenter' as data_center_id,
+        doc->>'type' as volume_type,
+        valid_from,
+        valid_to,
+        valid_to = 'infinity'::timestamptz as is_current,
+        first_seen_at,
+        last_seen_at,
+        deleted_at,
+    from source
+),
+
+final as (
+    select * from renamed
+)
+
+select * from final;

@@ -1,0 +1,27 @@
+-- One row per version of the account's Serverless discount (GraphQL serverlessDiscount, billing-api-v2.md §4): stored and labelled, never used to re-price (whether the factor is a multiplier or a fraction off is undocumented).
+create or replace view stg_serverless_discounts as
+with source as (
+    select * from raw_inventory where kind = 'serverless_discount'
+),
+
+renamed as (
+    select
+        account,
+        id as discount_id,
+        try_cast(doc->>'discountFactor' as decimal(18,6)) as discount_factor,
+        doc->>'type' as discount_type,
+        try_cast(doc->>'expirationDate' as timestamptz) as expires_at,
+        valid_from,
+        valid_to,
+        valid_to = 'infinity'::timestamptz as is_current,
+        first_seen_at,
+        last_seen_at,
+        deleted_at,
+    from source
+),
+
+final as (
+    select * from renamed
+)
+
+select * from final;

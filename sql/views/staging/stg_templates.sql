@@ -1,0 +1,30 @@
+-- One row per version of a template (GET /v2/templates, billing-api-v2.md §3): typed and renamed. Versions tile time from -infinity to infinity.
+create or replace view stg_templates as
+with source as (
+    select * from raw_inventory where kind = 'template'
+),
+
+renamed as (
+    select
+        account,
+        id as template_id,
+        doc->>'name' as template_name,
+        doc->>'image' as image,
+        doc->>'category' as category,
+        try_cast(doc->>'serverless' as boolean) as is_serverless,
+        try_cast(doc->>'public' as boolean) as is_public,
+        try_cast(doc->>'disk' as integer) as disk_gb,
+        valid_from,
+        valid_to,
+        valid_to = 'infinity'::timestamptz as is_current,
+        first_seen_at,
+        last_seen_at,
+        deleted_at,
+    from source
+),
+
+final as (
+    select * from renamed
+)
+
+select * from final;

@@ -1,0 +1,42 @@
+// How a DuckDB column prints: exact numbers (DECIMAL, 64/128-bit integers come back as strings), plain numbers,
+// booleans, text, or nested values.
+import { DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
+import type { Column, ColumnKind } from '../cli/output.ts';
+
+const EXACT = new Set([DuckDBTypeId.DECIMAL, DuckDBTypeId.BIGINT, DuckDBTypeId.UBIGINT, DuckDBTypeId.HUGEINT, DuckDBTypeId.UHUGEINT, DuckDBTypeId.BIGNUM]);
+const NUMBER = new Set([
+  DuckDBTypeId.TINYINT,
+  DuckDBTypeId.SMALLINT,
+  DuckDBTypeId.INTEGER,
+  DuckDBTypeId.UTINYINT,
+  DuckDBTypeId.USMALLINT,
+  DuckDBTypeId.UINTEGER,
+  DuckDBTypeId.FLOAT,
+  DuckDBTypeId.DOUBLE,
+]);
+const TEXT = new Set([
+  DuckDBTypeId.VARCHAR,
+  DuckDBTypeId.DATE,
+  DuckDBTypeId.TIME,
+  DuckDBTypeId.TIME_TZ,
+  DuckDBTypeId.TIMESTAMP,
+  DuckDBTypeId.TIMESTAMP_S,
+  DuckDBTypeId.TIMESTAMP_MS,
+  DuckDBTypeId.TIMESTAMP_NS,
+  DuckDBTypeId.TIMESTAMP_TZ,
+  DuckDBTypeId.INTERVAL,
+  DuckDBTypeId.UUID,
+  DuckDBTypeId.ENUM,
+]);
+
+export function columnKind(type: DuckDBType): ColumnKind {
+  if (EXACT.has(type.typeId)) return 'exact-number';
+  if (NUMBER.has(type.typeId)) return 'number';
+  if (type.typeId === DuckDBTypeId.BOOLEAN) return 'boolean';
+  if (TEXT.has(type.typeId)) return 'text';
+  return 'other';
+}
+
+export function columnsOf(names: string[], types: DuckDBType[]): Column[] {
+  return names.map((name, i) => ({ name, kind: columnKind(types[i]!) }));
+}

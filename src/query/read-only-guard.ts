@@ -1,0 +1,74 @@
+// `gpuledger query` runs only statements that read. The decision comes from DuckDB's own parse of every statement
+// (extractStatements → prepare → statementType), never from a regular expression over the text.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { StatementType } from '@duckdb/node-api';
+import { EXIT, GpuledgerError } from '../util/errors.ts';
+import { SqlError } from './sql-error.ts';
+
+/** Statement types that only read: SELECT (also DESCRIBE, SHOW, SUMMARIZE, PRAGMA table_info) and EXPLAIN. */
+const READING: ReadonlySet<StatementType> = new Set([StatementType.SELECT, StatementType.EXPLAIN]);
+
+const WHAT: Partial<Record<StatementType, string>> = {
+  [StatementType.INSERT]: 'INSERT',
+  [StatementType.UPDATE]: 'UPDATE',
+  [StatementType.DELETE]: 'DELETE',
+  [StatementType.CREATE]: 'CREATE',
+  [StatementType.CREATE_FUNC]: 'CREATE FUNCTION',
+  [StatementType.DROP]: 'DROP',
+  [StatementType.ALTER]: 'ALTER',
+  [StatementType.COPY]: 'COPY',
+  [StatementType.COPY_DATABASE]: 'COPY DATABASE',
+  [StatementType.EXPORT]: 'EXPORT',
+  [StatementType.ATTACH]: 'ATTACH',
+  [StatementType.DETACH]: 'DETACH',
+  [StatementType.LOAD]: 'INSTALL/LOAD',
+  [StatementType.EXTENSION]: 'extension',
+  [StatementType.UPDATE_EXTENSIONS]: 'UPDATE EXTENSIONS',
+  [StatementType.SET]: 'SET',
+  [StatementType.VARIABLE_SET]: 'SET VARIABLE',
+  [StatementType.PRAGMA]: 'PRAGMA',
+  [StatementType.TRANSACTION]: 'transaction',
+  [StatementType.VACUUM]: 'VACUUM',
+  [StatementType.CALL]: 'CALL',
+  [StatementType.MERGE_INTO]: 'MERGE INTO',
+  [StatementType.PREPARE]: 'PREPARE',
+  [StatementType.EXECUTE]: 'EXECUTE',
+  [StatementType.ANALYZE]: 'ANALYZE',
+};
+
+/** A statement that could change the database, its settings or files: refused before anything runs. */
+export class WritingStatementError extends GpuledgerError {
+  constructor(what: string, index: number, count: number) {
+    const which = count > 1 ? `statement ${index + 1} of ${count} is ${what}` : `the statement is ${what}`;
+    super(
+      'query_refused',
+      `query runs read-only SQL only (SELECT, WITH … SELECT, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN); ${which}` +
+        (what === 'SET VARIABLE' || what === 'SET' ? ' – use --as-of to set gpuledger_as_of' : '') +
+        (what === 'CALL' ? ' – use SELECT * FROM the function instead' : ''),
+      EXIT.usage,
+    );
+  }
+}
+
+/** Throws unless every statement in `sql` only reads. Syntax and binding errors come back as SqlError. */
+export async function assertReadOnly(connection: DuckDBConnection, sql: string): Promise<number> {
+  let extracted;
+  try {
+    extracted = await connection.extractStatements(sql);
+  } catch (e) {
+    throw SqlError.from(e, sql);
+  }
+  if (extracted.count === 0) throw new GpuledgerError('query_empty', 'query: the SQL text holds no statement', EXIT.usage);
+  for (let i = 0; i < extracted.count; i++) {
+    let type: StatementType;
+    try {
+      const prepared = await extracted.prepare(i);
+      type = prepared.statementType;
+      prepared.destroySync();
+    } catch (e) {
+      throw SqlError.from(e, sql);
+    }
+    if (!READING.has(type)) throw new WritingStatementError(WHAT[type] ?? StatementType[type] ?? 'not a query', i, extracted.count);
+  }
+  return extracted.count;
+}

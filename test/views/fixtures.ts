@@ -1,0 +1,171 @@
+// Given rows for SQL tests (STYLE.md §14): a real DuckDB file with the real schema and views, and small writers for
+// the raw billing tables and inventory versions.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore, type Store } from '../../src/store/database.ts';
+
+export const tmpDbPath = (prefix = 'gpuledger-views-'): string => join(mkdtempSync(join(tmpdir(), prefix)), 'test.duckdb');
+
+export async function viewStore(path = tmpDbPath()): Promise<Store> {
+  return openStore({ path, command: 'test' });
+}
+
+type Amount = number | string;
+const dec = (x: Amount | undefined) => String(x ?? 0);
+const addHours = (iso: string, h: number) => new Date(new Date(iso).getTime() + h * 3_600_000).toISOString();
+const endOf = (start: string, size: string) =>
+  size === 'hour' ? addHours(start, 1) : size === 'day' ? addHours(start, 24) : size === 'week' ? addHours(start, 168) : undefined;
+
+export interface PodBill {
+  account?: string;
+  size?: string;
+  start: string;
+  end?: string;
+  pod: string;
+  gpu?: Amount;
+  cpu?: Amount;
+  disk?: Amount;
+}
+
+export async function billPods(store: Store, bills: PodBill[]): Promise<void> {
+  for (const b of bills) {
+    const size = b.size ?? 'day';
+    const total = [b.gpu, b.cpu, b.disk].reduce<number>((s, x) => s + Number(x ?? 0), 0);
+    await store.run(
+      `insert into raw_billing_pods values ($1, $2, $3::timestamptz, $4::timestamptz, $5, $6::decimal(18,6), $7::decimal(18,6), $8::decimal(18,6), $9::decimal(18,6), 'test', now())`,
+      [b.account ?? 'acme', size, b.start, b.end ?? endOf(b.start, size)!, b.pod, total.toFixed(6), dec(b.gpu), dec(b.cpu), dec(b.disk)],
+    );
+  }
+}
+
+export interface ServerlessBill {
+  account?: string;
+  size?: string;
+  start: string;
+  endpoint: string;
+  gpu?: Amount;
+  cpu?: Amount;
+  disk?: Amount;
+  fee?: Amount;
+}
+
+export async function billServerless(store: Store, bills: ServerlessBill[]): Promise<void> {
+  for (const b of bills) {
+    const size = b.size ?? 'day';
+    const total = [b.gpu, b.cpu, b.disk, b.fee].reduce<number>((s, x) => s + Number(x ?? 0), 0);
+    await store.run(
+      `insert into raw_billing_serverless values ($1, $2, $3::timestamptz, $4::timestamptz, $5, $6::decimal(18,6), $7::decimal(18,6), $8::decimal(18,6), $9::decimal(18,6), $10::decimal(18,6), 'test', now())`,
+      [b.account ?? 'acme', size, b.start, endOf(b.start, size)!, b.endpoint, total.toFixed(6), dec(b.gpu), dec(b.cpu), dec(b.disk), dec(b.fee)],
+    );
+  }
+}
+
+export interface VolumeBill {
+  account?: string;
+  size?: string;
+  start: string;
+  volume: string;
+  standard?: Amount;
+  highPerformance?: Amount;
+}
+
+export async function billVolumes(store: Store, bills: VolumeBill[]): Promise<void> {
+  for (const b of bills) {
+    const size = b.size ?? 'day';
+    const total = Number(b.standard ?? 0) + Number(b.highPerformance ?? 0);
+    await store.run(
+      `insert into raw_billing_network_volumes values ($1, $2, $3::timestamptz, $4::timestamptz, $5, $6::decimal(18,6), $7::decimal(18,6), $8::decimal(18,6), 'test', now())`,
+      [b.account ?? 'acme', size, b.start, endOf(b.start, size)!, b.volume, total.toFixed(6), dec(b.standard), dec(b.highPerformance)],
+    );
+  }
+}
+
+export async function billPublicEndpoints(store: Store, bills: { account?: string; size?: string; start: string; amount: Amount }[]): Promise<void> {
+  for (const b of bills) {
+    const size = b.size ?? 'day';
+    await store.run(`insert into raw_billing_endpoints values ($1, $2, $3::timestamptz, $4::timestamptz, $5::decimal(18,6), 'test', now())`, [
+      b.account ?? 'acme', size, b.start, endOf(b.start, size)!, dec(b.amount),
+    ]);
+  }
+}
+
+export async function billClusters(
+  store: Store,
+  bills: { account?: string; size?: string; start: string; cluster: string; gpu?: Amount; disk?: Amount; networking?: Amount }[],
+): Promise<void> {
+  for (const b of bills) {
+    const size = b.size ?? 'day';
+    const total = Number(b.gpu ?? 0) + Number(b.disk ?? 0) + Number(b.networking ?? 0);
+    await store.run(
+      `insert into raw_billing_clusters values ($1, $2, $3::timestamptz, $4::timestamptz, $5, $6::decimal(18,6), $7::decimal(18,6), $8::decimal(18,6), $9::decimal(18,6), 'test', now())`,
+      [b.account ?? 'acme', size, b.start, endOf(b.start, size)!, b.cluster, total.toFixed(6), dec(b.gpu), dec(b.disk), dec(b.networking)],
+    );
+  }
+}
+
+export interface AggregateBill {
+  account?: string;
+  size?: string;
+  start: string;
+  pod?: [Amount, Amount, Amount];
+  serverless?: [Amount, Amount, Amount, Amount];
+  storage?: [Amount, Amount];
+  endpoint?: Amount;
+  cluster?: [Amount, Amount, Amount];
+}
+
+export async function billAggregate(store: Store, bills: AggregateBill[]): Promise<void> {
+  for (const b of bills) {
+    const size = b.size ?? 'day';
+    const parts = [...(b.pod ?? [0, 0, 0]), ...(b.serverless ?? [0, 0, 0, 0]), ...(b.storage ?? [0, 0]), b.endpoint ?? 0, ...(b.cluster ?? [0, 0, 0])];
+    const total = parts.reduce<number>((s, x) => s + Number(x), 0);
+    const placeholders = parts.map((_, i) => `$${i + 6}::decimal(18,6)`).join(', ');
+    await store.run(
+      `insert into raw_billing_aggregate values ($1, $2, $3::timestamptz, $4::timestamptz, $5::decimal(18,6), ${placeholders}, 'test', now())`,
+      [b.account ?? 'acme', size, b.start, endOf(b.start, size)!, total.toFixed(6), ...parts.map(dec)],
+    );
+  }
+}
+
+export interface InventoryVersion {
+  account?: string;
+  kind: 'pod' | 'endpoint' | 'template' | 'network_volume' | 'gpu_type' | 'cluster' | 'graphql_endpoint' | 'serverless_discount';
+  id: string;
+  doc: Record<string, unknown>;
+  /** Default -infinity (the first version). */
+  from?: string;
+  /** Default infinity (the current version). */
+  to?: string;
+  deletedAt?: string;
+}
+
+export async function addInventory(store: Store, versions: InventoryVersion[]): Promise<void> {
+  for (const v of versions) {
+    await store.run(
+      `insert into raw_inventory values ($1, $2, $3, $4::timestamptz, $5::timestamptz, now(), now(), $6::timestamptz, 'hash', $7::json, 'test')`,
+      [v.account ?? 'acme', v.kind, v.id, v.from ?? '-infinity', v.to ?? 'infinity', v.deletedAt ?? null, JSON.stringify({ id: v.id, ...v.doc })],
+    );
+  }
+}
+
+export async function setWatermark(
+  store: Store,
+  w: { account?: string; source: string; size: string; from: string; through: string; complete?: string; runStatus?: string },
+): Promise<void> {
+  const runId = `run-${w.source}-${w.size}`;
+  await store.run(`insert or replace into _meta_watermarks values ($1, $2, $3, $4::timestamptz, $5::timestamptz, $6::timestamptz, $5::timestamptz, $7)`, [
+    w.account ?? 'acme', w.source, w.size, w.from, w.through, w.complete ?? w.through, runId,
+  ]);
+  if (w.runStatus) {
+    await store.run(`insert or replace into _meta_runs (run_id, command, started_at, finished_at, status) values ($1, 'sync', $2::timestamptz, $2::timestamptz, $3)`, [
+      runId, w.through, w.runStatus,
+    ]);
+  }
+}
+
+/** Every day from `first` (inclusive) for `n` days, as RFC 3339 midnights. */
+export function days(first: string, n: number): string[] {
+  const t0 = new Date(`${first}T00:00:00Z`).getTime();
+  return Array.from({ length: n }, (_, i) => new Date(t0 + i * 86_400_000).toISOString());
+}

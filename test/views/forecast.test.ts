@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/database.ts';
+import { billPods, days, viewStore } from './fixtures.ts';
+
+// a known weekday shape (weekdays 100, weekends 40) with deterministic noise of a few dollars
+const noise = (i: number) => ((i * 7919) % 11) - 5;
+const spendOn = (day: string, i: number) => {
+  const weekday = new Date(day).getUTCDay();
+  return (weekday === 0 || weekday === 6 ? 40 : 100) + noise(i);
+};
+const HISTORY = days('2026-08-01', 92); // 2026-08-01 … 2026-10-31
+const AS_OF = '2026-10-15T12:00:00Z';
+
+describe('rpt_month_forecast and rpt_month_cumulative', () => {
+  let store: Store;
+  let actualOctober = 0;
+  let actualSeptemberTo15 = 0;
+
+  beforeAll(async () => {
+    store = await viewStore();
+    const bills = [];
+    for (const [i, day] of HISTORY.entries()) {
+      const amount = spendOn(day, i);
+      if (day.startsWith('2026-10')) actualOctober += amount;
+      if (day >= '2026-09-01' && day < '2026-09-16') actualSeptemberTo15 += amount;
+      if (day < '2026-10-15') bills.push({ pod: 'p1', start: day, gpu: amount.toFixed(6) });
+    }
+    // the open day: half of it billed by as_of, hour by hour
+    const today = spendOn('2026-10-15T00:00:00.000Z', HISTORY.indexOf('2026-10-15T00:00:00.000Z'));
+    for (let h = 0; h < 12; h++) {
+      bills.push({ pod: 'p1', size: 'hour', start: `2026-10-15T${String(h).padStart(2, '0')}:00:00Z`, gpu: (today / 24).toFixed(6) });
+    }
+    await billPods(store, bills);
+    await store.run(`set variable gpuledger_as_of = '${AS_OF}'`);
+  });
+  afterAll(async () => store.close());
+
+  it('forecasts the month end by weekday and the real month lands inside the range', async () => {
+    const rows = await store.all<Record<string, string | number>>(`select * from rpt_month_forecast order by family`);
+    expect(rows.map((r) => r.family)).toEqual(['all', 'pod']);
+    const pod = rows[1]!;
+    expect(pod).toMatchObject({ month_start: '2026-10-01', days_elapsed: 15, days_in_month: 31 });
+    const [low, forecast, high] = [pod.forecast_low, pod.forecast, pod.forecast_high].map(Number) as [number, number, number];
+    expect(low).toBeLessThan(forecast);
+    expect(high).toBeGreaterThan(forecast);
+    expect(actualOctober).toBeGreaterThanOrEqual(low);
+    expect(actualOctober).toBeLessThanOrEqual(high);
+    // weekday seasonality: a flat daily average would miss the weekday/weekend split; the forecast is within 2 %
+    expect(Math.abs(forecast - actualOctober) / actualOctober).toBeLessThan(0.02);
+    expect(Number(pod.previous_month_same_day)).toBeCloseTo(actualSeptemberTo15, 6);
+    expect(rows[0]).toMatchObject({ forecast: pod.forecast, month_to_date: pod.month_to_date });
+  });
+
+  it('draws the month cumulatively: actual days, then the forecast path ending at the forecast', async () => {
+    const rows = await store.all<Record<string, string | boolean | null>>(`select * from rpt_month_cumulative order by day`);
+    expect(rows).toHaveLength(31);
+    expect(rows.slice(0, 15).every((r) => r.is_forecast === false && r.cumulative_amount !== null)).toBe(true);
+    expect(rows.slice(15).every((r) => r.is_forecast === true && r.amount === null && r.cumulative_amount === null)).toBe(true);
+    expect(rows[13]!.forecast_cumulative).toBeNull();
+    const [forecast] = await store.all<{ forecast: string; forecast_low: string; forecast_high: string }>(
+      `select forecast, forecast_low, forecast_high from rpt_month_forecast where family = 'all'`,
+    );
+    expect(rows[30]).toMatchObject({
+      forecast_cumulative: forecast!.forecast,
+      forecast_low_cumulative: forecast!.forecast_low,
+      forecast_high_cumulative: forecast!.forecast_high,
+    });
+    const path = rows.slice(14).map((r) => Number(r.forecast_cumulative));
+    expect(path).toEqual([...path].sort((a, b) => a - b));
+  });
+
+  it('gives no forecast for a series without a complete day of history', async () => {
+    await billPods(store, [{ account: 'new', pod: 'p9', size: 'hour', start: '2026-10-15T03:00:00Z', gpu: '1.000000' }]);
+    const row = await store.one(`select month_to_date, forecast, forecast_low, forecast_high from rpt_month_forecast where account = 'new' and family = 'pod'`);
+    expect(row).toEqual({ month_to_date: '1.000000', forecast: null, forecast_low: null, forecast_high: null });
+  });
+});
