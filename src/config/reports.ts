@@ -1,15 +1,48 @@
-// The `reports` section: delivery settings per report (the definitions themselves live in reports/).
+// The `reports` section: where report definitions live, delivery settings per report, the budget shown on the
+// summary, email size limits and delivery retries (the definitions themselves live in reports/).
 import { z } from 'zod';
 
 export const reportDeliverySchema = z
   .object({
     recipients: z.array(z.string().min(3)).default([]).describe('Who receives this report by email.'),
+    subject: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Email subject; default "<report title> – <period>" (prefixed "[SIMULATED DATA]" for simulated accounts).'),
   })
   .strict();
 
+export const reportEmailSchema = z
+  .object({
+    zipAboveMb: z
+      .number()
+      .positive()
+      .default(8)
+      .describe('A workbook larger than this (MB) is attached as a .zip instead of the bare .xlsx.'),
+    attachUpToMb: z
+      .number()
+      .positive()
+      .default(18)
+      .describe('An attachment (after zipping) larger than this (MB) is not attached; the email states the workbook\'s path instead.'),
+    attempts: z.number().int().min(1).max(10).default(3).describe('Send attempts per delivery (transient SMTP errors are retried).'),
+    retryDelaySeconds: z
+      .number()
+      .min(0)
+      .max(3600)
+      .default(30)
+      .describe('Wait before the second attempt; doubles for each later attempt.'),
+    maxRetryDelaySeconds: z.number().min(0).max(3600).default(300).describe('Upper bound of the wait between attempts.'),
+  })
+  .strict();
+export type ReportEmailConfig = z.infer<typeof reportEmailSchema>;
+
 export const reportsConfigSchema = z
   .object({
-    directory: z.string().default('reports').describe('Folder holding report definitions (one file per report).'),
+    directory: z
+      .string()
+      .default('reports')
+      .describe('Folder holding your own report definitions (one .yaml/.yml/.json file per report); they override the shipped ones of the same name.'),
     delivery: z.record(z.string(), reportDeliverySchema).default({}).describe('Email delivery per report name.'),
     budget: z
       .object({
@@ -18,6 +51,12 @@ export const reportsConfigSchema = z
       .strict()
       .optional()
       .describe('An account-wide monthly budget shown on the summary sheet.'),
+    email: reportEmailSchema.prefault({}).describe('Attachment size limits and delivery retries for report email.'),
+    chartFont: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('A .ttf/.otf font file for chart text; default: DejaVu Sans, Liberation Sans or another system sans-serif font.'),
   })
   .strict();
 export type ReportsConfig = z.infer<typeof reportsConfigSchema>;

@@ -1,13 +1,56 @@
-// `gpuledger report` – not built yet: says so and exits 2 (DESIGN.md command names are reserved).
+// `gpuledger report [--report NAME] [--period P] [--out-dir DIR] [--email]`: render a workbook (path on stdout)
+// and, with --email, send it. A workbook that could not be delivered stays on disk and the command exits 1.
 import type { Command } from 'commander';
-import { NotImplementedError } from '../../util/errors.ts';
+import { withStore } from '../../store/database.ts';
+import { checkDeliveryConfig, deliverReport } from '../../report/deliver.ts';
+import { loadReportDefinition } from '../../report/definitions.ts';
+import { ReportDeliveryError } from '../../report/errors.ts';
+import { createMailer } from '../../report/mailer.ts';
+import { parsePeriod, PERIOD_USAGE } from '../../report/period.ts';
+import { renderReport } from '../../report/render.ts';
+import { contextFor } from '../context.ts';
 import type { ExitState } from '../main.ts';
+
+interface ReportFlags {
+  report: string;
+  period?: string;
+  outDir?: string;
+  email?: boolean;
+}
 
 export function registerReport(program: Command, _exit: ExitState): void {
   program
     .command('report')
     .description('render a report workbook (and email it with --email)')
-    .action(() => {
-      throw new NotImplementedError('report');
+    .option('--report <name>', 'report definition: reports/<name>.yaml or your own in reports.directory', 'nightly')
+    .option('--period <period>', `${PERIOD_USAGE.replace(/^--period takes /, '')}; default: the report's own`)
+    .option('--out-dir <dir>', 'where the workbook is written (default: config outDir, out/)')
+    .option('--email', 'email the workbook to reports.delivery.<name>.recipients')
+    .action(async (flags: ReportFlags, command: Command) => {
+      const { settings, log } = contextFor(command);
+      // usage and definition errors before the database is opened (exit 2 without touching anything)
+      if (flags.period !== undefined) parsePeriod(flags.period);
+      loadReportDefinition(flags.report, settings.config.reports.directory);
+      if (flags.email) checkDeliveryConfig(settings.config, flags.report);
+      // the mailer reads the SMTP password now, so a missing one is reported before any work is done
+      const mailer = flags.email ? createMailer(settings.config.smtp!, { logger: log }) : undefined;
+      try {
+        await withStore({ path: settings.dbPath, command: 'report' }, async (store) => {
+          const rendered = await renderReport({
+            store,
+            config: settings.config,
+            report: flags.report,
+            period: flags.period,
+            outDir: flags.outDir,
+            logger: log,
+          });
+          process.stdout.write(`${rendered.path}\n`);
+          if (!mailer) return;
+          const result = await deliverReport({ store, config: settings.config, rendered, mailer, logger: log });
+          if (result.status !== 'sent') throw new ReportDeliveryError(result);
+        });
+      } finally {
+        mailer?.close();
+      }
     });
 }

@@ -1,0 +1,130 @@
+// From DuckDB's exact JSON values to cell values. Money arrives as a DECIMAL string and becomes a number only here,
+// at the cell (STYLE.md §5); DATE becomes a real Excel date; a timestamp becomes the wall-clock time of the
+// configured time zone (STYLE.md §7: a time zone appears only where a person reads a date). NULL stays empty.
+import { DuckDBTypeId } from '@duckdb/node-api';
+import { tzOffset } from '@date-fns/tz';
+import type { ColumnFormat } from './styles.ts';
+
+export type CellValue = string | number | boolean | Date | null;
+
+/** The format a column gets when the definition does not say: from its SQL type and name. */
+export function inferFormat(typeId: DuckDBTypeId, name: string): ColumnFormat {
+  const pct = /(_pct|_percent)$/.test(name);
+  switch (typeId) {
+    case DuckDBTypeId.DATE:
+      return 'date';
+    case DuckDBTypeId.TIMESTAMP:
+    case DuckDBTypeId.TIMESTAMP_TZ:
+    case DuckDBTypeId.TIMESTAMP_S:
+    case DuckDBTypeId.TIMESTAMP_MS:
+    case DuckDBTypeId.TIMESTAMP_NS:
+      return 'datetime';
+    case DuckDBTypeId.DECIMAL:
+      // money is DECIMAL everywhere in gpuledger; percentages are named *_pct (views-contract.md)
+      return pct ? 'percent' : 'usd';
+    case DuckDBTypeId.TINYINT:
+    case DuckDBTypeId.SMALLINT:
+    case DuckDBTypeId.INTEGER:
+    case DuckDBTypeId.BIGINT:
+    case DuckDBTypeId.HUGEINT:
+    case DuckDBTypeId.UTINYINT:
+    case DuckDBTypeId.USMALLINT:
+    case DuckDBTypeId.UINTEGER:
+    case DuckDBTypeId.UBIGINT:
+      return pct ? 'percent' : 'integer';
+    case DuckDBTypeId.FLOAT:
+    case DuckDBTypeId.DOUBLE:
+      return pct ? 'percent' : 'number';
+    case DuckDBTypeId.BOOLEAN:
+      return 'boolean';
+    default:
+      return 'text';
+  }
+}
+
+const HAS_OFFSET = /\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?[+-]\d{2}(?::?\d{2})?$/;
+const TS = /^(-?\d{4,}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2}(?:\.\d+)?)(?:([+-]\d{2})(?::?(\d{2}))?)?$/;
+
+/** DuckDB's text form of a TIMESTAMPTZ ("2026-11-21 06:00:01.5+00"), or of a TIMESTAMP taken as UTC. */
+export function parseTimestamp(s: string): Date | undefined {
+  const m = TS.exec(s);
+  if (!m) return undefined;
+  const offset = m[3] ? `${m[3]}:${m[4] ?? '00'}` : 'Z';
+  const t = new Date(`${m[1]}T${m[2]}${offset}`);
+  return Number.isNaN(t.getTime()) ? undefined : t;
+}
+
+/** A UTC instant shifted to the wall clock of timeZone, as the Date Excel should show (Excel has no zones). */
+export function wallClock(t: Date, timeZone: string): Date {
+  if (timeZone === 'UTC') return t;
+  return new Date(t.getTime() + tzOffset(timeZone, t) * 60_000);
+}
+
+export function dayToDate(s: string): Date | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  return m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : undefined;
+}
+
+/** Convert one JSON value (getRowsJson) to what the cell holds for the column's format. */
+export function toCellValue(value: unknown, format: ColumnFormat, timeZone: string): CellValue {
+  if (value === null || value === undefined) return null;
+  switch (format) {
+    case 'usd':
+    case 'number':
+    case 'integer':
+    case 'percent': {
+      if (typeof value === 'number') return value;
+      if (typeof value === 'string') {
+        // a DECIMAL/BIGINT string: its nearest double is exactly what the cell can hold
+        const n = Number(value);
+        if (Number.isFinite(n) && value.trim() !== '') return n;
+      }
+      return String(value); // never a silent 0 (STYLE.md §6): show what came
+    }
+    case 'date': {
+      if (typeof value !== 'string') return String(value);
+      const d = dayToDate(value);
+      if (d) return d;
+      const t = parseTimestamp(value);
+      if (!t) return value;
+      const w = wallClock(t, timeZone);
+      return new Date(Date.UTC(w.getUTCFullYear(), w.getUTCMonth(), w.getUTCDate()));
+    }
+    case 'datetime': {
+      if (typeof value !== 'string') return String(value);
+      const t = parseTimestamp(value) ?? dayToDate(value);
+      if (!t) return value;
+      // a TIMESTAMPTZ (with offset) is an instant: shown on the configured clock; a naive TIMESTAMP already is a
+      // wall-clock time (e.g. `bucket_start at time zone 'UTC'`) and is shown as it is
+      return HAS_OFFSET.test(value) ? wallClock(t, timeZone) : t;
+    }
+    case 'boolean':
+      return typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value);
+    case 'text':
+      return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  }
+}
+
+/** Shown length of a value, for column widths. */
+export function displayLength(value: CellValue, format: ColumnFormat): number {
+  if (value === null) return 0;
+  if (value instanceof Date) return format === 'datetime' ? 16 : 10;
+  if (typeof value === 'number') {
+    const abs = Math.abs(value);
+    const digits = Math.max(1, Math.floor(Math.log10(abs >= 1 ? abs : 1)) + 1);
+    const groups = Math.floor((digits - 1) / 3);
+    switch (format) {
+      case 'usd':
+        return digits + groups + 5; // sign, $, point, 2 decimals
+      case 'percent':
+        return digits + 4;
+      case 'number':
+        return digits + groups + 4;
+      default:
+        return digits + groups + 1;
+    }
+  }
+  const s = String(value);
+  const nl = s.indexOf('\n');
+  return nl >= 0 ? nl : s.length;
+}

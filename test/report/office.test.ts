@@ -1,0 +1,99 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderReport, type RenderedReport } from '../../src/report/render.ts';
+import { openStore, type Store } from '../../src/store/database.ts';
+import { installContractStubs } from './contract-stubs.ts';
+import { tempDir, testConfig } from './fixtures.ts';
+
+// Opening the workbook in a real office suite: LibreOffice headless converts it to CSV (every sheet) and PDF.
+// CI installs libreoffice-calc-nogui (.ci/run); where soffice is missing these tests are skipped, visibly.
+const soffice = ['soffice', 'libreoffice'].find((cmd) => spawnSync(cmd, ['--version'], { encoding: 'utf8' }).status === 0);
+if (!soffice) console.warn('SKIPPED: LibreOffice (soffice) is not installed – the workbook is not opened in an office suite');
+
+function convert(file: string, to: string, outDir: string): void {
+  const profile = `file://${tempDir('gpuledger-lo-profile-')}`;
+  const r = spawnSync(soffice!, [`-env:UserInstallation=${profile}`, '--headless', '--convert-to', to, '--outdir', outDir, file], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (r.status !== 0) throw new Error(`soffice failed (${r.status}): ${r.stderr}`);
+}
+
+/** Minimal CSV reader for LibreOffice's output (comma, double quotes). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') (cell += '"'), i++;
+      else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') row.push(cell), (cell = '');
+    else if (ch === '\n') row.push(cell), rows.push(row), (row = []), (cell = '');
+    else if (ch !== '\r') cell += ch;
+  }
+  if (cell !== '' || row.length) row.push(cell), rows.push(row);
+  return rows;
+}
+
+describe.skipIf(!soffice)('the nightly workbook in LibreOffice', () => {
+  let dir: string;
+  let store: Store;
+  let rendered: RenderedReport;
+  const csv = (sheet: string) => {
+    const base = basename(rendered.path, '.xlsx');
+    return parseCsv(readFileSync(join(dir, 'csv', `${base}-${sheet}.csv`), 'utf8'));
+  };
+
+  beforeAll(async () => {
+    dir = tempDir();
+    store = await openStore({ path: join(dir, 'gpuledger.duckdb'), applyViews: false });
+    await installContractStubs(store);
+    rendered = await renderReport({ store, config: testConfig(), report: 'nightly', outDir: dir });
+    // all sheets (token 12 = -1), values unformatted (token 9 = false) so figures can be compared exactly
+    convert(rendered.path, 'csv:Text - txt - csv (StarCalc):44,34,UTF8,1,,0,false,true,false,false,false,-1', join(dir, 'csv'));
+    convert(rendered.path, 'pdf', join(dir, 'pdf'));
+  }, 300_000);
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  it('converts every sheet to CSV', () => {
+    const files = readdirSync(join(dir, 'csv')).sort();
+    for (const name of ['Summary', 'Daily spend', 'By template', 'Detail', 'About']) {
+      expect(files).toContain(`${basename(rendered.path, '.xlsx')}-${name}.csv`);
+    }
+  });
+
+  it('shows the Detail rows and a total equal to the SQL total to the cent', async () => {
+    const rows = csv('Detail');
+    const h = rows.findIndex((r) => r[0] === 'Day');
+    const amount = rows[h]!.indexOf('Amount');
+    const total = (await store.one<{ v: string }>(`select sum(amount)::varchar as v from cost_daily where day between '2026-11-01' and '2026-11-21'`))!.v;
+    const count = (await store.one<{ n: string }>(`select count(*)::varchar as n from cost_daily where day between '2026-11-01' and '2026-11-21'`))!.n;
+    expect(rows.slice(h + 1).filter((r) => r[0] !== '')).toHaveLength(Number(count));
+    expect(Math.abs(Number(rows[h - 1]![amount]) - Number(total))).toBeLessThan(0.005);
+    expect(rows[h + 1]![0]).toMatch(/^2026-11-01$/); // a date cell, shown in its yyyy-mm-dd format
+  });
+
+  it('carries the summary figures and the simulated-data label', () => {
+    const text = csv('Summary').map((r) => r.join(' ')).join('\n');
+    const mtd = rendered.summary.figures.find((f) => f.label === 'Month to date')!;
+    expect(text).toContain('Month to date');
+    expect(text).toContain(String(Number(mtd.value as string)).slice(0, 6));
+    expect(text).toContain('SIMULATED DATA');
+  });
+
+  it('exports a PDF', () => {
+    const pdf = join(dir, 'pdf', basename(rendered.path).replace(/\.xlsx$/, '.pdf'));
+    expect(existsSync(pdf)).toBe(true);
+    expect(readFileSync(pdf).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(statSync(pdf).size).toBeGreaterThan(10_000);
+  });
+});

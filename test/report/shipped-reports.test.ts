@@ -1,0 +1,141 @@
+import ExcelJS from 'exceljs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderReport, type RenderedReport } from '../../src/report/render.ts';
+import { openStore, type Store } from '../../src/store/database.ts';
+import { installContractStubs } from './contract-stubs.ts';
+import { tempDir, testConfig } from './fixtures.ts';
+import { columnNumbers, columnOf, conditionalRules, expectCents, headerRow, readWorkbook, sheet, sum, totalValue } from './workbook-read.ts';
+
+// The shipped definitions against the contract's column names, on stand-in views over a deterministic cost table
+// (test/report/contract-stubs.ts; the database is opened without the real views). The real views on raw billing
+// rows: test/integration/report-views.test.ts.
+describe('shipped reports on contract-shaped stand-in views', () => {
+  let dir: string;
+  let store: Store;
+  let nightly: RenderedReport;
+  let monthly: RenderedReport;
+  let nwb: ExcelJS.Workbook;
+  let mwb: ExcelJS.Workbook;
+  const config = testConfig({ reports: { budget: { monthly: '250000' } }, timeZone: 'Europe/Berlin' });
+
+  const one = async (sql: string) => (await store.one<{ v: string }>(sql))?.v ?? null;
+
+  beforeAll(async () => {
+    dir = tempDir();
+    store = await openStore({ path: join(dir, 'gpuledger.duckdb'), applyViews: false });
+    await installContractStubs(store);
+    nightly = await renderReport({ store, config, report: 'nightly', outDir: dir });
+    monthly = await renderReport({ store, config, report: 'finance-monthly', outDir: dir });
+    nwb = await readWorkbook(nightly.path);
+    mwb = await readWorkbook(monthly.path);
+  });
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  it('defaults nightly to month to date as of the data and finance-monthly to the previous month', () => {
+    expect(nightly.summary.period).toMatchObject({ kind: 'month_to_date', start: '2026-11-01', end: '2026-11-21' });
+    expect(nightly.path).toBe(join(dir, 'gpuledger-nightly-2026-11-21.xlsx'));
+    expect(monthly.summary.period).toMatchObject({ kind: 'month', start: '2026-10-01', end: '2026-10-31' });
+    expect(monthly.path).toBe(join(dir, 'gpuledger-finance-monthly-2026-10.xlsx'));
+    expect(monthly.summary.asOf).toBe('2026-10-31T23:59:59.000Z');
+  });
+
+  it('writes every sheet the nightly report promises', () => {
+    expect(nwb.worksheets.map((w) => w.name)).toEqual([
+      'Summary', 'Daily spend', 'By template', 'By endpoint', 'By GPU type', 'Top resources', 'Waste', 'Reconciliation', 'Detail', 'About',
+    ]);
+    expect(mwb.worksheets.map((w) => w.name)).toEqual(['Summary', 'By family', 'By template', 'By endpoint', 'By GPU type', 'Detail', 'About']);
+  });
+
+  it('puts every cost_daily row of the period into Detail, with dates as dates and a total equal to SQL to the cent', async () => {
+    const ws = sheet(nwb, 'Detail');
+    const h = headerRow(ws, 'Day');
+    const amount = columnOf(ws, h, 'Amount');
+    const n = Number(await one(`select count(*)::varchar as v from cost_daily where day between '2026-11-01' and '2026-11-21'`));
+    const total = await one(`select sum(amount)::varchar as v from cost_daily where day between '2026-11-01' and '2026-11-21'`);
+    expect(ws.rowCount - h).toBe(n);
+    expect(totalValue(ws.getRow(h - 1).getCell(amount))).toBe(Number(total));
+    expectCents(sum(columnNumbers(ws, h + 1, amount)), total);
+    const first = ws.getRow(h + 1).getCell(1);
+    expect(first.value).toBeInstanceOf(Date);
+    expect((first.value as Date).toISOString()).toBe('2026-11-01T00:00:00.000Z');
+    expect(first.numFmt).toBe('yyyy-mm-dd');
+    expect(ws.getRow(h + 1).getCell(amount).numFmt).toContain('"$"#,##0.00');
+    expect(ws.views[0]).toMatchObject({ state: 'frozen', ySplit: h });
+    expect(ws.autoFilter).toBe(`A${h}:L${ws.rowCount}`);
+  });
+
+  it('evaluates the monthly report as of the month end: its template totals are the whole of October', async () => {
+    const ws = sheet(mwb, 'By template');
+    const h = headerRow(ws, 'Account');
+    const oct = await one(`select sum(amount)::varchar as v from cost_daily where day between '2026-10-01' and '2026-10-31'`);
+    expectCents(totalValue(ws.getRow(h - 1).getCell(columnOf(ws, h, 'Month'))), oct);
+    const detail = sheet(mwb, 'Detail');
+    const dh = headerRow(detail, 'Day');
+    expectCents(totalValue(detail.getRow(dh - 1).getCell(columnOf(detail, dh, 'Amount'))), oct);
+  });
+
+  it('makes the wide daily sheet add up across families and days', async () => {
+    const ws = sheet(nwb, 'Daily spend');
+    const h = headerRow(ws, 'Day');
+    const totalCol = columnOf(ws, h, 'Total');
+    const mtd = await one(`select sum(amount)::varchar as v from cost_daily where day between '2026-11-01' and '2026-11-21'`);
+    expectCents(totalValue(ws.getRow(h - 1).getCell(totalCol)), mtd);
+    expect(ws.rowCount - h).toBe(21);
+    const families = ['Pods', 'Serverless', 'Storage', 'Public endpoints', 'Clusters'].map((x) => columnOf(ws, h, x));
+    for (let r = h + 1; r <= ws.rowCount; r++) {
+      const row = ws.getRow(r);
+      const parts = families.map((c) => row.getCell(c).value).filter((v): v is number => typeof v === 'number');
+      expect(Math.abs(sum(parts) - (row.getCell(totalCol).value as number))).toBeLessThan(0.005);
+    }
+  });
+
+  it('colours changes (up red, down green) and draws data bars on cost columns', () => {
+    const ws = sheet(nwb, 'By template');
+    const rules = conditionalRules(ws);
+    const up = rules.find((r) => r.type === 'cellIs' && r.operator === 'greaterThan');
+    const down = rules.find((r) => r.type === 'cellIs' && r.operator === 'lessThan');
+    expect(up?.style?.font?.color?.argb).toBe('FFC00000');
+    expect(down?.style?.font?.color?.argb).toBe('FF00703C');
+    expect(rules.some((r) => r.type === 'dataBar')).toBe(true);
+  });
+
+  it('fills the summary: figures from the forecast view, both charts as images, the simulated account labelled', async () => {
+    const labels = nightly.summary.figures.map((f) => f.label);
+    expect(labels).toEqual([
+      'Month to date', 'Forecast for the month', 'Previous month to the same day', 'Change against it', 'Previous month in full', 'Monthly budget', 'Waste found (monthly cost)',
+    ]);
+    const mtd = await one(`select sum(month_to_date)::varchar as v from rpt_month_forecast where family = 'all'`);
+    expect(nightly.summary.figures[0]!.value).toBe(mtd);
+    const ws = sheet(nwb, 'Summary');
+    expect(ws.getImages()).toHaveLength(2);
+    const texts: string[] = [];
+    ws.eachRow((row) => row.eachCell((c) => texts.push(String(c.value))));
+    expect(texts.some((t) => t.startsWith('SIMULATED DATA – account demo is simulated'))).toBe(true);
+    expect(texts.filter((t) => t === 'SIMULATED DATA')).toHaveLength(1); // the Accounts covered table
+    expect(nightly.summary.simulatedAccounts).toEqual(['demo']);
+  });
+
+  it('records on the About sheet when, from what and with which queries the workbook was made', () => {
+    const ws = sheet(nwb, 'About');
+    const facts = new Map<string, string>();
+    ws.eachRow((row) => facts.set(String(row.getCell(1).value), String(row.getCell(2).value)));
+    expect(facts.get('Time zone')).toMatch(/^Europe\/Berlin/);
+    expect(facts.get('Database')).toBe(store.path);
+    expect(facts.get('gpuledger version')).toMatch(/^\d+\.\d+\.\d+/);
+    expect(facts.get('$period_start')).toBe('2026-11-01');
+    const queries: string[] = [];
+    ws.eachRow((row) => queries.push(String(row.getCell(3).value)));
+    expect(queries.some((q) => q.includes('from cost_daily'))).toBe(true);
+  });
+
+  it('covers an explicit day range and names the file after it', async () => {
+    const r = await renderReport({ store, config, report: 'nightly', period: '2026-10-01..2026-10-15', outDir: dir });
+    expect(r.path).toBe(join(dir, 'gpuledger-nightly-2026-10-01_2026-10-15.xlsx'));
+    const detail = r.summary.sheets.find((s) => s.name === 'Detail')!;
+    expect(detail.totals.amount).toBe(await one(`select sum(amount)::varchar as v from cost_daily where day between '2026-10-01' and '2026-10-15'`));
+    expect(r.summary.asOf).toBe('2026-10-15T23:59:59.000Z');
+  });
+});
