@@ -1,13 +1,164 @@
-// `gpuledger sync` – not built yet: says so and exits 2 (DESIGN.md command names are reserved).
+// `gpuledger sync [--source LIST] [--bucket-size SIZE] [--since T] [--until T] [--account NAME] [--plan] [--wait S]`:
+// extract billing histories and inventory into the database. Prints a summary table on stdout; exit 3 when some
+// sources failed (DESIGN.md exit codes).
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { NotImplementedError } from '../../util/errors.ts';
+import { SOURCES, type Source } from '../../config/sync.ts';
+import { resolveAccounts } from '../../extract/accounts.ts';
+import { planSync } from '../../extract/plan-sync.ts';
+import { createProgress } from '../../extract/progress.ts';
+import { runSync, type SyncResult } from '../../extract/sync.ts';
+import { openForReading } from '../../query/open-database.ts';
+import { withStore } from '../../store/database.ts';
+import { BUCKET_SIZES, isBucketSize, parseRfc3339, type BucketSize } from '../../util/buckets.ts';
+import { microsToDecimalString } from '../../util/decimal.ts';
+import { EXIT, UsageError } from '../../util/errors.ts';
+import { contextFor } from '../context.ts';
 import type { ExitState } from '../main.ts';
+import { emit, type Table } from '../output.ts';
 
-export function registerSync(program: Command, _exit: ExitState): void {
+interface SyncFlags {
+  source?: string;
+  bucketSize?: string;
+  since?: string;
+  until?: string;
+  account?: string;
+  plan?: boolean;
+  wait?: string;
+}
+
+export interface ParsedSyncFlags {
+  sources?: Source[];
+  bucketSize?: BucketSize;
+  since?: Date;
+  until?: Date;
+  waitMs: number;
+}
+
+export function parseSyncFlags(flags: SyncFlags): ParsedSyncFlags {
+  let sources: Source[] | undefined;
+  if (flags.source !== undefined) {
+    sources = flags.source.split(',').map((s) => s.trim()).filter(Boolean) as Source[];
+    const bad = sources.find((s) => !(SOURCES as readonly string[]).includes(s));
+    if (bad !== undefined || sources.length === 0) {
+      throw new UsageError(`--source: unknown source '${bad ?? flags.source}'; expected a comma-separated list of ${SOURCES.join(', ')}`);
+    }
+  }
+  if (flags.bucketSize !== undefined && !isBucketSize(flags.bucketSize)) {
+    throw new UsageError(`--bucket-size must be one of ${BUCKET_SIZES.join(', ')}, got '${flags.bucketSize}'`);
+  }
+  const since = flags.since === undefined ? undefined : parseRfc3339(flags.since, '--since');
+  const until = flags.until === undefined ? undefined : parseRfc3339(flags.until, '--until');
+  if (since && until && since >= until) {
+    throw new UsageError(`--since (${flags.since}) must be before --until (${flags.until})`);
+  }
+  const wait = flags.wait === undefined ? 0 : Number(flags.wait);
+  if (!Number.isFinite(wait) || wait < 0) throw new UsageError(`--wait takes seconds (a number ≥ 0), got '${flags.wait}'`);
+  return { sources, bucketSize: flags.bucketSize as BucketSize | undefined, since, until, waitMs: wait * 1000 };
+}
+
+function dollars(micros: bigint): string {
+  // the summary shows cents; the database keeps every micro-dollar
+  const s = microsToDecimalString(micros);
+  return s.slice(0, s.indexOf('.') + 3);
+}
+
+export function summaryTable(result: SyncResult): Table {
+  return {
+    columns: [
+      { name: 'account', kind: 'text' },
+      { name: 'source', kind: 'text' },
+      { name: 'bucket', kind: 'text' },
+      { name: 'requests', kind: 'number' },
+      { name: 'records', kind: 'number' },
+      { name: 'amount_usd', kind: 'exact-number' },
+      { name: 'complete_through', kind: 'text' },
+      { name: 'status', kind: 'text' },
+    ],
+    rows: result.ranges.map((r) => [
+      r.account,
+      r.source,
+      r.bucketSize,
+      r.requests,
+      r.records,
+      r.source === 'inventory' ? null : dollars(r.amountMicros),
+      r.completeThrough ?? null,
+      r.error ? `${r.status}: ${r.error}` : r.status,
+    ]),
+    footer: [
+      `run ${result.runId}: ${result.status} · ${result.requests} requests (${result.retries} retried, ${result.rateLimited} rate-limited) · ` +
+        `${result.records.toLocaleString('en-US')} records · ${(result.bytes / 1e6).toFixed(1)} MB`,
+      ...result.warnings.map((w) => `warning: ${w}`),
+    ],
+  };
+}
+
+export function registerSync(program: Command, exit: ExitState): void {
   program
     .command('sync')
     .description('extract billing histories and inventory into the database')
-    .action(() => {
-      throw new NotImplementedError('sync');
+    .option('--source <list>', `comma-separated sources (${SOURCES.join(', ')}); default: config sync.sources`)
+    .option('--bucket-size <size>', `one bucket size for every billing source (${BUCKET_SIZES.join(', ')}); default: config sync.bucketSizes`)
+    .option('--since <rfc3339>', 'read from here (a backfill), instead of resuming after the last sync')
+    .option('--until <rfc3339>', 'read up to here (exclusive) instead of now')
+    .option('--account <name>', 'only this account of the config')
+    .option('--plan', 'print the requests a sync would make and their cost at the current quota; call no billing route')
+    .option('--wait <seconds>', 'wait up to this long for another gpuledger process holding the database', '0')
+    .action(async (flags: SyncFlags, command: Command) => {
+      const { settings, log } = contextFor(command);
+      const parsed = parseSyncFlags(flags);
+      const accounts = resolveAccounts(settings.config, settings.apiUrl, process.env, flags.account);
+      const common = { config: settings.config, accounts, sources: parsed.sources, bucketSize: parsed.bucketSize, since: parsed.since, until: parsed.until };
+      if (flags.plan) {
+        const store = existsSync(settings.dbPath) ? await openForReading(settings.dbPath) : undefined;
+        try {
+          const plan = await planSync({ ...common, store });
+          emit(
+            {
+              columns: ['account', 'source', 'bucket', 'reason', 'start', 'end', 'buckets', 'expected_records', 'requests'].map((name) => ({
+                name,
+                kind: ['buckets', 'expected_records', 'requests'].includes(name) ? ('number' as const) : ('text' as const),
+              })),
+              rows: plan.rows.map((r) => [r.account, r.source, r.bucketSize, r.reason, r.start, r.end, r.buckets, r.expectedRecords, r.requests]),
+              footer: [
+                `${plan.requests} billing requests` +
+                  (plan.minutes === undefined ? '' : ` ≈ ${plan.minutes.toFixed(1)} min at the current quota (${plan.quota})`) +
+                  `; plus ~8 inventory requests per account`,
+              ],
+            },
+            { format: 'table' },
+          );
+        } finally {
+          await store?.close();
+        }
+        return;
+      }
+      const controller = new AbortController();
+      const stop = (signal: NodeJS.Signals) => {
+        if (controller.signal.aborted) process.exit(130);
+        log.warn(`${signal}: stopping after the chunk in flight is committed (again to abort now)`);
+        controller.abort();
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+      try {
+        const result = await withStore({ path: settings.dbPath, command: 'sync', waitMs: parsed.waitMs }, (store) =>
+          runSync({
+            ...common,
+            store,
+            log,
+            command: 'sync',
+            args: process.argv.slice(2).join(' '),
+            signal: controller.signal,
+            progress: createProgress(log),
+          }),
+        );
+        emit(summaryTable(result), { format: 'table' });
+        if (result.status === 'partial') exit.code = EXIT.partial;
+        if (result.status === 'failed') exit.code = EXIT.failure;
+      } finally {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+      }
     });
 }

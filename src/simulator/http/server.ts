@@ -43,7 +43,11 @@ export function createSimulatorServer(deps: ServerDeps): { server: Server; stats
       }
       stats.byStatus[reply.status] = (stats.byStatus[reply.status] ?? 0) + 1;
       const length = bodyLength(reply);
-      res.writeHead(reply.status, { ...reply.headers, 'Content-Length': String(length) });
+      // An origin server's Date is its clock (RFC 9110 §6.6.1): the simulated now, so clients that take the
+      // platform's time from Date see the simulated account's present, not the wall clock's.
+      res.sendDate = false;
+      const date = new Date(deps.now()).toUTCString();
+      res.writeHead(reply.status, { ...reply.headers, Date: date, 'Content-Length': String(length) });
       if (connection === 'none') {
         for (const chunk of reply.body) res.write(chunk);
         res.end();

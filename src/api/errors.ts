@@ -1,0 +1,69 @@
+// What can go wrong talking to the platform, as typed errors whose messages a user can act on. None of them ever
+// carries the API key: messages name the environment variable that holds it.
+import { EXIT, GpuledgerError, type GpuledgerErrorOptions } from '../util/errors.ts';
+
+/** An RFC 9457 problem document as the API sends it (billing-api-v2.md §1). */
+export interface Problem {
+  title?: string;
+  status?: number;
+  detail?: string;
+  errors?: string[];
+}
+
+function problemText(p: Problem | undefined): string {
+  if (!p) return '';
+  const parts = [p.detail ?? p.title ?? ''];
+  if (p.errors?.length) parts.push(`(${p.errors.join('; ')})`);
+  return parts.filter(Boolean).join(' ');
+}
+
+/** 401: the key is missing, malformed or invalid – a configuration problem (exit 2). */
+export class ApiAuthError extends GpuledgerError {
+  constructor(apiKeyEnv: string, problem: Problem | undefined, options?: GpuledgerErrorOptions) {
+    const detail = problemText(problem);
+    super('api_auth', `the API key in ${apiKeyEnv} was rejected (401)${detail ? `: ${detail}` : ''}`, EXIT.usage, options);
+  }
+}
+
+/** 403: a valid key without the scope for this route (exit 2). */
+export class ApiForbiddenError extends GpuledgerError {
+  readonly path: string;
+  constructor(apiKeyEnv: string, path: string, problem: Problem | undefined, options?: GpuledgerErrorOptions) {
+    const detail = problemText(problem);
+    super('api_forbidden', `the API key in ${apiKeyEnv} may not read ${path} (403)${detail ? `: ${detail}` : ''}; give the key the billing scope`, EXIT.usage, options);
+    this.path = path;
+  }
+}
+
+/** 400/404/405/422: the request itself was refused; retrying cannot help. */
+export class ApiRequestError extends GpuledgerError {
+  readonly status: number;
+  readonly path: string;
+  constructor(what: string, path: string, status: number, problem: Problem | undefined, options?: GpuledgerErrorOptions) {
+    const detail = problemText(problem);
+    super('api_request', `${what} was refused (${status})${detail ? `: ${detail}` : ''}`, EXIT.failure, options);
+    this.status = status;
+    this.path = path;
+  }
+}
+
+/** The answer does not match the contract (a missing amount, a corrupt page): never loaded, never guessed. */
+export class ApiResponseError extends GpuledgerError {
+  constructor(message: string, options?: GpuledgerErrorOptions) {
+    super('api_response', message, EXIT.failure, options);
+  }
+}
+
+/** Retries exhausted on 5xx, resets, truncated bodies, timeouts or 429s. */
+export class ApiUnavailableError extends GpuledgerError {
+  constructor(what: string, attempts: number, lastCause: string, options?: GpuledgerErrorOptions) {
+    super('api_unavailable', `${what} failed after ${attempts} attempts; last: ${lastCause}`, EXIT.failure, options);
+  }
+}
+
+/** GraphQL answered with `errors`, or not at all. */
+export class ApiGraphqlError extends GpuledgerError {
+  constructor(message: string, options?: GpuledgerErrorOptions) {
+    super('api_graphql', message, EXIT.failure, options);
+  }
+}

@@ -1,0 +1,123 @@
+// zod schemas of the answers gpuledger reads, written from billing-api-v2.md: required amounts are required
+// finite numbers, unknown extra fields are tolerated, an unset filter may be null or absent. A violation becomes
+// an ApiResponseError naming the route, the window and the field path – never a NaN or a zero.
+import { z } from 'zod';
+import { isRfc3339 } from '../util/buckets.ts';
+
+export type BillingRoute = 'aggregate' | 'pods' | 'serverless' | 'network-volumes' | 'endpoints' | 'clusters';
+export type InventoryKind = 'pods' | 'serverless' | 'templates' | 'network-volumes' | 'gpus' | 'clusters';
+
+export const BILLING_PATHS: Record<BillingRoute, string> = {
+  aggregate: '/v2/billing',
+  pods: '/v2/billing/pods',
+  serverless: '/v2/billing/serverless',
+  'network-volumes': '/v2/billing/network-volumes',
+  endpoints: '/v2/billing/endpoints',
+  clusters: '/v2/billing/clusters',
+};
+
+/** The spelling of the network-volume route until August 2026, tried once after a 404. */
+export const OLD_NETWORK_VOLUMES_PATH = '/v2/billing/networkvolumes';
+
+export const BILLING_AMOUNT_FIELDS: Record<BillingRoute, readonly string[]> = {
+  aggregate: [
+    'totalAmount', 'podGpuAmount', 'podCpuAmount', 'podDiskAmount', 'serverlessGpuAmount', 'serverlessCpuAmount',
+    'serverlessDiskAmount', 'serverlessFeeAmount', 'storageStandardAmount', 'storageHighPerformanceAmount',
+    'endpointAmount', 'clusterGpuAmount', 'clusterDiskAmount', 'clusterNetworkingAmount',
+  ],
+  pods: ['totalAmount', 'gpuAmount', 'cpuAmount', 'diskAmount'],
+  serverless: ['totalAmount', 'gpuAmount', 'cpuAmount', 'diskAmount', 'feeAmount'],
+  'network-volumes': ['totalAmount', 'standardAmount', 'highPerformanceAmount'],
+  endpoints: ['totalAmount'],
+  clusters: ['totalAmount', 'gpuAmount', 'diskAmount', 'networkingAmount'],
+};
+
+export const BILLING_ID_FIELD: Record<BillingRoute, string | null> = {
+  aggregate: null,
+  pods: 'podId',
+  serverless: 'serverlessId',
+  'network-volumes': 'networkVolumeId',
+  endpoints: null,
+  clusters: 'clusterId',
+};
+
+const timestamp = z.string().refine(isRfc3339, 'expected an RFC 3339 date-time');
+const amount = z.number().finite();
+
+const schemas = new Map<BillingRoute, z.ZodType>();
+
+/** The schema of one billing route's answer. */
+export function billingResponseSchema(route: BillingRoute): z.ZodType {
+  let schema = schemas.get(route);
+  if (schema) return schema;
+  const idField = BILLING_ID_FIELD[route];
+  const amounts = Object.fromEntries(BILLING_AMOUNT_FIELDS[route].map((f) => [f, amount]));
+  const record = z.looseObject({
+    startTime: timestamp,
+    endTime: timestamp,
+    ...(idField ? { [idField]: z.string().min(1) } : {}),
+    ...amounts,
+  });
+  schema = z.looseObject({
+    records: z.array(record),
+    metadata: z.looseObject({
+      query: z.looseObject({
+        startTime: timestamp,
+        endTime: timestamp,
+        bucketSize: z.enum(['hour', 'day', 'week', 'month', 'year']),
+      }),
+      recordCount: z.number().int().min(0),
+      totals: z.looseObject(amounts),
+    }),
+  });
+  schemas.set(route, schema);
+  return schema;
+}
+
+const withId = z.looseObject({ id: z.union([z.string().min(1), z.number()]) });
+
+export const INVENTORY_ROUTES: Record<InventoryKind, { path: string; key: string; query?: Record<string, string> }> = {
+  pods: { path: '/v2/pods', key: 'pods', query: { includeClusterPods: 'true' } },
+  serverless: { path: '/v2/serverless', key: 'endpoints' },
+  templates: { path: '/v2/templates', key: 'templates' },
+  'network-volumes': { path: '/v2/network-volumes', key: 'networkVolumes' },
+  gpus: { path: '/v2/catalog/gpus', key: 'gpus' },
+  clusters: { path: '/v2/clusters', key: 'clusters' },
+};
+
+export function inventoryResponseSchema(kind: InventoryKind): z.ZodType {
+  return z.looseObject({ [INVENTORY_ROUTES[kind].key]: z.array(withId) });
+}
+
+export const GRAPHQL_QUERY = `query { myself {
+  endpoints { id name gpuIds idleTimeout locations networkVolumeId scalerType scalerValue templateId workersMax workersMin pods { desiredStatus } }
+  serverlessDiscount { discountFactor type expirationDate } } }`;
+
+export const graphqlResponseSchema = z.looseObject({
+  data: z
+    .looseObject({
+      myself: z.looseObject({
+        endpoints: z.array(withId),
+        serverlessDiscount: z.looseObject({}).nullable(),
+      }),
+    })
+    .nullable()
+    .optional(),
+  errors: z.array(z.looseObject({ message: z.string() })).optional(),
+});
+
+export const problemSchema = z.looseObject({
+  title: z.string().optional(),
+  status: z.number().optional(),
+  detail: z.string().optional(),
+  errors: z.array(z.string()).optional(),
+});
+
+/** The first issue of a failed parse as `path: message`, e.g. `records[17].gpuAmount: expected number, received undefined`. */
+export function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid answer';
+  let path = '';
+  for (const p of issue.path) path += typeof p === 'number' ? `[${p}]` : path ? `.${String(p)}` : String(p);
+  return `${path || '(body)'}: ${issue.message}`;
+}

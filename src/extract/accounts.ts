@@ -1,0 +1,35 @@
+// Which accounts a sync reads, with their keys from the environment. Checked before the database is opened, so a
+// missing key is a one-line configuration error (exit 2) that has touched nothing.
+import type { Config } from '../config/schema.ts';
+import { ConfigError, UsageError } from '../util/errors.ts';
+import { readSecretEnv } from '../util/secrets.ts';
+
+export interface ResolvedAccount {
+  name: string;
+  apiUrl: string;
+  apiKey: string;
+  apiKeyEnv: string;
+  simulated: boolean;
+}
+
+export function resolveAccounts(config: Config, apiUrl: string, env: NodeJS.ProcessEnv, only?: string): ResolvedAccount[] {
+  const accounts = only === undefined ? config.accounts : config.accounts.filter((a) => a.name === only);
+  if (accounts.length === 0) {
+    throw new UsageError(`--account '${only}' is not in the config; configured accounts: ${config.accounts.map((a) => a.name).join(', ')}`);
+  }
+  return accounts.map((a) => {
+    const apiKey = readSecretEnv(a.apiKeyEnv, env);
+    if (!apiKey) {
+      throw new ConfigError(
+        `no API key for account '${a.name}': set the environment variable ${a.apiKeyEnv} (or run \`npm start\` without a key for a demo on simulated data)`,
+      );
+    }
+    return {
+      name: a.name,
+      apiUrl: (a.apiUrl ?? apiUrl).replace(/\/+$/, ''),
+      apiKey,
+      apiKeyEnv: a.apiKeyEnv,
+      simulated: a.simulated ?? false,
+    };
+  });
+}

@@ -1,0 +1,132 @@
+// `sync --plan`: the requests a sync would make and what they cost at the current quota, without calling a billing
+// route. The platform's time and quota come from one cheap inventory call; densities from the store's previous
+// loads, else from the inventory the key can see.
+import { ApiClient } from '../api/index.ts';
+import type { Config } from '../config/schema.ts';
+import { BILLING_SOURCES, type BillingSource, type Source } from '../config/sync.ts';
+import type { Store } from '../store/database.ts';
+import { countBuckets, formatRfc3339, type BucketSize } from '../util/buckets.ts';
+import type { ResolvedAccount } from './accounts.ts';
+import { INVENTORY_KINDS } from './inventory.ts';
+import { chunkRange, planRange, type Watermark } from './plan.ts';
+import { BILLING_SOURCE_DEFS } from './sources.ts';
+
+export interface PlanRow {
+  account: string;
+  source: BillingSource;
+  bucketSize: BucketSize;
+  reason: string;
+  start: string;
+  end: string;
+  buckets: number;
+  expectedRecords: number;
+  requests: number;
+}
+
+export interface SyncPlan {
+  rows: PlanRow[];
+  requests: number;
+  /** Minutes the billing requests take at the tightest quota window (undefined when the API sent no policy). */
+  minutes: number | undefined;
+  quota: string | undefined;
+}
+
+export interface PlanOptions {
+  /** Absent when no database exists yet: everything is a first backfill. */
+  store: Store | undefined;
+  config: Config;
+  accounts: readonly ResolvedAccount[];
+  sources?: readonly Source[];
+  bucketSize?: BucketSize;
+  since?: Date;
+  until?: Date;
+}
+
+async function storedWatermark(store: Store | undefined, account: string, source: string, size: string): Promise<Watermark | undefined> {
+  const row = await store?.one<{ f: string | null; t: string | null; c: string | null }>(
+    `select loaded_from::varchar f, loaded_through::varchar t, complete_through::varchar c from _meta_watermarks
+     where account = $1 and source = $2 and bucket_size = $3`,
+    [account, source, size],
+  );
+  if (!row) return undefined;
+  const d = (s: string | null) => (s ? new Date(s) : null);
+  return { loadedFrom: d(row.f), loadedThrough: d(row.t), completeThrough: d(row.c) };
+}
+
+async function storedDensity(store: Store | undefined, account: string, source: string, size: BucketSize): Promise<number | undefined> {
+  const last = await store?.one<{ records: string; ws: string; we: string }>(
+    `select records::varchar records, window_start::varchar ws, window_end::varchar we from _meta_loads
+     where account = $1 and source = $2 and bucket_size = $3 and records > 0 order by extracted_at desc limit 1`,
+    [account, source, size],
+  );
+  if (!last) return undefined;
+  const n = countBuckets(new Date(last.ws), new Date(last.we), size);
+  return n > 0 ? Number(last.records) / n : undefined;
+}
+
+export async function planSync(options: PlanOptions): Promise<SyncPlan> {
+  const sources = options.sources ?? options.config.sync.sources;
+  const max = options.config.sync.maxRecordsPerRequest;
+  const rows: PlanRow[] = [];
+  let quotaText: string | undefined;
+  let perMinute: number | undefined;
+  for (const account of options.accounts) {
+    const client = new ApiClient({ baseUrl: account.apiUrl, apiKey: account.apiKey, apiKeyEnv: account.apiKeyEnv });
+    try {
+      await client.probe();
+      const now = client.serverTime() ?? new Date();
+      const quota = client.quota();
+      if (quota && quota.windows.length > 0) {
+        // the sustainable rate is the tightest window's quota over its length
+        const rate = Math.min(...quota.windows.map((w) => (w.quota / w.windowSeconds) * 60));
+        perMinute = perMinute === undefined ? rate : Math.min(perMinute, rate);
+        quotaText = quota.windows.map((w) => `${w.quota}/${w.name}`).join(', ');
+      }
+      const inventoryCounts = new Map<string, number>();
+      for (const source of BILLING_SOURCES) {
+        if (!sources.includes(source)) continue;
+        const plans = options.bucketSize ? [{ size: options.bucketSize }] : options.config.sync.bucketSizes[source];
+        for (const plan of plans) {
+          const range = planRange({
+            source,
+            plan,
+            now,
+            config: options.config.sync,
+            watermark: await storedWatermark(options.store, account.name, source, plan.size),
+            since: options.since,
+            until: options.until,
+          });
+          if (!range) continue;
+          let density = await storedDensity(options.store, account.name, source, plan.size);
+          const kind = BILLING_SOURCE_DEFS[source].inventoryKind;
+          if (density === undefined) {
+            if (!kind) density = 1;
+            else {
+              if (!inventoryCounts.has(kind)) {
+                const list = INVENTORY_KINDS.find((k) => k.kind === kind)!.list;
+                inventoryCounts.set(kind, (await client.inventory(list)).length);
+              }
+              density = Math.max(1, inventoryCounts.get(kind)!);
+            }
+          }
+          const chunks = chunkRange(range, density, max);
+          rows.push({
+            account: account.name,
+            source,
+            bucketSize: plan.size,
+            reason: range.reason,
+            start: formatRfc3339(range.start),
+            end: formatRfc3339(range.end),
+            buckets: countBuckets(range.start, range.end, plan.size),
+            expectedRecords: Math.round(chunks.reduce((s, c) => s + c.expectedRecords, 0)),
+            requests: chunks.length,
+          });
+        }
+      }
+    } finally {
+      await client.close();
+    }
+  }
+  const requests = rows.reduce((s, r) => s + r.requests, 0);
+  return { rows, requests, minutes: perMinute ? requests / perMinute : undefined, quota: quotaText };
+}
