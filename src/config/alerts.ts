@@ -1,5 +1,166 @@
-// The `alerts` section: rules and channels (owned by src/alert/).
+// The `alerts` section: which rules run, with what thresholds, and where their alerts go (evaluated by src/alert/).
+// Amounts are decimal strings or numbers of USD with at most 2 decimals; they are compared as DECIMAL in DuckDB.
 import { z } from 'zod';
 
-export const alertsConfigSchema = z.object({}).passthrough().describe('Alert rules and channels.');
+const money = z
+  .union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d{1,2})?$/, 'a decimal amount such as 2500 or 2500.00')])
+  .transform((v) => (typeof v === 'number' ? v.toFixed(2) : v));
+
+const FAMILIES = ['pod', 'serverless', 'storage', 'public_endpoint', 'cluster'] as const;
+export const ANOMALY_DIMENSIONS = ['family', 'template', 'endpoint', 'gpu_type'] as const;
+export type AnomalyDimension = (typeof ANOMALY_DIMENSIONS)[number];
+export const SEVERITIES = ['info', 'warning', 'critical'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name');
+
+export const budgetRuleSchema = z
+  .object({
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'letters, digits, ".", "_" or "-"')
+      .describe('A short name for the budget; alerts are keyed by it.'),
+    period: z.enum(['month', 'week']).default('month').describe('The budget period: calendar month, or ISO week (Monday to Sunday), in UTC.'),
+    amount: money.describe('The budget for one period, in USD.'),
+    account: z.string().min(1).optional().describe('Only this account; default: all accounts together.'),
+    scope: z
+      .object({
+        family: z.enum(FAMILIES).optional(),
+        template: z.string().min(1).optional().describe('Template name or id.'),
+        endpoint: z.string().min(1).optional().describe('Serverless endpoint name or id.'),
+        gpuType: z.string().min(1).optional().describe('GPU type id or name, e.g. "NVIDIA A100 80GB PCIe".'),
+      })
+      .strict()
+      .default({})
+      .describe('Restrict the budget to spend on a family, template, endpoint or GPU type (all given must match).'),
+    thresholds: z
+      .array(z.number().positive().max(1000))
+      .min(1)
+      .default([50, 80, 100])
+      .transform((t) => [...new Set(t)].sort((a, b) => a - b))
+      .describe('Alert when spend reaches these percentages of the budget.'),
+    on: z
+      .array(z.enum(['actual', 'forecast']))
+      .min(1)
+      .default(['actual', 'forecast'])
+      .describe('Compare the thresholds with the spend so far (actual), the forecast of the period end, or both.'),
+  })
+  .strict();
+export type BudgetRule = z.infer<typeof budgetRuleSchema>;
+
+export const anomalyRuleSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    dimensions: z
+      .array(z.enum(ANOMALY_DIMENSIONS))
+      .min(1)
+      .default([...ANOMALY_DIMENSIONS])
+      .describe('Which series to watch: spend per family, template, endpoint and/or GPU type.'),
+    baselineDays: z
+      .number()
+      .int()
+      .min(7)
+      .max(120)
+      .default(28)
+      .describe('Days before each day that form its baseline (rolling median and MAD).'),
+    weekdayAware: z
+      .boolean()
+      .default(true)
+      .describe('Compare weekdays with weekdays and weekend days with weekend days, so a quiet weekend is not "normal" for a Monday.'),
+    windowDays: z
+      .number()
+      .int()
+      .min(1)
+      .max(60)
+      .default(14)
+      .describe('How many recent complete days are checked; an anomaly stays open while one of them is anomalous.'),
+    threshold: z
+      .number()
+      .positive()
+      .default(5)
+      .describe('How many robust standard deviations (1.4826 × MAD) above the median a day must be.'),
+    minCost: money.default('25.00').describe('A day must also exceed its baseline by at least this many USD, so cents never page anyone.'),
+  })
+  .strict();
+export type AnomalyRule = z.infer<typeof anomalyRuleSchema>;
+
+export const wasteRuleSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    minMonthlyCost: money.default('10.00').describe('Alert on rpt_waste findings that cost at least this much a month.'),
+  })
+  .strict();
+
+export const dataQualityRuleSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    reconciliationTolerance: money
+      .default('0.01')
+      .describe('Largest difference (USD) per bucket between the aggregate route and the family route that is not an alert.'),
+    reconciliationDays: z.number().int().min(1).max(90).default(7).describe('How many recent days of rpt_reconciliation are checked.'),
+    staleAfterHours: z
+      .number()
+      .positive()
+      .max(24 * 30)
+      .default(36)
+      .describe('A source is stale when its last successful sync, or its data, is older than this.'),
+    syncFailures: z.boolean().default(true).describe('Alert when the latest sync or run failed or finished partially.'),
+  })
+  .strict();
+
+const channelBase = {
+  minSeverity: z.enum(SEVERITIES).default('info').describe('Only events of this severity or higher go to this channel.'),
+};
+
+export const stdoutChannelSchema = z.object({ type: z.literal('stdout'), ...channelBase }).strict();
+
+export const fileChannelSchema = z
+  .object({
+    type: z.literal('file'),
+    path: z.string().min(1).optional().describe('NDJSON file the events are appended to; default <outDir>/alerts.ndjson.'),
+    ...channelBase,
+  })
+  .strict();
+
+export const webhookChannelSchema = z
+  .object({
+    type: z.literal('webhook'),
+    name: z.string().min(1).optional().describe('A name for logs and the delivery record; default the URL\'s host.'),
+    url: z.url().describe('Where events are POSTed. Put no secret in it: use secretEnv for signing.'),
+    format: z.enum(['json', 'slack']).default('json').describe('json: one gpuledger event per POST; slack: a Slack-compatible {text, blocks} message.'),
+    secretEnv: envName
+      .optional()
+      .describe('Environment variable holding an HMAC key: each POST carries X-Gpuledger-Signature: sha256=<hex of HMAC(timestamp + "." + body)>.'),
+    attempts: z.number().int().min(1).max(10).default(4).describe('Tries per event; 5xx, 429 and connection errors are retried.'),
+    retryDelayMs: z.number().int().min(0).max(60_000).default(1000).describe('Wait before the second try; doubles each time (with jitter).'),
+    timeoutSeconds: z.number().positive().max(120).default(10),
+    ...channelBase,
+  })
+  .strict();
+
+export const emailChannelSchema = z
+  .object({
+    type: z.literal('email'),
+    to: z.array(z.string().min(3)).min(1).describe('Recipients; the smtp section says how mail leaves.'),
+    ...channelBase,
+  })
+  .strict();
+
+export const channelSchema = z.discriminatedUnion('type', [stdoutChannelSchema, fileChannelSchema, webhookChannelSchema, emailChannelSchema]);
+export type ChannelConfig = z.infer<typeof channelSchema>;
+export type WebhookChannelConfig = z.infer<typeof webhookChannelSchema>;
+
+export const alertsConfigSchema = z
+  .object({
+    budgets: z.array(budgetRuleSchema).default([]).refine((b) => new Set(b.map((x) => x.name)).size === b.length, 'budget names must be unique'),
+    anomaly: anomalyRuleSchema.prefault({}),
+    waste: wasteRuleSchema.prefault({}),
+    dataQuality: dataQualityRuleSchema.prefault({}),
+    channels: z
+      .array(channelSchema)
+      .default([{ type: 'stdout', minSeverity: 'info' }, { type: 'file', minSeverity: 'info' }])
+      .describe('Where alert events go; default stdout and <outDir>/alerts.ndjson.'),
+  })
+  .strict()
+  .describe('Alert rules and channels.');
 export type AlertsConfig = z.infer<typeof alertsConfigSchema>;

@@ -1,13 +1,35 @@
-// `gpuledger alerts` – not built yet: says so and exits 2 (DESIGN.md command names are reserved).
+// `gpuledger alerts [--dry-run] [--as-of RFC3339] [--wait S]`: evaluate the alert rules and deliver new, escalated and
+// resolved alerts to the configured channels. --as-of back-tests the rules at a past moment; --dry-run prints what
+// would be sent and changes nothing. Exit 3 when a rule or a channel failed (the rest still ran).
 import type { Command } from 'commander';
-import { NotImplementedError } from '../../util/errors.ts';
+import { runAlerts } from '../../alert/index.ts';
+import { withStore } from '../../store/database.ts';
+import { parseRfc3339 } from '../../util/buckets.ts';
+import { EXIT, UsageError } from '../../util/errors.ts';
+import { contextFor } from '../context.ts';
 import type { ExitState } from '../main.ts';
 
-export function registerAlerts(program: Command, _exit: ExitState): void {
+interface AlertsFlags {
+  dryRun?: boolean;
+  asOf?: string;
+  wait?: string;
+}
+
+export function registerAlerts(program: Command, exit: ExitState): void {
   program
     .command('alerts')
     .description('evaluate alert rules and deliver new, escalated and resolved alerts')
-    .action(() => {
-      throw new NotImplementedError('alerts');
+    .option('--dry-run', 'print what would be sent; change no alert state and send nothing')
+    .option('--as-of <time>', 'evaluate as of this RFC 3339 moment (back-test a rule on history)')
+    .option('--wait <seconds>', 'wait this long for another gpuledger process to release the database', '0')
+    .action(async (flags: AlertsFlags, command: Command) => {
+      const { settings, log } = contextFor(command);
+      const asOf = flags.asOf === undefined ? undefined : parseRfc3339(flags.asOf, '--as-of');
+      const wait = Number(flags.wait ?? 0);
+      if (!Number.isFinite(wait) || wait < 0) throw new UsageError(`--wait takes seconds (a number ≥ 0), got '${flags.wait}'`);
+      await withStore({ path: settings.dbPath, command: 'alerts', waitMs: wait * 1000 }, async (store) => {
+        const result = await runAlerts({ store, config: settings.config, log, asOf, dryRun: flags.dryRun });
+        if (result.failedChannels.length > 0 || result.failedRules.length > 0) exit.code = EXIT.partial;
+      });
     });
 }

@@ -1,13 +1,92 @@
-// `gpuledger run` – not built yet: says so and exits 2 (DESIGN.md command names are reserved).
+// `gpuledger run`: the nightly job (sync → report → alerts → email) and one summary at the end. `npm start` runs
+// `run --demo-if-no-key`: without any API key it runs the same job against the built-in simulator instead.
 import type { Command } from 'commander';
-import { NotImplementedError } from '../../util/errors.ts';
+import { resolveAccounts } from '../../extract/accounts.ts';
+import { runDemo, DEMO_DB } from '../../run/demo.ts';
+import { runNightly, type NightlyResult } from '../../run/nightly.ts';
+import { EXIT, UsageError } from '../../util/errors.ts';
+import { contextFor } from '../context.ts';
 import type { ExitState } from '../main.ts';
 
-export function registerRun(program: Command, _exit: ExitState): void {
+interface RunFlags {
+  report: string;
+  email: boolean;
+  demo?: boolean;
+  demoIfNoKey?: boolean;
+  outDir?: string;
+  wait: string;
+}
+
+export function renderSummary(result: NightlyResult, demo: { apiUrl: string; dbPath: string } | undefined): string {
+  const lines: string[] = [];
+  lines.push(demo ? 'gpuledger run – DEMO ON SIMULATED DATA' : 'gpuledger run');
+  for (const s of result.steps) lines.push(`  ${s.step.padEnd(7)} ${s.status.padEnd(8)} ${s.detail}`);
+  if (result.sync) {
+    const money = result.sync.ranges.filter((r) => r.source === 'aggregate' && r.bucketSize === 'day');
+    for (const r of money) lines.push(`  synced  ${r.account}: aggregate day buckets ${r.start?.slice(0, 10) ?? ''}..${r.end?.slice(0, 10) ?? ''}, complete through ${r.completeThrough ?? 'n/a'}`);
+  }
+  if (result.workbook) lines.push(`  workbook ${result.workbook.path}`);
+  if (result.alerts) {
+    for (const e of result.alerts.events.slice(0, 20)) lines.push(`  alert   ${e.event.padEnd(9)} ${e.severity.padEnd(8)} ${e.title}`);
+    if (result.alerts.events.length > 20) lines.push(`  alert   … and ${result.alerts.events.length - 20} more`);
+  }
+  if (demo) {
+    lines.push('');
+    lines.push(`This was a demo: the data came from gpuledger's built-in simulator (${demo.apiUrl}), stored in ${demo.dbPath}.`);
+    lines.push('To report on your real account: export RUNPOD_API_KEY=<your key> and run `npm start` (or `gpuledger run`) again;');
+    lines.push('several accounts or another API URL go in gpuledger.config.json (see README, "Pointing gpuledger at a real account").');
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function registerRun(program: Command, exit: ExitState): void {
   program
     .command('run')
     .description('the nightly job: sync → report → alerts → email')
-    .action(() => {
-      throw new NotImplementedError('run');
+    .option('--report <name>', 'report definition to render', 'nightly')
+    .option('--no-email', 'render the workbook but do not email it')
+    .option('--out-dir <dir>', 'where the workbook and alert files go (default: config outDir)')
+    .option('--demo', `run against the built-in simulator (simulated data, ${DEMO_DB})`)
+    .option('--demo-if-no-key', 'run the demo when no account has its API key set (what `npm start` does)')
+    .option('--wait <seconds>', 'wait up to this long for another gpuledger process holding the database', '0')
+    .action(async (flags: RunFlags, command: Command) => {
+      const { settings, log } = contextFor(command);
+      const wait = Number(flags.wait);
+      if (!Number.isFinite(wait) || wait < 0) throw new UsageError(`--wait takes seconds (a number ≥ 0), got '${flags.wait}'`);
+      const noKey = settings.config.accounts.every((a) => !process.env[a.apiKeyEnv]);
+      const controller = new AbortController();
+      const stop = (signal: NodeJS.Signals) => {
+        if (controller.signal.aborted) process.exit(130);
+        log.warn(`${signal}: finishing the step in flight, then stopping (again to abort now)`);
+        controller.abort();
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+      try {
+        if (flags.demo || (flags.demoIfNoKey && noKey)) {
+          const result = await runDemo({ config: settings.config, log, outDir: flags.outDir, signal: controller.signal });
+          process.stdout.write(renderSummary(result, { apiUrl: result.apiUrl, dbPath: DEMO_DB }));
+          exit.code = result.exitCode;
+          return;
+        }
+        const accounts = resolveAccounts(settings.config, settings.apiUrl, process.env);
+        const result = await runNightly({
+          config: settings.config,
+          dbPath: settings.dbPath,
+          accounts,
+          log,
+          report: flags.report,
+          outDir: flags.outDir,
+          email: flags.email,
+          signal: controller.signal,
+          waitMs: wait * 1000,
+        });
+        process.stdout.write(renderSummary(result, undefined));
+        exit.code = result.exitCode;
+        if (controller.signal.aborted && exit.code === EXIT.ok) exit.code = EXIT.partial;
+      } finally {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+      }
     });
 }

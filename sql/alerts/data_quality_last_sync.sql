@@ -1,0 +1,15 @@
+-- At most one row: the latest sync (command sync or run) that had ended by $now, with its status (success, partial,
+-- failed, interrupted) and errors – the data-quality rule alerts when it did not succeed.
+select
+    run_id,
+    command,
+    started_at,
+    finished_at,
+    status,
+    errors,
+from _meta_runs
+where command in ('sync', 'run')
+    and status <> 'running'
+    and started_at <= $now::timestamptz
+order by started_at desc
+limit 1;

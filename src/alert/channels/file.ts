@@ -1,0 +1,25 @@
+// An NDJSON file: one event per line, appended, for log shippers and `jq`. The batch is written with one append so
+// a reader never sees half of it.
+import { appendFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Severity } from '../../config/alerts.ts';
+import { redact } from '../../util/secrets.ts';
+import { eventPayload } from '../payload.ts';
+import { ChannelError, isSimulated, type Channel } from './channel.ts';
+
+export function fileChannel(path: string, minSeverity: Severity): Channel {
+  return {
+    id: `file:${path}`,
+    minSeverity,
+    async deliver(events, context) {
+      const lines = events.map((e) => redact(JSON.stringify(eventPayload(e, isSimulated(e, context))))).join('\n') + '\n';
+      try {
+        await mkdir(dirname(path), { recursive: true });
+        await appendFile(path, lines, 'utf8');
+      } catch (e) {
+        throw new ChannelError(`cannot append to ${path}: ${(e as Error).message}`, 1);
+      }
+      return { attempts: 1 };
+    },
+  };
+}

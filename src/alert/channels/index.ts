@@ -1,0 +1,46 @@
+// Channels from the config. Built before any rule runs, so a missing webhook secret or SMTP section is a
+// configuration error (exit 2) before anything is evaluated or recorded.
+import { resolve } from 'node:path';
+import type { Config } from '../../config/schema.ts';
+import { createMailer, type Mailer } from '../../report/mailer.ts';
+import { ConfigError } from '../../util/errors.ts';
+import type { Logger } from '../../util/log.ts';
+import type { Channel } from './channel.ts';
+import { emailChannel } from './email.ts';
+import { fileChannel } from './file.ts';
+import { stdoutChannel } from './stdout.ts';
+import { webhookChannel } from './webhook.ts';
+
+export interface ChannelOptions {
+  outDir: string;
+  env?: NodeJS.ProcessEnv;
+  stdout?: NodeJS.WritableStream;
+  logger?: Logger;
+  /** A mailer to use instead of one built from config.smtp (the nightly job shares its own). */
+  mailer?: Mailer;
+}
+
+export function defaultAlertsFile(outDir: string): string {
+  return resolve(outDir, 'alerts.ndjson');
+}
+
+export function buildChannels(config: Config, options: ChannelOptions): Channel[] {
+  return config.alerts.channels.map((c) => {
+    switch (c.type) {
+      case 'stdout':
+        return stdoutChannel(c.minSeverity, options.stdout);
+      case 'file':
+        return fileChannel(c.path ? resolve(c.path) : defaultAlertsFile(options.outDir), c.minSeverity);
+      case 'webhook':
+        return webhookChannel(c, options.env);
+      case 'email': {
+        if (!config.smtp && !options.mailer) {
+          throw new ConfigError('alerts.channels has an email channel but the config has no smtp section; add smtp {host, from, …} or remove the channel');
+        }
+        return emailChannel(options.mailer ?? createMailer(config.smtp!, { env: options.env, logger: options.logger }), c.to, c.minSeverity);
+      }
+    }
+  });
+}
+
+export type { Channel } from './channel.ts';

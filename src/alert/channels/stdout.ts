@@ -1,0 +1,16 @@
+// stdout: one line per event, then its message indented – for cron mail and a person at a terminal.
+import type { Severity } from '../../config/alerts.ts';
+import { eventLine } from '../payload.ts';
+import { isSimulated, type Channel } from './channel.ts';
+
+export function stdoutChannel(minSeverity: Severity, stream: NodeJS.WritableStream = process.stdout): Channel {
+  return {
+    id: 'stdout',
+    minSeverity,
+    async deliver(events, context) {
+      const text = events.map((e) => `${eventLine(e, isSimulated(e, context))}\n         ${e.message}\n`).join('');
+      await new Promise<void>((resolve, reject) => stream.write(text, (err) => (err ? reject(err) : resolve())));
+      return { attempts: 1 };
+    },
+  };
+}

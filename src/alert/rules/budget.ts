@@ -1,0 +1,103 @@
+// Budget rule: spend so far (actual) and the forecast of the period's end against thresholds in % of the budget.
+// The level orders every (threshold, basis) pair so that crossing a higher threshold, or the forecast's crossing
+// becoming real, escalates: forecast 80 % < actual 80 % < forecast 100 % < actual 100 %.
+import type { DuckDBValue } from '@duckdb/node-api';
+import type { BudgetRule } from '../../config/alerts.ts';
+import type { Store } from '../../store/database.ts';
+import { readSqlFile } from '../../store/sql-files.ts';
+import { decimalStringToMicros } from '../../util/decimal.ts';
+import { usdText } from '../../report/text-format.ts';
+import type { Condition } from '../types.ts';
+
+type SpendRow = {
+  period_start: string;
+  period_end: string;
+  as_of_date: string;
+  actual: string;
+  forecast: string | null;
+  has_history: boolean;
+}
+
+function scopeText(rule: BudgetRule): string {
+  const parts = [
+    rule.account ? `account ${rule.account}` : undefined,
+    rule.scope.family ? `family ${rule.scope.family}` : undefined,
+    rule.scope.template ? `template ${rule.scope.template}` : undefined,
+    rule.scope.endpoint ? `endpoint ${rule.scope.endpoint}` : undefined,
+    rule.scope.gpuType ? `GPU ${rule.scope.gpuType}` : undefined,
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(', ') : 'all spend';
+}
+
+/** Percent of budget, to one decimal, computed on micro-dollars (no float sums). */
+function percentOf(amount: string, budget: string): number {
+  const b = decimalStringToMicros(budget);
+  if (b === 0n) return Infinity;
+  return Number((decimalStringToMicros(amount) * 1000n) / b) / 10;
+}
+
+async function spend(store: Store, rule: BudgetRule): Promise<SpendRow> {
+  const fine = rule.scope.template ?? rule.scope.endpoint ?? rule.scope.gpuType;
+  const params: Record<string, DuckDBValue> = { account: rule.account ?? null, family: rule.scope.family ?? null };
+  // a month budget over an account or family alerts on the workbook's own forecast
+  if (rule.period === 'month' && fine === undefined) {
+    return (await store.all<SpendRow>(readSqlFile('alerts', 'budget_month_forecast'), params))[0]!;
+  }
+  Object.assign(params, {
+    period: rule.period,
+    template: rule.scope.template ?? null,
+    endpoint: rule.scope.endpoint ?? null,
+    gpu_type: rule.scope.gpuType ?? null,
+  });
+  return (await store.all<SpendRow>(readSqlFile('alerts', 'budget_spend'), params))[0]!;
+}
+
+export async function evaluateBudget(store: Store, rule: BudgetRule): Promise<Condition[]> {
+  const row = await spend(store, rule);
+  const periodLabel = rule.period === 'month' ? row.period_start.slice(0, 7) : `week of ${row.period_start}`;
+  const crossed: { basis: 'actual' | 'forecast'; threshold: number; index: number; percent: number }[] = [];
+  for (const basis of rule.on) {
+    const amount = basis === 'actual' ? row.actual : row.forecast;
+    if (amount === null) continue;
+    const percent = percentOf(amount, rule.amount);
+    rule.thresholds.forEach((threshold, index) => {
+      if (percent >= threshold) crossed.push({ basis, threshold, index, percent });
+    });
+  }
+  if (crossed.length === 0) return [];
+  const rank = (c: (typeof crossed)[number]) => c.index * 2 + (c.basis === 'actual' ? 2 : 1);
+  const worst = crossed.reduce((a, b) => (rank(b) > rank(a) ? b : a));
+  const actualPct = percentOf(row.actual, rule.amount);
+  const severity = worst.basis === 'actual' && worst.threshold >= 100 ? 'critical' : worst.threshold >= 100 || (worst.basis === 'actual' && worst.threshold >= 80) ? 'warning' : 'info';
+  const forecastText = row.forecast === null ? 'no forecast yet' : `forecast ${usdText(row.forecast)} (${percentOf(row.forecast, rule.amount)} %)`;
+  const title =
+    worst.basis === 'actual'
+      ? `Budget ${rule.name}: ${actualPct} % spent (${periodLabel})`
+      : `Budget ${rule.name}: forecast to reach ${percentOf(row.forecast!, rule.amount)} % (${periodLabel})`;
+  return [
+    {
+      key: `budget:${rule.name}:${rule.account ?? '*'}:${row.period_start}`,
+      rule: 'budget',
+      account: rule.account ?? '*',
+      level: rank(worst),
+      severity,
+      title,
+      message:
+        `${scopeText(rule)}: ${usdText(row.actual)} spent of a ${usdText(rule.amount)} ${rule.period}ly budget ` +
+        `(${actualPct} %) as of ${row.as_of_date}; ${forecastText}; crossed the ${worst.threshold} % threshold on the ${worst.basis}.`,
+      details: {
+        budget: rule.name,
+        period: rule.period,
+        period_start: row.period_start,
+        period_end: row.period_end,
+        budget_amount: rule.amount,
+        actual: row.actual,
+        forecast: row.forecast,
+        threshold: worst.threshold,
+        basis: worst.basis,
+        scope: rule.scope,
+      },
+      expiresAt: new Date(`${row.period_end}T00:00:00Z`),
+    },
+  ];
+}

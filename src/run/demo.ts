@@ -1,0 +1,62 @@
+// The demo behind `npm start` without an API key: the built-in simulator (a small account with its planted spike
+// and waste) on a free loopback port, the whole nightly job against it into data/demo.duckdb and out/, and a plain
+// statement that the data was simulated and how to use a real account instead.
+import { resolve } from 'node:path';
+import { parseConfig } from '../config/load.ts';
+import type { Config } from '../config/schema.ts';
+import { resolveAccounts } from '../extract/accounts.ts';
+import { DEFAULT_KEY, startSimulator } from '../simulator/index.ts';
+import type { Logger } from '../util/log.ts';
+import { runNightly, type NightlyResult } from './nightly.ts';
+
+export const DEMO_DB = 'data/demo.duckdb';
+const DEMO_KEY_ENV = 'GPULEDGER_DEMO_KEY';
+
+export interface DemoOptions {
+  /** The user's config: output folder, time zone, alert and report settings carry over; accounts do not. */
+  config: Config;
+  cwd?: string;
+  log: Logger;
+  dbPath?: string;
+  outDir?: string;
+  signal?: AbortSignal;
+}
+
+export function demoConfig(base: Config, apiUrl: string): Config {
+  return parseConfig(
+    {
+      ...JSON.parse(JSON.stringify(base)),
+      apiUrl,
+      accounts: [{ name: 'demo', apiKeyEnv: DEMO_KEY_ENV, apiUrl, simulated: true }],
+      // the demo's own email never goes anywhere: no SMTP, whatever the user's config says, and simulated alerts
+      // stay on this machine (stdout and the NDJSON file), never in the team's webhook
+      smtp: undefined,
+      alerts: { ...JSON.parse(JSON.stringify(base.alerts)), channels: [{ type: 'stdout' }, { type: 'file' }] },
+    },
+    '(demo)',
+  );
+}
+
+export async function runDemo(options: DemoOptions): Promise<NightlyResult & { apiUrl: string }> {
+  const cwd = options.cwd ?? process.cwd();
+  // the simulator's quotas are raised: a demo should show the job, not wait on a rate limit meant for production
+  const sim = await startSimulator({ scale: 'small', quotas: { minute: 6000, hour: 100_000, day: 1_000_000 } });
+  try {
+    options.log.info(`demo: no API key configured – running the nightly job against the built-in simulator at ${sim.url} (simulated data)`);
+    const config = demoConfig(options.config, sim.url);
+    const accounts = resolveAccounts(config, sim.url, { [DEMO_KEY_ENV]: DEFAULT_KEY });
+    const result = await runNightly({
+      config,
+      dbPath: resolve(cwd, options.dbPath ?? DEMO_DB),
+      accounts,
+      log: options.log,
+      outDir: resolve(cwd, options.outDir ?? config.outDir),
+      email: false,
+      signal: options.signal,
+      client: { initialRatePerSecond: 50 },
+    });
+    return { ...result, apiUrl: sim.url };
+  } finally {
+    await sim.close();
+  }
+}

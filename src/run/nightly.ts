@@ -1,0 +1,140 @@
+// The nightly job: sync → views → report → alerts → email, with the database held once for the whole job. Each
+// step runs even when an earlier one partly failed (yesterday's data still deserves a workbook and alerts), and
+// the job ends with one summary and the exit code of DESIGN.md: 0 all went well, 3 some step failed, 1 nothing
+// useful could be done.
+import type { Config } from '../config/schema.ts';
+import { runAlerts, type AlertsResult } from '../alert/index.ts';
+import type { ResolvedAccount } from '../extract/accounts.ts';
+import { createProgress } from '../extract/progress.ts';
+import { runSync, type SyncResult } from '../extract/sync.ts';
+import { deliverReport, type DeliveryResult } from '../report/deliver.ts';
+import { renderReport, type RenderedReport } from '../report/render.ts';
+import { withStore } from '../store/database.ts';
+import { EXIT, errorMessage, isGpuledgerError, type ExitCode } from '../util/errors.ts';
+import type { Logger } from '../util/log.ts';
+
+export interface NightlyOptions {
+  config: Config;
+  dbPath: string;
+  accounts: readonly ResolvedAccount[];
+  log: Logger;
+  /** Report definition to render (default nightly). */
+  report?: string;
+  outDir?: string;
+  /** Email the workbook when the report has recipients and SMTP is configured (default true). */
+  email?: boolean;
+  signal?: AbortSignal;
+  waitMs?: number;
+  /** Client tuning for tests and the demo. */
+  client?: { initialRatePerSecond?: number };
+}
+
+export interface StepOutcome {
+  step: 'sync' | 'report' | 'alerts' | 'email';
+  status: 'ok' | 'partial' | 'failed' | 'skipped';
+  detail: string;
+}
+
+export interface NightlyResult {
+  steps: StepOutcome[];
+  sync?: SyncResult;
+  workbook?: RenderedReport;
+  alerts?: AlertsResult;
+  delivery?: DeliveryResult;
+  exitCode: ExitCode;
+}
+
+function wantsEmail(config: Config, report: string): boolean {
+  return Boolean(config.smtp) && (config.reports.delivery[report]?.recipients.length ?? 0) > 0;
+}
+
+export async function runNightly(options: NightlyOptions): Promise<NightlyResult> {
+  const { config, log } = options;
+  const report = options.report ?? 'nightly';
+  const outDir = options.outDir ?? config.outDir;
+  const result: NightlyResult = { steps: [], exitCode: EXIT.ok };
+  const step = (outcome: StepOutcome) => {
+    result.steps.push(outcome);
+    const line = `${outcome.step}: ${outcome.status} – ${outcome.detail}`;
+    if (outcome.status === 'failed') log.error(line);
+    else if (outcome.status === 'partial') log.warn(line);
+    else log.info(line);
+  };
+
+  await withStore({ path: options.dbPath, command: 'run', waitMs: options.waitMs }, async (store) => {
+    try {
+      const sync = await runSync({
+        store,
+        config,
+        accounts: options.accounts,
+        log: log.child('sync'),
+        command: 'run',
+        args: 'run',
+        signal: options.signal,
+        progress: createProgress(log.child('sync')),
+        client: options.client,
+      });
+      result.sync = sync;
+      const failed = sync.errors.map((e) => `${e.account} ${e.source}`).join(', ');
+      step({
+        step: 'sync',
+        status: sync.status === 'success' ? 'ok' : sync.status === 'partial' ? 'partial' : 'failed',
+        detail: `${sync.records.toLocaleString('en-US')} records in ${sync.requests} requests${failed ? `; failed: ${failed}` : ''}`,
+      });
+    } catch (e) {
+      // a rejected key or a broken config: nothing below can be trusted to be current, but the store may hold
+      // earlier data, so the workbook and alerts still run – and the job says plainly what failed
+      if (isGpuledgerError(e) && e.exitCode === EXIT.usage) result.exitCode = EXIT.usage;
+      step({ step: 'sync', status: 'failed', detail: errorMessage(e) });
+    }
+    if (options.signal?.aborted) return;
+
+    try {
+      const workbook = await renderReport({ store, config, report, outDir, logger: log.child('report') });
+      result.workbook = workbook;
+      step({ step: 'report', status: 'ok', detail: `${workbook.path} (${(workbook.bytes / 1024).toFixed(0)} KB)` });
+    } catch (e) {
+      step({ step: 'report', status: 'failed', detail: errorMessage(e) });
+    }
+    if (options.signal?.aborted) return;
+
+    try {
+      const alerts = await runAlerts({ store, config, outDir, log: log.child('alerts') });
+      result.alerts = alerts;
+      const fired = alerts.events.length;
+      step({
+        step: 'alerts',
+        status: alerts.failedChannels.length > 0 || alerts.failedRules.length > 0 ? 'partial' : 'ok',
+        detail:
+          `${fired} alert event${fired === 1 ? '' : 's'}` +
+          (alerts.failedRules.length > 0 ? `; rules failed: ${alerts.failedRules.map((r) => `${r.rule} (${r.error})`).join(', ')}` : '') +
+          (alerts.failedChannels.length > 0 ? `; channels failed: ${alerts.failedChannels.map((c) => `${c.channel} (${c.error})`).join(', ')}` : ''),
+      });
+    } catch (e) {
+      step({ step: 'alerts', status: 'failed', detail: errorMessage(e) });
+    }
+
+    if (options.email === false || !result.workbook || !wantsEmail(config, report)) {
+      step({ step: 'email', status: 'skipped', detail: result.workbook ? `no recipients or SMTP configured for '${report}'` : 'no workbook' });
+      return;
+    }
+    try {
+      const delivery = await deliverReport({ store, config, rendered: result.workbook, logger: log.child('email') });
+      result.delivery = delivery;
+      step({
+        step: 'email',
+        status: delivery.status === 'sent' ? 'ok' : delivery.status === 'partial' ? 'partial' : 'failed',
+        detail: delivery.status === 'sent' ? `sent to ${delivery.recipients.join(', ')}` : `${delivery.status}: ${delivery.error ?? ''} (workbook kept at ${delivery.path})`,
+      });
+    } catch (e) {
+      step({ step: 'email', status: 'failed', detail: errorMessage(e) });
+    }
+  });
+
+  const bad = result.steps.filter((s) => s.status === 'failed' || s.status === 'partial');
+  if (result.exitCode === EXIT.ok && bad.length > 0) {
+    const anyOk = result.steps.some((s) => s.status === 'ok');
+    result.exitCode = anyOk ? EXIT.partial : EXIT.failure;
+  }
+  return result;
+}

@@ -1,0 +1,321 @@
+// Alerts on simulator data, synced over real HTTP into a real DuckDB file: the planted spike, waste and a budget
+// below the forecast fire; a second run is quiet; conditions that clear send "resolved"; a webhook receives signed
+// payloads, is retried after a 500, and a receiver that keeps failing is recorded while the other channels deliver.
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAlerts, type AlertEvent } from '../../src/alert/index.ts';
+import { parseConfig } from '../../src/config/load.ts';
+import type { ConfigInput } from '../../src/config/schema.ts';
+import { openStore, type Store } from '../../src/store/database.ts';
+import type { Simulator } from '../../src/simulator/index.ts';
+import { gpuledger } from '../query/cli.ts';
+import { flatten, parseMime, startSmtp } from '../report/smtp.ts';
+import { fastSimulator, NOW, smallSyncConfig, syncOnce, tempDir, type TempDir } from './sync-helpers.ts';
+
+const DAY = 86_400_000;
+
+class Collect extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _enc: string, cb: () => void) {
+    this.text += chunk.toString();
+    cb();
+  }
+}
+
+interface Received {
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/** A webhook receiver on 127.0.0.1 that answers the first `failFirst` POSTs with 500 (every POST with failAlways). */
+async function receiver(options: { failFirst?: number; failAlways?: boolean } = {}) {
+  const received: Received[] = [];
+  let calls = 0;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      calls += 1;
+      if (options.failAlways || calls <= (options.failFirst ?? 0)) {
+        res.statusCode = 500;
+        res.end('boom');
+        return;
+      }
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString() });
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  return { url, received, calls: () => calls, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/** The Subject header, its RFC 2047 Q-encoded words decoded (nodemailer encodes the en dash). */
+function decodeSubject(raw: string): string {
+  const header = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(raw)![1]!;
+  return header
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?UTF-8\?Q\?([^?]*)\?=/gi, (_m, text: string) =>
+      Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8'),
+    );
+}
+
+const keysOf = (events: AlertEvent[], kind: AlertEvent['event']) => events.filter((e) => e.event === kind).map((e) => e.key).sort();
+
+describe('alerts on a synced simulator account', () => {
+  let sim: Simulator;
+  let tmp: TempDir;
+  let store: Store;
+  let base: ConfigInput;
+  let forecast: { actual: number; forecast: number };
+
+  beforeAll(async () => {
+    sim = await fastSimulator();
+    tmp = tempDir('gpuledger-alerts-');
+    // 45 days: the spike (10 days ago) needs its 28-day baseline
+    base = smallSyncConfig(sim, { outDir: tmp.dir });
+    base.sync = { ...base.sync, start: 'P45D' };
+    store = await openStore({ path: tmp.db, command: 'test' });
+    const r = await syncOnce(store, base);
+    expect(r.status).toBe('success');
+    const row = await store.one<{ actual: string; forecast: string }>(
+      "select sum(month_to_date)::varchar as actual, sum(forecast)::varchar as forecast from rpt_month_forecast where family = 'all'",
+    );
+    forecast = { actual: Number(row!.actual), forecast: Number(row!.forecast) };
+  }, 120_000);
+  afterAll(async () => {
+    await store?.close();
+    await sim?.close();
+    tmp?.cleanup();
+  });
+
+  const config = (alerts: ConfigInput['alerts']) => parseConfig({ ...base, alerts }, 'test');
+
+  it('fires the planted spike, the waste and a budget below the forecast, once, to stdout and the NDJSON file', async () => {
+    expect(forecast.forecast).toBeGreaterThan(forecast.actual * 1.05);
+    const budget = ((forecast.actual + forecast.forecast) / 2).toFixed(2);
+    const out = new Collect();
+    const cfg = config({ budgets: [{ name: 'account', amount: budget, thresholds: [100] }] });
+    const result = await runAlerts({ store, config: cfg, outDir: tmp.dir, stdout: out });
+    expect(result.failedRules).toEqual([]);
+    expect(result.failedChannels).toEqual([]);
+
+    // the spike: the endpoint series names sdxl-image-api and the planted day, and no other endpoint is anomalous
+    const spike = sim.account.planted.spendSpike;
+    const endpointAnomalies = result.events.filter((e) => e.rule === 'anomaly' && e.details.dimension === 'endpoint');
+    expect(endpointAnomalies.map((e) => e.details.series_name)).toEqual([spike.name]);
+    expect(endpointAnomalies[0]!.details.day).toBe(spike.day.toISOString().slice(0, 10));
+    expect(endpointAnomalies[0]!.message).toContain(`Driven by: ${spike.name}`);
+    // the template and GPU-type series that carry it fire too, on the same day
+    const spikeDay = spike.day.toISOString().slice(0, 10);
+    const templateAnomaly = result.events.find((e) => e.rule === 'anomaly' && e.details.dimension === 'template' && e.details.series_name === 'worker-sdxl');
+    expect(templateAnomaly?.details.day).toBe(spikeDay);
+
+    // waste: the always-on endpoint and the unattached volume
+    const waste = result.events.filter((e) => e.rule === 'waste').map((e) => e.key);
+    expect(waste).toContain(`waste:idle_min_workers:sim:${sim.account.planted.idleMinWorkersEndpoint.id}`);
+    expect(waste).toContain(`waste:unattached_volume:sim:${sim.account.planted.unattachedVolume.id}`);
+
+    // the budget: below the forecast, above the actual → a forecast alert
+    const b = result.events.find((e) => e.rule === 'budget');
+    expect(b?.details.basis).toBe('forecast');
+    expect(b?.title).toMatch(/Budget account: forecast to reach 1\d\d(\.\d)? % \(2026-11\)/);
+
+    expect(result.events.every((e) => e.event === 'fired')).toBe(true);
+    for (const e of result.events) expect(out.text).toContain(e.title);
+    expect(out.text).toContain('[SIMULATED]');
+    const lines = readFileSync(join(tmp.dir, 'alerts.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.alert_key).sort()).toEqual(result.events.map((e) => e.key).sort());
+    expect(lines.every((l) => l.simulated === true && l.source === 'gpuledger')).toBe(true);
+    const state = await store.one<{ n: number }>("select count(*)::integer as n from _meta_alert_state where status = 'firing'");
+    expect(state!.n).toBe(result.events.length);
+    const deliveries = await store.one<{ n: number }>("select count(*)::integer as n from _meta_alert_deliveries where status = 'sent'");
+    expect(deliveries!.n).toBe(result.events.length * 2);
+
+    // a second run at the same moment: nothing new
+    const again = await runAlerts({ store, config: cfg, outDir: tmp.dir, stdout: new Collect() });
+    expect(again.events).toEqual([]);
+    expect(again.conditions.length).toBe(result.conditions.length);
+  });
+
+  it('escalates when the spend crosses a higher threshold, and resolves when the condition clears', async () => {
+    // the same budget, now with the actual spend above 50 %: the actual crossing ranks above the forecast one
+    const budget = ((forecast.actual + forecast.forecast) / 2).toFixed(2);
+    const escalated = await runAlerts({
+      store,
+      config: config({ budgets: [{ name: 'account', amount: budget, thresholds: [50, 100] }] }),
+      outDir: tmp.dir,
+      stdout: new Collect(),
+    });
+    expect(escalated.events.map((e) => `${e.event} ${e.rule}`)).toEqual(['escalated budget']);
+    // a budget far above the forecast, and no waste rule threshold anyone reaches: both resolve, nothing else moves
+    const cleared = await runAlerts({
+      store,
+      config: config({ budgets: [{ name: 'account', amount: (forecast.forecast * 10).toFixed(2) }], waste: { minMonthlyCost: 100_000 } }),
+      outDir: tmp.dir,
+      stdout: new Collect(),
+    });
+    expect(new Set(cleared.events.map((e) => e.event))).toEqual(new Set(['resolved']));
+    expect(new Set(cleared.events.map((e) => e.rule))).toEqual(new Set(['budget', 'waste']));
+    const open = await store.all<{ rule: string }>("select distinct rule from _meta_alert_state where status = 'firing' order by 1");
+    expect(open.map((r) => r.rule)).toEqual(['anomaly']);
+  });
+
+  it('resolves the spike once it leaves the window, after the clock moves on and the next sync', async () => {
+    sim.setNow(new Date(Date.parse(NOW) + 16 * DAY));
+    const r = await syncOnce(store, base);
+    expect(r.status).toBe('success');
+    const result = await runAlerts({ store, config: config({ waste: { minMonthlyCost: 100_000 } }), outDir: tmp.dir, stdout: new Collect() });
+    const spikeSeries = keysOf(result.events, 'resolved').filter((k) => k.includes(sim.account.planted.spendSpike.id));
+    expect(spikeSeries).toEqual([`anomaly:sim:endpoint:${sim.account.planted.spendSpike.id}`]);
+    expect(result.events.find((e) => e.key === spikeSeries[0])?.title).toMatch(/^Resolved: Spend anomaly: endpoint sdxl-image-api/);
+  }, 120_000);
+
+  it('--dry-run prints what would be sent and changes no state', async () => {
+    const before = await store.all('select * from _meta_alert_state order by alert_key');
+    const out = new Collect();
+    const result = await runAlerts({
+      store,
+      config: config({ budgets: [{ name: 'dry', amount: '1.00' }] }),
+      outDir: tmp.dir,
+      dryRun: true,
+      stdout: out,
+    });
+    expect(result.events.map((e) => e.key)).toContain(result.events.find((e) => e.rule === 'budget')!.key);
+    expect(out.text).toMatch(/^would send: ALERT +critical +\[SIMULATED\] Budget dry: /m);
+    expect(await store.all('select * from _meta_alert_state order by alert_key')).toEqual(before);
+  });
+
+  it('--as-of back-tests the rules at a past moment: the spike is seen the day after it, not the day before', async () => {
+    const spike = sim.account.planted.spendSpike;
+    const at = (ms: number) => runAlerts({ store, config: config({}), outDir: tmp.dir, dryRun: true, stdout: new Collect(), asOf: new Date(ms) });
+    const endpointAnomaly = (found: { key: string; details: Record<string, unknown> }[]) => found.find((e) => e.key === `anomaly:sim:endpoint:${spike.id}`);
+    const before = await at(spike.day.getTime() - 6 * 3_600_000);
+    expect(before.asOf.toISOString()).toBe(new Date(spike.day.getTime() - 6 * 3_600_000).toISOString());
+    expect(endpointAnomaly(before.conditions)).toBeUndefined();
+    const after = await at(spike.day.getTime() + DAY + 6 * 3_600_000);
+    expect(endpointAnomaly(after.conditions)?.details.day).toBe(spike.day.toISOString().slice(0, 10));
+  });
+
+  it('emails one message with every event through a real SMTP server', async () => {
+    const smtp = await startSmtp();
+    try {
+      const cfg = parseConfig(
+        {
+          ...base,
+          smtp: { host: '127.0.0.1', port: smtp.port, from: 'gpuledger <alerts@example.com>' },
+          alerts: { budgets: [{ name: 'mail', amount: '2.00' }], channels: [{ type: 'email', to: ['oncall@example.com'], minSeverity: 'critical' }] },
+        },
+        'test',
+      );
+      const result = await runAlerts({ store, config: cfg, outDir: tmp.dir });
+      expect(result.failedChannels).toEqual([]);
+      expect(smtp.received).toHaveLength(1);
+      expect(smtp.received[0]!.to).toEqual(['oncall@example.com']);
+      const subject = decodeSubject(smtp.received[0]!.raw.toString());
+      expect(subject).toMatch(/^\[SIMULATED DATA\] gpuledger: \d+ alerts? – Budget mail: /);
+      const critical = result.events.filter((e) => e.severity === 'critical');
+      expect(critical.length).toBeGreaterThan(0);
+      const text = flatten(parseMime(smtp.received[0]!.raw)).find((p) => p.contentType.startsWith('text/plain'))!.body.toString();
+      for (const e of critical) expect(text).toContain(e.title);
+      for (const e of result.events.filter((x) => x.severity !== 'critical')) expect(text).not.toContain(e.title);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('gpuledger alerts refuses a bad --as-of with one line and exit 2', async () => {
+    const r = await gpuledger(['--db', tmp.db, 'alerts', '--as-of', '2026-11-31']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/--as-of must be an RFC 3339 date-time/);
+  });
+});
+
+describe('the webhook channel', () => {
+  let sim: Simulator;
+  let tmp: TempDir;
+  let store: Store;
+  let base: ConfigInput;
+
+  beforeAll(async () => {
+    sim = await fastSimulator();
+    tmp = tempDir('gpuledger-webhook-');
+    base = smallSyncConfig(sim, { outDir: tmp.dir });
+    store = await openStore({ path: tmp.db, command: 'test' });
+    await syncOnce(store, base);
+  }, 120_000);
+  afterAll(async () => {
+    await store?.close();
+    await sim?.close();
+    tmp?.cleanup();
+  });
+
+  it('posts signed JSON, retries after a 500, and records a receiver that keeps failing while the others deliver', async () => {
+    const good = await receiver({ failFirst: 1 });
+    const bad = await receiver({ failAlways: true });
+    const secret = 'whsec-test-0123456789';
+    try {
+      const cfg = parseConfig(
+        {
+          ...base,
+          alerts: {
+            anomaly: { enabled: false },
+            dataQuality: { enabled: false },
+            budgets: [{ name: 'tiny', amount: '1.00' }],
+            channels: [
+              { type: 'webhook', name: 'good', url: good.url, secretEnv: 'TEST_WEBHOOK_SECRET', retryDelayMs: 10 },
+              { type: 'webhook', name: 'bad', url: bad.url, format: 'slack', attempts: 3, retryDelayMs: 10 },
+              { type: 'file' },
+            ],
+          },
+        },
+        'test',
+      );
+      const result = await runAlerts({ store, config: cfg, outDir: tmp.dir, env: { TEST_WEBHOOK_SECRET: secret } });
+      const n = result.events.length;
+      expect(n).toBeGreaterThan(1);
+      // good: the first POST got a 500 and was retried; every event arrived once, signed
+      expect(good.calls()).toBe(n + 1);
+      expect(good.received).toHaveLength(n);
+      for (const r of good.received) {
+        const expected = createHmac('sha256', secret).update(`${r.headers['x-gpuledger-timestamp']}.${r.body}`).digest('hex');
+        expect(r.headers['x-gpuledger-signature']).toBe(`sha256=${expected}`);
+        const payload = JSON.parse(r.body);
+        expect(payload.source).toBe('gpuledger');
+        expect(r.headers['x-gpuledger-event-id']).toBe(payload.event_id);
+        expect(r.body).not.toContain(secret);
+      }
+      expect(good.received.map((r) => JSON.parse(r.body).alert_key).sort()).toEqual(result.events.map((e) => e.key).sort());
+      // bad: three tries per event, then recorded as failed, and reported
+      expect(bad.calls()).toBe(3 * n);
+      expect(result.failedChannels).toEqual([{ channel: expect.stringMatching(/^webhook:bad$/), error: expect.stringMatching(/HTTP 500 after 3 attempt/) }]);
+      const rows = await store.all<{ channel: string; status: string; n: number }>(
+        'select channel, status, count(*)::integer as n from _meta_alert_deliveries group by all order by 1, 2',
+      );
+      expect(rows).toEqual([
+        { channel: `file:${join(tmp.dir, 'alerts.ndjson')}`, status: 'sent', n },
+        { channel: 'webhook:bad', status: 'failed', n },
+        { channel: 'webhook:good', status: 'sent', n },
+      ]);
+    } finally {
+      await good.close();
+      await bad.close();
+    }
+  });
+
+  it('refuses a signing secret that is not set, before evaluating anything', async () => {
+    const cfg = parseConfig(
+      { ...base, alerts: { channels: [{ type: 'webhook', url: 'http://127.0.0.1:9/hook', secretEnv: 'UNSET_WEBHOOK_SECRET' }] } },
+      'test',
+    );
+    await expect(runAlerts({ store, config: cfg, outDir: tmp.dir, env: {} })).rejects.toThrow(
+      /webhook '127.0.0.1:9' signs with the secret in UNSET_WEBHOOK_SECRET, but that environment variable is empty/,
+    );
+  });
+});

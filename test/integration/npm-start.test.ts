@@ -1,0 +1,56 @@
+// What a new user sees first: `npm start` on a machine without an API key runs the whole nightly job against the
+// built-in simulator in the current folder – exit 0, a workbook that opens, the planted alerts in out/alerts.ndjson,
+// and a plain statement that this was simulated data. Run as `npm start` runs it (node bin/gpuledger.js run
+// --demo-if-no-key) in a fresh temporary folder.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ExcelJS from 'exceljs';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
+const PACKAGE = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
+
+function start(cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const args = PACKAGE.scripts.start!.replace(/^node bin\/gpuledger\.js /, '').split(' ');
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd, env: { ...process.env, RUNPOD_API_KEY: '', GPULEDGER_CONFIG: '', GPULEDGER_DB: '' }, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('npm start without an API key', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gpuledger-start-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('runs the demo job end to end and says it was simulated', async () => {
+    expect(PACKAGE.scripts.start).toBe('node bin/gpuledger.js run --demo-if-no-key');
+    const r = await start(dir);
+    expect(r.stderr).not.toMatch(/\berror\b/);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('DEMO ON SIMULATED DATA');
+    expect(r.stdout).toMatch(/export RUNPOD_API_KEY=/);
+    expect(existsSync(join(dir, 'data', 'demo.duckdb'))).toBe(true);
+
+    // a workbook that opens, with its sheets and a simulated label
+    const books = readdirSync(join(dir, 'out')).filter((f) => f.endsWith('.xlsx'));
+    expect(books).toHaveLength(1);
+    expect(books[0]).toMatch(/^gpuledger-nightly-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(join(dir, 'out', books[0]!));
+    expect(wb.worksheets.map((w) => w.name)).toEqual(expect.arrayContaining(['Summary', 'Detail']));
+
+    // the planted spike and waste are in the alerts file
+    const alerts = readFileSync(join(dir, 'out', 'alerts.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(alerts.every((a) => a.simulated === true)).toBe(true);
+    expect(alerts.some((a) => a.rule === 'anomaly' && a.details.dimension === 'endpoint' && a.details.series_name === 'sdxl-image-api')).toBe(true);
+    expect(alerts.some((a) => a.rule === 'waste' && a.details.resource_name === 'embeddings-warm')).toBe(true);
+    expect(alerts.some((a) => a.rule === 'waste' && a.details.resource_name === 'old-datasets')).toBe(true);
+  }, 180_000);
+});
