@@ -36,7 +36,7 @@ export function readLock(lockPath: string): LockInfo | undefined {
   }
 }
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
