@@ -5,7 +5,7 @@ import { ApiAuthError, ApiClient, ApiForbiddenError, type ApiClientOptions } fro
 import type { Config } from '../config/schema.ts';
 import { BILLING_SOURCES, type BillingSource, type BucketPlan, type Source } from '../config/sync.ts';
 import type { Store } from '../store/database.ts';
-import { countBuckets, type BucketSize } from '../util/buckets.ts';
+import { addBuckets, countBuckets, type BucketSize } from '../util/buckets.ts';
 import { errorMessage } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import type { ResolvedAccount } from './accounts.ts';
@@ -82,29 +82,40 @@ async function readWatermark(store: Store, account: string, source: string, size
 }
 
 /**
- * Expected records per bucket before the first answer of this sync: what the last load of this (source, size)
- * held, else the inventory's object count, else unknown – then the first request is kept small (a tenth of the
- * bound) and the answer teaches the rest.
+ * Expected records per bucket before the first answer of this sync, and whether it is known or guessed. Known: what
+ * the last load of this source held per bucket (the same bucket size first; another size's window still counts the
+ * resources billed in it, which is what a dense grid multiplies by the buckets). Guessed: twice the inventory's
+ * object count – billing also covers resources deleted since, which the inventory no longer lists – else a tenth
+ * of the bound. A guess makes the first request a probe (syncRange).
  */
-export async function initialDensity(store: Store, account: string, source: BillingSource, size: BucketSize, maxRecords: number): Promise<number> {
+export async function initialDensity(
+  store: Store,
+  account: string,
+  source: BillingSource,
+  size: BucketSize,
+  maxRecords: number,
+): Promise<{ density: number; known: boolean }> {
   const def = BILLING_SOURCE_DEFS[source];
-  if (!def.inventoryKind) return 1;
-  const last = await store.one<{ records: string; ws: string; we: string }>(
-    `select records::varchar as records, window_start::varchar as ws, window_end::varchar as we from _meta_loads
-     where account = $1 and source = $2 and bucket_size = $3 and records > 0 order by extracted_at desc limit 1`,
+  if (!def.inventoryKind) return { density: 1, known: true };
+  const last = await store.one<{ records: string; ws: string; we: string; size: BucketSize }>(
+    `select records::varchar as records, window_start::varchar as ws, window_end::varchar as we, bucket_size as size from _meta_loads
+     where account = $1 and source = $2 and records > 0 order by bucket_size = $3 desc, extracted_at desc limit 1`,
     [account, source, size],
   );
   if (last) {
-    const buckets = countBuckets(new Date(last.ws), new Date(last.we), size);
-    if (buckets > 0) return Number(last.records) / buckets;
+    const buckets = countBuckets(new Date(last.ws), new Date(last.we), last.size);
+    if (buckets > 0) return { density: Number(last.records) / buckets, known: true };
   }
   const inv = await store.one<{ n: string }>(
     `select count(*)::varchar as n from raw_inventory where account = $1 and kind = $2 and valid_to = 'infinity'`,
     [account, def.inventoryKind],
   );
   const n = Number(inv?.n ?? 0);
-  return n > 0 ? n : maxRecords / 10;
+  return { density: n > 0 ? 2 * n : maxRecords / 10, known: false };
 }
+
+/** The share of the bound a probe request aims at when the density is only guessed. */
+const PROBE_SHARE = 0.25;
 
 function plansFor(config: Config, source: BillingSource, override: BucketSize | undefined): BucketPlan[] {
   return override ? [{ size: override }] : config.sync.bucketSizes[source];
@@ -131,16 +142,43 @@ async function syncRange(
   const { store, config } = options;
   const def = BILLING_SOURCE_DEFS[range.source];
   const max = config.sync.maxRecordsPerRequest;
-  let density = await initialDensity(store, account.name, range.source, range.bucketSize, max);
+  const initial = await initialDensity(store, account.name, range.source, range.bucketSize, max);
+  let density = initial.density;
   const total = countBuckets(range.start, range.end, range.bucketSize);
-  for (let t = range.start; t < range.end; ) {
+  // a guessed density could put several times the bound into one answer: probe with a quarter of it first, unless
+  // even the guess says the whole range fits in such a quarter
+  let probe = !initial.known && density * total > max * PROBE_SHARE;
+  // a dense grid bills every resource seen in the window for every bucket, so a longer window also holds more
+  // resources: a chunk may be at most twice as long as the one its density was learned from
+  let lastBuckets = Infinity;
+  const fetchChunk = (from: Date) => {
+    let chunk = nextChunk(from, range.end, range.bucketSize, density, probe ? max * PROBE_SHARE : max);
+    if (chunk.buckets > 2 * lastBuckets) {
+      const end = addBuckets(from, range.bucketSize, 2 * lastBuckets);
+      chunk = { ...chunk, end, buckets: 2 * lastBuckets };
+    }
+    lastBuckets = chunk.buckets;
+    probe = false;
+    const request = client.billing(range.source, { startTime: chunk.start, endTime: chunk.end, bucketSize: range.bucketSize });
+    // a load failing first must not leave this rejection unhandled; it is awaited (and thrown) in turn otherwise
+    request.catch(() => undefined);
+    return { chunk, request };
+  };
+  // pipelined: the next window is requested while this page loads, so the quota is not idle during loads
+  let pending: ReturnType<typeof fetchChunk> | undefined = range.start < range.end ? fetchChunk(range.start) : undefined;
+  while (pending) {
     if (options.signal?.aborted) {
       summary.status = 'stopped';
       return;
     }
-    const chunk = nextChunk(t, range.end, range.bucketSize, density, max);
-    const page = await client.billing(range.source, { startTime: chunk.start, endTime: chunk.end, bucketSize: range.bucketSize });
+    const { chunk } = pending;
+    const page = await pending.request;
     summary.requests++;
+    const read = countBuckets(page.query.startTime, page.query.endTime, range.bucketSize);
+    if (read > 0 && page.records.length > 0) density = page.records.length / read;
+    const t = page.query.endTime > chunk.end ? page.query.endTime : chunk.end;
+    const more = t < range.end;
+    pending = more && !options.signal?.aborted ? fetchChunk(t) : undefined;
     const result = await loadBillingPage(
       {
         store,
@@ -158,9 +196,6 @@ async function syncRange(
     summary.records += result.records;
     summary.amountMicros += result.totalMicros;
     summary.restated += result.restated;
-    const read = countBuckets(page.query.startTime, page.query.endTime, range.bucketSize);
-    if (read > 0 && result.records > 0) density = result.records / read;
-    t = page.query.endTime > chunk.end ? page.query.endTime : chunk.end;
     options.progress?.update({
       account: account.name,
       source: range.source,
@@ -170,6 +205,7 @@ async function syncRange(
       requests: summary.requests,
       records: summary.records,
     });
+    if (more && !pending) summary.status = 'stopped';
   }
 }
 
