@@ -3,8 +3,7 @@
 // accident); a channel that fails is recorded and reported while the others still deliver.
 import type { Config } from '../config/schema.ts';
 import type { Store } from '../store/database.ts';
-import { StoreError } from '../util/errors.ts';
-import { errorMessage } from '../util/errors.ts';
+import { errorMessage, StoreError } from '../util/errors.ts';
 import { silentLogger, type Logger } from '../util/log.ts';
 import type { Mailer } from '../report/mailer.ts';
 import { buildChannels } from './channels/index.ts';
@@ -54,7 +53,14 @@ async function evaluate(store: Store, config: Config, now: Date, log: Logger) {
   const rules = config.alerts;
   const tasks: [RuleKind, () => Promise<Condition[]>][] = [];
   if (rules.budgets.length > 0) {
-    tasks.push(['budget', async () => (await Promise.all(rules.budgets.map((b) => evaluateBudget(store, b)))).flat()]);
+    tasks.push([
+      'budget',
+      async () => {
+        const found: Condition[] = [];
+        for (const b of rules.budgets) found.push(...(await evaluateBudget(store, b)));
+        return found;
+      },
+    ]);
   }
   if (rules.anomaly.enabled) tasks.push(['anomaly', () => evaluateAnomalies(store, rules.anomaly)]);
   if (rules.waste.enabled) tasks.push(['waste', () => evaluateWaste(store, rules.waste.minMonthlyCost)]);
