@@ -6,6 +6,7 @@ import type { Store } from '../store/database.ts';
 import { errorMessage, StoreError } from '../util/errors.ts';
 import { silentLogger, type Logger } from '../util/log.ts';
 import type { Mailer } from '../report/mailer.ts';
+import { hasView } from '../report/report-clock.ts';
 import { buildChannels } from './channels/index.ts';
 import { ChannelError, type Channel } from './channels/channel.ts';
 import { eventLine } from './payload.ts';
@@ -42,11 +43,6 @@ export interface AlertsResult {
   delivered: { channel: string; events: number; attempts: number }[];
   failedChannels: { channel: string; error: string }[];
   failedRules: { rule: RuleKind; error: string }[];
-}
-
-async function hasReportClock(store: Store): Promise<boolean> {
-  const row = await store.one(`select 1 as x from duckdb_views() where view_name = 'report_clock' and not internal`);
-  return row !== undefined;
 }
 
 async function evaluate(store: Store, config: Config, now: Date, log: Logger) {
@@ -119,7 +115,7 @@ export async function runAlerts(options: AlertsOptions): Promise<AlertsResult> {
   const stdout = options.stdout ?? process.stdout;
   const channels = options.dryRun ? [] : buildChannels(config, { outDir, env: options.env, stdout, logger: log, mailer: options.mailer });
   try {
-    if (!(await hasReportClock(store))) {
+    if (!(await hasView(store, 'report_clock'))) {
       throw new StoreError(`${store.path} has no views yet; run gpuledger sync first`);
     }
     if (options.asOf) await store.run(`set variable gpuledger_as_of = $1::timestamptz`, [options.asOf.toISOString()]);

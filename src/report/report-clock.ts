@@ -21,7 +21,7 @@ export interface ReportClock {
   params: Record<string, DuckDBValue>;
 }
 
-async function hasView(store: Store, name: string): Promise<boolean> {
+export async function hasView(store: Store, name: string): Promise<boolean> {
   const row = await store.one(`select 1 as x from duckdb_views() where view_name = $1 and not internal`, [name]);
   return row !== undefined;
 }

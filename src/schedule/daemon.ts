@@ -68,7 +68,6 @@ export class Scheduler {
   private readonly entries: Entry[];
   private readonly stopController = new AbortController();
   private state: ScheduleState;
-  private running: Promise<void> | undefined;
 
   constructor(private readonly options: SchedulerOptions) {
     this.clock = options.clock ?? realSchedulerClock;
@@ -142,11 +141,6 @@ export class Scheduler {
     log.info('scheduler stopped');
   }
 
-  /** Resolves when the job in flight (if any) has finished. */
-  async idle(): Promise<void> {
-    await this.running;
-  }
-
   private async waitForDatabase(job: JobConfig): Promise<boolean> {
     const limit = this.clock.now() + (this.options.waitForDatabaseMs ?? 30 * 60_000);
     let announced = false;
@@ -167,29 +161,24 @@ export class Scheduler {
     const { log, timeZone } = this.options;
     const name = run.job.name;
     const when = formatInZone(run.scheduledFor, timeZone);
-    const task = (async () => {
-      if (!(await this.waitForDatabase(run.job))) return;
-      const started = this.clock.now();
-      this.state.jobs[name] = { ...this.state.jobs[name], lastScheduledFor: new Date(run.scheduledFor).toISOString(), lastStartedAt: new Date(started).toISOString() };
-      saveState(this.options.statePath, this.state);
-      log.info(`job ${name} (${[run.job.command, ...run.job.args].join(' ')}) started${run.reason === 'catch-up' ? ' to catch up' : ''} for ${when}`);
-      let exitCode: number;
-      try {
-        exitCode = (await this.options.runJob(run, this.stopController.signal)).exitCode;
-      } catch (e) {
-        log.error(`job ${name}: could not be started: ${(e as Error).message}`);
-        exitCode = 1;
-      }
-      const finished = this.clock.now();
-      this.state.jobs[name] = { ...this.state.jobs[name], lastFinishedAt: new Date(finished).toISOString(), lastExitCode: exitCode };
-      saveState(this.options.statePath, this.state);
-      const outcome = exitCode === 0 ? 'succeeded' : exitCode === 3 ? 'partly failed (exit 3)' : `failed (exit ${exitCode})`;
-      const line = `job ${name} ${outcome} in ${Math.round((finished - started) / 1000)} s (scheduled for ${when})`;
-      if (exitCode === 0) log.info(line);
-      else log.error(line);
-    })();
-    this.running = task;
-    await task;
-    this.running = undefined;
+    if (!(await this.waitForDatabase(run.job))) return;
+    const started = this.clock.now();
+    this.state.jobs[name] = { ...this.state.jobs[name], lastScheduledFor: new Date(run.scheduledFor).toISOString(), lastStartedAt: new Date(started).toISOString() };
+    saveState(this.options.statePath, this.state);
+    log.info(`job ${name} (${[run.job.command, ...run.job.args].join(' ')}) started${run.reason === 'catch-up' ? ' to catch up' : ''} for ${when}`);
+    let exitCode: number;
+    try {
+      exitCode = (await this.options.runJob(run, this.stopController.signal)).exitCode;
+    } catch (e) {
+      log.error(`job ${name}: could not be started: ${(e as Error).message}`);
+      exitCode = 1;
+    }
+    const finished = this.clock.now();
+    this.state.jobs[name] = { ...this.state.jobs[name], lastFinishedAt: new Date(finished).toISOString(), lastExitCode: exitCode };
+    saveState(this.options.statePath, this.state);
+    const outcome = exitCode === 0 ? 'succeeded' : exitCode === 3 ? 'partly failed (exit 3)' : `failed (exit ${exitCode})`;
+    const line = `job ${name} ${outcome} in ${Math.round((finished - started) / 1000)} s (scheduled for ${when})`;
+    if (exitCode === 0) log.info(line);
+    else log.error(line);
   }
 }

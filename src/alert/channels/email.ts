@@ -1,13 +1,10 @@
 // Email: one message per run with every event of the batch, worst first, through the report issue's SMTP settings.
 import type { Severity } from '../../config/alerts.ts';
+import { escapeHtml } from '../../report/email-content.ts';
 import type { Mailer } from '../../report/mailer.ts';
 import { eventLine } from '../payload.ts';
 import { SEVERITY_RANK } from '../types.ts';
 import { ChannelError, isSimulated, type Channel } from './channel.ts';
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-}
 
 export function emailChannel(mailer: Mailer, to: readonly string[], minSeverity: Severity): Channel {
   return {

@@ -55,8 +55,8 @@ export function registerSchedule(program: Command, _exit: ExitState): void {
       process.on('SIGTERM', stop);
       process.on('SIGINT', stop);
       try {
+        // start() returns once stopped and the job in flight has finished
         await scheduler.start();
-        await scheduler.idle();
       } finally {
         process.off('SIGTERM', stop);
         process.off('SIGINT', stop);
