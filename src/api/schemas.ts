@@ -2,44 +2,23 @@
 // finite numbers, unknown extra fields are tolerated, an unset filter may be null or absent. A violation becomes
 // an ApiResponseError naming the route, the window and the field path – never a NaN or a zero.
 import { z } from 'zod';
+import { BILLING_SOURCE_DEFS, type BillingSource as BillingRoute } from '../extract/billing-sources/index.ts';
 import { isRfc3339 } from '../util/buckets.ts';
 
-export type BillingRoute = 'aggregate' | 'pods' | 'serverless' | 'network-volumes' | 'endpoints' | 'clusters';
+export type { BillingSource as BillingRoute } from '../extract/billing-sources/index.ts';
 export type InventoryKind = 'pods' | 'serverless' | 'templates' | 'network-volumes' | 'gpus' | 'clusters';
 
-export const BILLING_PATHS: Record<BillingRoute, string> = {
-  aggregate: '/v2/billing',
-  pods: '/v2/billing/pods',
-  serverless: '/v2/billing/serverless',
-  'network-volumes': '/v2/billing/network-volumes',
-  endpoints: '/v2/billing/endpoints',
-  clusters: '/v2/billing/clusters',
-};
+// Routes, id fields and amount fields are derived from the one declaration per billing source.
+const billingSources = Object.values(BILLING_SOURCE_DEFS);
+
+export const BILLING_PATHS = Object.fromEntries(billingSources.map((d) => [d.source, d.path])) as Record<BillingRoute, string>;
 
 /** The spelling of the network-volume route until August 2026, tried once after a 404. */
-export const OLD_NETWORK_VOLUMES_PATH = '/v2/billing/networkvolumes';
+export const OLD_NETWORK_VOLUMES_PATH = BILLING_SOURCE_DEFS['network-volumes'].oldPaths[0]!;
 
-export const BILLING_AMOUNT_FIELDS: Record<BillingRoute, readonly string[]> = {
-  aggregate: [
-    'totalAmount', 'podGpuAmount', 'podCpuAmount', 'podDiskAmount', 'serverlessGpuAmount', 'serverlessCpuAmount',
-    'serverlessDiskAmount', 'serverlessFeeAmount', 'storageStandardAmount', 'storageHighPerformanceAmount',
-    'endpointAmount', 'clusterGpuAmount', 'clusterDiskAmount', 'clusterNetworkingAmount',
-  ],
-  pods: ['totalAmount', 'gpuAmount', 'cpuAmount', 'diskAmount'],
-  serverless: ['totalAmount', 'gpuAmount', 'cpuAmount', 'diskAmount', 'feeAmount'],
-  'network-volumes': ['totalAmount', 'standardAmount', 'highPerformanceAmount'],
-  endpoints: ['totalAmount'],
-  clusters: ['totalAmount', 'gpuAmount', 'diskAmount', 'networkingAmount'],
-};
+export const BILLING_AMOUNT_FIELDS = Object.fromEntries(billingSources.map((d) => [d.source, d.amountFields])) as Record<BillingRoute, readonly string[]>;
 
-export const BILLING_ID_FIELD: Record<BillingRoute, string | null> = {
-  aggregate: null,
-  pods: 'podId',
-  serverless: 'serverlessId',
-  'network-volumes': 'networkVolumeId',
-  endpoints: null,
-  clusters: 'clusterId',
-};
+export const BILLING_ID_FIELD = Object.fromEntries(billingSources.map((d) => [d.source, d.idField])) as Record<BillingRoute, string | null>;
 
 const timestamp = z.string().refine(isRfc3339, 'expected an RFC 3339 date-time');
 const amount = z.number().finite();

@@ -1,10 +1,11 @@
-// The `sync` section: what to extract, at which bucket sizes, from when, and how far back to re-read.
+// The `sync` section: what to extract, at which bucket sizes, from when, and how far back to re-read. The billing
+// sources and their default bucket sizes come from their declarations (src/extract/billing-sources/).
 import { z } from 'zod';
+import { BILLING_SOURCE_DEFS, BILLING_SOURCES, type BillingSource } from '../extract/billing-sources/index.ts';
 import { BUCKET_SIZES } from '../util/buckets.ts';
 
-export const BILLING_SOURCES = ['aggregate', 'pods', 'serverless', 'network-volumes', 'endpoints', 'clusters'] as const;
+export { BILLING_SOURCES, type BillingSource };
 export const SOURCES = [...BILLING_SOURCES, 'inventory'] as const;
-export type BillingSource = (typeof BILLING_SOURCES)[number];
 export type Source = (typeof SOURCES)[number];
 
 const bucketSizeSchema = z.enum(BUCKET_SIZES).describe('Bucket length: hour, day, week, month or year (UTC boundaries).');
@@ -22,8 +23,15 @@ export const bucketPlanSchema = z
   .strict();
 export type BucketPlan = z.infer<typeof bucketPlanSchema>;
 
-const day = [{ size: 'day' as const }];
-const dayAndRecentHours = [{ size: 'day' as const }, { size: 'hour' as const, lastDays: 14 }];
+const bucketSizesSchema = z
+  .object(
+    Object.fromEntries(
+      BILLING_SOURCES.map((s) => [s, z.array(bucketPlanSchema).default(BILLING_SOURCE_DEFS[s].defaultBucketSizes.map((p) => ({ ...p })))]),
+    ) as Record<BillingSource, z.ZodDefault<z.ZodArray<typeof bucketPlanSchema>>>,
+  )
+  .strict()
+  .prefault({})
+  .describe('Bucket sizes extracted per billing source.');
 
 export const syncConfigSchema = z
   .object({
@@ -48,18 +56,7 @@ export const syncConfigSchema = z
       .array(z.enum(SOURCES))
       .default([...SOURCES])
       .describe('Sources a plain `gpuledger sync` extracts.'),
-    bucketSizes: z
-      .object({
-        aggregate: z.array(bucketPlanSchema).default(day),
-        pods: z.array(bucketPlanSchema).default(dayAndRecentHours),
-        serverless: z.array(bucketPlanSchema).default(dayAndRecentHours),
-        'network-volumes': z.array(bucketPlanSchema).default(day),
-        endpoints: z.array(bucketPlanSchema).default(day),
-        clusters: z.array(bucketPlanSchema).default(day),
-      })
-      .strict()
-      .prefault({})
-      .describe('Bucket sizes extracted per billing source.'),
+    bucketSizes: bucketSizesSchema,
   })
   .strict();
 export type SyncConfig = z.infer<typeof syncConfigSchema>;

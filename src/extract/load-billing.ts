@@ -10,7 +10,7 @@ import type { Store } from '../store/database.ts';
 import { StoreError } from '../util/errors.ts';
 import { microsToDecimalString } from '../util/decimal.ts';
 import type { BucketSize } from '../util/buckets.ts';
-import type { BillingSourceDef } from './sources.ts';
+import type { BillingSourceDef } from './billing-sources/index.ts';
 
 /** DuckDB's vector size: the most rows one DataChunk carries. */
 const CHUNK_ROWS = 2048;
@@ -47,9 +47,40 @@ const staged = new WeakSet<Store>();
 async function ensureStageTables(store: Store, defs: readonly BillingSourceDef[]): Promise<void> {
   if (staged.has(store)) return;
   for (const def of defs) {
+    await checkTableMatchesDeclaration(store, def);
     await store.run(`create temp table if not exists ${stageName(def)} as select * from ${def.table} limit 0`);
   }
   staged.add(store);
+}
+
+/** The raw table and the source's declaration must list the same columns in the same order: a column the loader
+ * does not know would be filled by position with the wrong field's money. */
+async function checkTableMatchesDeclaration(store: Store, def: BillingSourceDef): Promise<void> {
+  const rows = await store.all<{ column_name: string }>(
+    `select column_name from information_schema.columns where table_schema = 'main' and table_name = $1 order by ordinal_position`,
+    [def.table],
+  );
+  const actual = rows.map((r) => r.column_name);
+  const missing = def.columns.filter((c) => !actual.includes(c));
+  const undeclared = actual.filter((c) => !def.columns.includes(c));
+  if (missing.length > 0 || undeclared.length > 0 || actual.join() !== def.columns.join()) {
+    throw new StoreError(
+      `${def.table} does not match the declaration of the ${def.source} billing source` +
+        (missing.length ? `; declared but not in the table: ${missing.join(', ')}` : '') +
+        (undeclared.length ? `; in the table but not declared: ${undeclared.join(', ')}` : '') +
+        (!missing.length && !undeclared.length ? `; column order differs (table: ${actual.join(', ')})` : '') +
+        ' – add a migration or fix src/extract/billing-sources/',
+    );
+  }
+}
+
+/** A declared amount of one record, never a silent zero when it is missing (STYLE.md §6). */
+function declaredAmount(def: BillingSourceDef, record: BillingPage['records'][number], field: string): bigint {
+  const micros = record.amounts[field];
+  if (micros === undefined) {
+    throw new StoreError(`a ${def.source} record of [${record.startTime.toISOString()}, ${record.endTime.toISOString()}) has no ${field}, which the declaration requires`);
+  }
+  return micros;
 }
 
 function tsValue(cache: Map<number, DuckDBTimestampTZValue>, d: Date): DuckDBTimestampTZValue {
@@ -84,12 +115,12 @@ async function stagePage(ctx: LoadContext, page: BillingPage, loadId: string, ex
       columns.push(slice.map((r) => tsValue(times, r.endTime)));
       if (def.idField) columns.push(slice.map((r) => r.id ?? ''));
       for (const field of def.amountFields) {
-        columns.push(slice.map((r) => new DuckDBDecimalValue(r.amounts[field] ?? 0n, 18, 6)));
+        columns.push(slice.map((r) => new DuckDBDecimalValue(declaredAmount(def, r, field), 18, 6)));
       }
       columns.push(new Array<DuckDBValue>(n).fill(loadId));
       columns.push(new Array<DuckDBValue>(n).fill(extracted));
       if (columns.length !== types.length) {
-        throw new StoreError(`${def.table} has ${types.length} columns but ${columns.length} were prepared; the schema and src/extract/sources.ts disagree`);
+        throw new StoreError(`${def.table} has ${types.length} columns but ${columns.length} were prepared; the schema and src/extract/billing-sources/ disagree`);
       }
       const chunk = DuckDBDataChunk.create(types, n);
       chunk.setColumns(columns);
@@ -116,7 +147,7 @@ export async function loadBillingPage(ctx: LoadContext, page: BillingPage, defs:
   const windowEnd = page.query.endTime.toISOString();
   const stage = stageName(def);
   const keyCols = def.idColumn ? ['start_time', def.idColumn] : ['start_time'];
-  const total = page.records.reduce((s, r) => s + (r.amounts.totalAmount ?? 0n), 0n);
+  const total = page.records.reduce((s, r) => s + declaredAmount(def, r, 'totalAmount'), 0n);
   const loadedThrough = page.query.endTime < ctx.serverNow ? page.query.endTime : ctx.serverNow;
   const params = { account: ctx.account, size: ctx.bucketSize, ws: windowStart, we: windowEnd };
 

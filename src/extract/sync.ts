@@ -14,7 +14,7 @@ import { loadBillingPage } from './load-billing.ts';
 import { nextChunk, planRange, type PlannedRange, type Watermark } from './plan.ts';
 import type { Progress } from './progress.ts';
 import { closeInterruptedRuns, finishRun, startRun, type RunStatus } from './runs.ts';
-import { BILLING_SOURCE_DEFS } from './sources.ts';
+import { BILLING_SOURCE_DEFS } from './billing-sources/index.ts';
 
 export interface SyncOptions {
   store: Store;
