@@ -9,6 +9,7 @@ import type { ApiClient, InventoryKind } from '../api/index.ts';
 import type { Store } from '../store/database.ts';
 import { errorMessage } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
+import { moveInventoryWatermark } from './watermarks.ts';
 
 /** REST list → the kind stored in raw_inventory (the stg_* views read these names). */
 export const INVENTORY_KINDS: ReadonlyArray<{ list: InventoryKind; kind: string }> = [
@@ -152,13 +153,7 @@ export async function loadInventory(
     );
     if (read.failed.length === 0) {
       // the inventory is as fresh as this read only when every list answered
-      await store.run(
-        `insert into _meta_watermarks as w values ($account, 'inventory', '', $now::timestamptz, $now::timestamptz, $now::timestamptz, now(), $run)
-         on conflict (account, source, bucket_size) do update set
-           loaded_through = excluded.loaded_through, complete_through = excluded.complete_through,
-           last_success_at = excluded.last_success_at, last_run_id = excluded.last_run_id`,
-        { ...p, run: runId },
-      );
+      await moveInventoryWatermark(store, account, now, runId);
     }
     return { counts, failed: read.failed, warnings: read.warnings, versionsAdded: added.length, deleted: deleted.length };
   });

@@ -11,6 +11,7 @@ import { StoreError } from '../util/errors.ts';
 import { microsToDecimalString } from '../util/decimal.ts';
 import type { BucketSize } from '../util/buckets.ts';
 import type { BillingSourceDef } from './billing-sources/index.ts';
+import { moveBillingWatermark } from './watermarks.ts';
 
 /** DuckDB's vector size: the most rows one DataChunk carries. */
 const CHUNK_ROWS = 2048;
@@ -198,20 +199,10 @@ export async function loadBillingPage(ctx: LoadContext, page: BillingPage, defs:
         records: page.records.length, bytes: page.bytes, total: microsToDecimalString(total), at: extractedAt.toISOString(),
       },
     );
-    await store.run(
-      `insert into _meta_watermarks as w values ($account, $source, $size, $ws::timestamptz, $through::timestamptz,
-              least($complete::timestamptz, $through::timestamptz), case when $last then now() end, $run)
-       on conflict (account, source, bucket_size) do update set
-         loaded_from = least(w.loaded_from, excluded.loaded_from),
-         loaded_through = greatest(w.loaded_through, excluded.loaded_through),
-         complete_through = least($complete::timestamptz, greatest(w.loaded_through, excluded.loaded_through)),
-         last_success_at = coalesce(excluded.last_success_at, w.last_success_at),
-         last_run_id = excluded.last_run_id`,
-      {
-        account: ctx.account, source: def.source, size: ctx.bucketSize, ws: windowStart, through: loadedThrough.toISOString(),
-        complete: ctx.completeThrough.toISOString(), last: ctx.lastOfRange, run: ctx.runId,
-      },
-    );
+    await moveBillingWatermark(store, {
+      account: ctx.account, source: def.source, bucketSize: ctx.bucketSize, windowStart: page.query.startTime, loadedThrough,
+      completeThrough: ctx.completeThrough, lastOfRange: ctx.lastOfRange, runId: ctx.runId,
+    });
     await store.run(
       `update _meta_runs set records = records + $records, bytes = bytes + $bytes where run_id = $run`,
       { records: page.records.length, bytes: page.bytes, run: ctx.runId },

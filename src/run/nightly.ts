@@ -1,4 +1,4 @@
-// The nightly job: sync → views → report → alerts → email, with the database held once for the whole job. Each
+// The nightly job: sync → views → report → alerts → email. Each
 // step runs even when an earlier one partly failed (yesterday's data still deserves a workbook and alerts), and
 // the job ends with one summary and the exit code of DESIGN.md: 0 all went well, 3 some step failed, 1 nothing
 // useful could be done.
@@ -9,7 +9,8 @@ import { createProgress } from '../extract/progress.ts';
 import { runSync, type SyncResult } from '../extract/sync.ts';
 import { deliverReport, type DeliveryResult } from '../report/deliver.ts';
 import { renderReport, type RenderedReport } from '../report/render.ts';
-import { withStore } from '../store/database.ts';
+import { acquireSyncLock, describeWait } from '../store/lock.ts';
+import { SESSION_WAIT_MS, withReader, withWriter, writeSessions } from '../store/shared-database.ts';
 import { EXIT, errorMessage, isGpuledgerError, type ExitCode } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 
@@ -61,10 +62,16 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
     else log.info(line);
   };
 
-  await withStore({ path: options.dbPath, command: 'run', waitMs: options.waitMs }, async (store) => {
+  // one nightly run or sync at a time; the database is held only in short writing sessions, and the workbook is
+  // rendered from the published copy, so readers never wait for the job
+  const lock = await acquireSyncLock(options.dbPath, { command: 'run', waitMs: options.waitMs, onWait: (m) => log.info(m) });
+  const waited = describeWait(lock, 'its run');
+  if (waited) log.info(waited);
+  const writer = { dbPath: options.dbPath, command: 'run', waitMs: Math.max(options.waitMs ?? 0, SESSION_WAIT_MS), log };
+  const steps = async (): Promise<void> => {
     try {
       const sync = await runSync({
-        store,
+        sessions: writeSessions(writer),
         config,
         accounts: options.accounts,
         log: log.child('sync'),
@@ -90,7 +97,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
     if (options.signal?.aborted) return;
 
     try {
-      const workbook = await renderReport({ store, config, report, outDir, logger: log.child('report') });
+      const workbook = await withReader(options.dbPath, (store) => renderReport({ store, config, report, outDir, logger: log.child('report') }));
       result.workbook = workbook;
       step({ step: 'report', status: 'ok', detail: `${workbook.path} (${(workbook.bytes / 1024).toFixed(0)} KB)` });
     } catch (e) {
@@ -99,7 +106,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
     if (options.signal?.aborted) return;
 
     try {
-      const alerts = await runAlerts({ store, config, outDir, log: log.child('alerts') });
+      const alerts = await withWriter(writer, (store) => runAlerts({ store, config, outDir, log: log.child('alerts') }));
       result.alerts = alerts;
       const fired = alerts.events.length;
       step({
@@ -119,7 +126,8 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
       return;
     }
     try {
-      const delivery = await deliverReport({ store, config, rendered: result.workbook, logger: log.child('email') });
+      const rendered = result.workbook;
+      const delivery = await withWriter(writer, (store) => deliverReport({ store, config, rendered, logger: log.child('email') }));
       result.delivery = delivery;
       step({
         step: 'email',
@@ -129,7 +137,12 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
     } catch (e) {
       step({ step: 'email', status: 'failed', detail: errorMessage(e) });
     }
-  });
+  };
+  try {
+    await steps();
+  } finally {
+    lock.release();
+  }
 
   const bad = result.steps.filter((s) => s.status === 'failed' || s.status === 'partial');
   if (result.exitCode === EXIT.ok && bad.length > 0) {

@@ -34,6 +34,8 @@ export interface OpenOptions {
   waitMs?: number;
   /** Apply sql/views on open (default true when writing). */
   applyViews?: boolean;
+  /** The caller already holds the gpuledger write lock for this file (shared-database.ts). */
+  lockHeld?: boolean;
 }
 
 /** DuckDB's own lock error, e.g. "Could not set lock on file … Conflicting lock is held in … (PID 123)". */
@@ -44,8 +46,8 @@ function isDuckDbLockError(e: unknown): boolean {
 export async function openStore(options: OpenOptions): Promise<Store> {
   const readOnly = options.readOnly ?? false;
   let lock: WriteLock | undefined;
-  if (!readOnly) {
-    mkdirSync(dirname(options.path), { recursive: true });
+  if (!readOnly) mkdirSync(dirname(options.path), { recursive: true });
+  if (!readOnly && !options.lockHeld) {
     lock = await acquireWriteLock(options.path, { command: options.command ?? 'gpuledger', waitMs: options.waitMs });
   }
   let instance: DuckDBInstance;

@@ -1,11 +1,13 @@
 // `gpuledger sync` as a user runs it: one-line errors with the documented exit codes for bad input and bad keys,
-// a key that never shows up anywhere, a second writer refused, and a sync killed with SIGKILL that the next sync
+// a key that never shows up anywhere, a second sync refused or waited for, a reader that never blocks a sync, and a sync killed with SIGKILL that the next sync
 // finishes with the same money.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.ts';
+import { openStore } from '../../src/store/database.ts';
+import { acquireSyncLock } from '../../src/store/lock.ts';
 import { gpuledger } from '../query/cli.ts';
 import { expectMatchesLedger, fastSimulator, openTestStore, smallSyncConfig, tempDir, writeConfig, type TempDir } from './sync-helpers.ts';
 
@@ -83,16 +85,60 @@ describe('gpuledger sync on the command line', () => {
     expect(r.stdout).toMatch(/success/);
     expect(r.stdout + r.stderr).not.toContain(SECRET);
     expect(readFileSync(tmp.db).includes(Buffer.from(SECRET))).toBe(false);
+    expect(readFileSync(`${tmp.db}.writer`).includes(Buffer.from(SECRET))).toBe(false);
   });
 
-  it('refuses a second writer with a message naming the holder', async () => {
-    const holder = await openTestStore(tmp.db);
+  it('refuses a second sync at once, naming the holder', async () => {
+    const holder = await acquireSyncLock(tmp.db, { command: 'test' });
     try {
       const r = await run(['--source', 'aggregate']);
       expect(r.code).toBe(1);
-      expect(r.stderr.trim()).toMatch(/another gpuledger process \(pid \d+, test since .*\) is writing .*try again later or pass --wait/);
+      expect(r.stderr.trim()).toMatch(/^gpuledger: another gpuledger process \(pid \d+, test since .*\) is syncing .*; try again later or pass --wait SECONDS$/);
     } finally {
-      await holder.close();
+      holder.release();
+    }
+  });
+
+  it('with --wait, waits for the other sync and says whom it waited for', async () => {
+    const holder = await acquireSyncLock(tmp.db, { command: 'test' });
+    try {
+      const child = spawn(process.execPath, [BIN, '--config', config, '--db', tmp.db, 'sync', '--source', 'aggregate', '--wait', '60'], {
+        env: { ...process.env, GPULEDGER_CONFIG: '', GPULEDGER_TEST_KEY: SECRET },
+      });
+      let stderr = '';
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      // let the other sync go as soon as this one says it is waiting
+      await new Promise<void>((resolve) => child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        if (/is syncing .*; waiting up to \d+ s/.test(stderr)) resolve();
+      }));
+      holder.release();
+      expect(await exited).toBe(0);
+      expect(stderr).toMatch(/waited \d+\.\d s for test \(pid \d+\) to finish its sync/);
+    } finally {
+      holder.release();
+    }
+  });
+
+  it('syncs while an analyst holds the database open, and the analyst keeps reading the snapshot they opened', async () => {
+    const analyst = await openStore({ path: tmp.db, readOnly: true });
+    try {
+      const before = await analyst.one<{ n: string }>(`select count(*)::varchar n from _meta_runs`);
+      const r = await run(['--source', 'aggregate', '--wait', '30']);
+      expect(r.stderr).not.toMatch(/lock/i);
+      expect(r.code).toBe(0);
+      // the open reader is undisturbed: same answer as before the sync
+      expect((await analyst.one<{ n: string }>(`select count(*)::varchar n from _meta_runs`))?.n).toBe(before?.n);
+    } finally {
+      await analyst.close();
+    }
+    // a reader opened afterwards sees the new run
+    const fresh = await openStore({ path: tmp.db, readOnly: true });
+    try {
+      const last = await fresh.one<{ args: string; status: string }>(`select args, status from _meta_runs order by started_at desc limit 1`);
+      expect(last?.status).toBe('success');
+    } finally {
+      await fresh.close();
     }
   });
 });

@@ -3,7 +3,7 @@
 // would be sent and changes nothing. Exit 3 when a rule or a channel failed (the rest still ran).
 import type { Command } from 'commander';
 import { runAlerts } from '../../alert/index.ts';
-import { withStore } from '../../store/database.ts';
+import { SESSION_WAIT_MS, withWriter } from '../../store/shared-database.ts';
 import { parseRfc3339 } from '../../util/buckets.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
 import { contextFor } from '../context.ts';
@@ -27,7 +27,7 @@ export function registerAlerts(program: Command, exit: ExitState): void {
       const asOf = flags.asOf === undefined ? undefined : parseRfc3339(flags.asOf, '--as-of');
       const wait = Number(flags.wait ?? 0);
       if (!Number.isFinite(wait) || wait < 0) throw new UsageError(`--wait takes seconds (a number ≥ 0), got '${flags.wait}'`);
-      await withStore({ path: settings.dbPath, command: 'alerts', waitMs: wait * 1000 }, async (store) => {
+      await withWriter({ dbPath: settings.dbPath, command: 'alerts', waitMs: Math.max(wait * 1000, SESSION_WAIT_MS), log }, async (store) => {
         const result = await runAlerts({ store, config: settings.config, log, asOf, dryRun: flags.dryRun });
         if (result.failedChannels.length > 0 || result.failedRules.length > 0) exit.code = EXIT.partial;
       });

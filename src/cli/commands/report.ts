@@ -1,7 +1,7 @@
 // `gpuledger report [--report NAME] [--period P] [--out-dir DIR] [--email]`: render a workbook (path on stdout)
 // and, with --email, send it. A workbook that could not be delivered stays on disk and the command exits 1.
 import type { Command } from 'commander';
-import { withStore } from '../../store/database.ts';
+import { SESSION_WAIT_MS, withReader, withWriter } from '../../store/shared-database.ts';
 import { checkDeliveryConfig, deliverReport } from '../../report/deliver.ts';
 import { loadReportDefinition } from '../../report/definitions.ts';
 import { ReportDeliveryError } from '../../report/errors.ts';
@@ -35,20 +35,23 @@ export function registerReport(program: Command, _exit: ExitState): void {
       // the mailer reads the SMTP password now, so a missing one is reported before any work is done
       const mailer = flags.email ? createMailer(settings.config.smtp!, { logger: log }) : undefined;
       try {
-        await withStore({ path: settings.dbPath, command: 'report' }, async (store) => {
-          const rendered = await renderReport({
+        // rendered from the published database: a sync running meanwhile is neither waited for nor disturbed
+        const rendered = await withReader(settings.dbPath, (store) =>
+          renderReport({
             store,
             config: settings.config,
             report: flags.report,
             period: flags.period,
             outDir: flags.outDir,
             logger: log,
-          });
-          process.stdout.write(`${rendered.path}\n`);
-          if (!mailer) return;
-          const result = await deliverReport({ store, config: settings.config, rendered, mailer, logger: log });
-          if (result.status !== 'sent') throw new ReportDeliveryError(result);
-        });
+          }),
+        );
+        process.stdout.write(`${rendered.path}\n`);
+        if (!mailer) return;
+        const result = await withWriter({ dbPath: settings.dbPath, command: 'report', waitMs: SESSION_WAIT_MS, log }, (store) =>
+          deliverReport({ store, config: settings.config, rendered, mailer, logger: log }),
+        );
+        if (result.status !== 'sent') throw new ReportDeliveryError(result);
       } finally {
         mailer?.close();
       }

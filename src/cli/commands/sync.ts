@@ -5,11 +5,12 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { SOURCES, type Source } from '../../config/sync.ts';
 import { resolveAccounts } from '../../extract/accounts.ts';
-import { planSync } from '../../extract/plan-sync.ts';
+import { planSync } from '../../extract/plan-report.ts';
 import { createProgress } from '../../extract/progress.ts';
 import { runSync, type SyncResult } from '../../extract/sync.ts';
 import { openForReading } from '../../query/open-database.ts';
-import { withStore } from '../../store/database.ts';
+import { acquireSyncLock, describeWait } from '../../store/lock.ts';
+import { SESSION_WAIT_MS, writeSessions } from '../../store/shared-database.ts';
 import { BUCKET_SIZES, isBucketSize, parseRfc3339, type BucketSize } from '../../util/buckets.ts';
 import { microsToDecimalString } from '../../util/decimal.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
@@ -103,7 +104,7 @@ export function registerSync(program: Command, exit: ExitState): void {
     .option('--until <rfc3339>', 'read up to here (exclusive) instead of now')
     .option('--account <name>', 'only this account of the config')
     .option('--plan', 'print the requests a sync would make and their cost at the current quota; call no billing route')
-    .option('--wait <seconds>', 'wait up to this long for another gpuledger process holding the database', '0')
+    .option('--wait <seconds>', 'wait up to this long for another sync (or the nightly run) to finish', '0')
     .action(async (flags: SyncFlags, command: Command) => {
       const { settings, log } = contextFor(command);
       const parsed = parseSyncFlags(flags);
@@ -136,27 +137,30 @@ export function registerSync(program: Command, exit: ExitState): void {
       const controller = new AbortController();
       const stop = (signal: NodeJS.Signals) => {
         if (controller.signal.aborted) process.exit(130);
-        log.warn(`${signal}: stopping after the chunk in flight is committed (again to abort now)`);
+        log.warn(`${signal}: stopping after the request in flight; what was read is still loaded (again to abort now)`);
         controller.abort();
       };
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
+      // one sync at a time for the whole run; the database itself is held only in short writing sessions
+      const lock = await acquireSyncLock(settings.dbPath, { command: 'sync', waitMs: parsed.waitMs, onWait: (m) => log.info(m) });
+      const waited = describeWait(lock, 'its sync');
+      if (waited) log.info(waited);
       try {
-        const result = await withStore({ path: settings.dbPath, command: 'sync', waitMs: parsed.waitMs }, (store) =>
-          runSync({
-            ...common,
-            store,
-            log,
-            command: 'sync',
-            args: process.argv.slice(2).join(' '),
-            signal: controller.signal,
-            progress: createProgress(log),
-          }),
-        );
+        const result = await runSync({
+          ...common,
+          sessions: writeSessions({ dbPath: settings.dbPath, command: 'sync', waitMs: Math.max(parsed.waitMs, SESSION_WAIT_MS), log }),
+          log,
+          command: 'sync',
+          args: process.argv.slice(2).join(' '),
+          signal: controller.signal,
+          progress: createProgress(log),
+        });
         emit(summaryTable(result), { format: 'table' });
         if (result.status === 'partial') exit.code = EXIT.partial;
         if (result.status === 'failed') exit.code = EXIT.failure;
       } finally {
+        lock.release();
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
       }

@@ -8,7 +8,7 @@ import type { Store } from '../store/database.ts';
 import { countBuckets, formatRfc3339, type BucketSize } from '../util/buckets.ts';
 import type { ResolvedAccount } from './accounts.ts';
 import { INVENTORY_KINDS } from './inventory.ts';
-import { chunkRange, planRange, type Watermark } from './plan.ts';
+import { chunkRange, planRange, type Watermark } from './window-plan.ts';
 import { BILLING_SOURCE_DEFS } from './billing-sources/index.ts';
 
 export interface PlanRow {

@@ -1,0 +1,134 @@
+// The network half of a sync for one account: its inventory and every planned billing range, read into memory
+// without the database held. What it read – and what failed – is handed to load-account.ts in one short session.
+import { ApiAuthError, ApiForbiddenError, type ApiClient } from '../api/index.ts';
+import type { Config } from '../config/schema.ts';
+import { BILLING_SOURCES, type BillingSource, type BucketPlan, type Source } from '../config/sync.ts';
+import { errorMessage } from '../util/errors.ts';
+import type { BucketSize } from '../util/buckets.ts';
+import type { Logger } from '../util/log.ts';
+import type { ResolvedAccount } from './accounts.ts';
+import { BILLING_SOURCE_DEFS } from './billing-sources/index.ts';
+import { fetchRange, type FetchedRange } from './fetch-range.ts';
+import { fetchInventory } from './inventory.ts';
+import type { Progress } from './progress.ts';
+import type { RangeSummary } from './range-summary.ts';
+import type { SyncState } from './sync-state.ts';
+import { planRange, type PlannedRange } from './window-plan.ts';
+
+export type InventoryRead = Awaited<ReturnType<typeof fetchInventory>>;
+
+export interface AccountHarvest {
+  account: ResolvedAccount;
+  inventory?: { read: InventoryRead; readAt: Date; summary: RangeSummary };
+  ranges: Array<{ summary: RangeSummary; range?: PlannedRange; fetched?: FetchedRange }>;
+  errors: Array<{ account: string; source: string; message: string }>;
+  warnings: string[];
+  /** 403s: a key that may not read a source (a configuration problem when nothing else could be read). */
+  forbidden: unknown[];
+}
+
+export interface FetchAccountOptions {
+  client: ApiClient;
+  account: ResolvedAccount;
+  config: Config;
+  state: SyncState;
+  sources: readonly Source[];
+  bucketSize?: BucketSize;
+  since?: Date;
+  until?: Date;
+  log: Logger;
+  signal?: AbortSignal;
+  progress?: Progress;
+}
+
+function plansFor(config: Config, source: BillingSource, override: BucketSize | undefined): readonly BucketPlan[] {
+  return override ? [{ size: override }] : config.sync.bucketSizes[source];
+}
+
+function newSummary(account: string, source: Source, bucketSize: BucketSize | ''): RangeSummary {
+  return { account, source, bucketSize, requests: 0, records: 0, amountMicros: 0n, restated: 0, status: 'ok' };
+}
+
+/**
+ * Records per bucket expected before the first answer, and whether it is known or guessed. Known: what the last
+ * load of this source held per bucket. Guessed: twice the inventory's object count – billing also covers resources
+ * deleted since, which the inventory no longer lists – else a tenth of the bound. A guess makes the first request a
+ * probe (fetch-range.ts).
+ */
+function initialDensity(options: FetchAccountOptions, source: BillingSource, size: BucketSize, inventoryCount: number | undefined) {
+  const def = BILLING_SOURCE_DEFS[source];
+  if (!def.inventoryKind) return { perBucket: 1, known: true };
+  const last = options.state.lastDensity(options.account.name, source, size);
+  if (last !== undefined) return { perBucket: last, known: true };
+  const n = inventoryCount ?? 0;
+  return { perBucket: n > 0 ? 2 * n : options.config.sync.maxRecordsPerRequest / 10, known: false };
+}
+
+export async function fetchAccount(options: FetchAccountOptions): Promise<AccountHarvest> {
+  const { client, account, config, log } = options;
+  const harvest: AccountHarvest = { account, ranges: [], errors: [], warnings: [], forbidden: [] };
+  const counts = new Map<string, number>();
+  if (options.sources.includes('inventory')) {
+    const summary = newSummary(account.name, 'inventory', '');
+    const before = client.stats.requests;
+    const read = await fetchInventory(client, log.child(account.name));
+    for (const d of read.docs) counts.set(d.kind, (counts.get(d.kind) ?? 0) + 1);
+    summary.records = read.docs.length;
+    summary.requests = client.stats.requests - before;
+    harvest.inventory = { read, readAt: client.serverTime() ?? new Date(), summary };
+    if (read.failed.length > 0) {
+      const first = read.failed[0]!;
+      if (first.error instanceof ApiAuthError || first.error instanceof ApiForbiddenError) throw first.error;
+    }
+  }
+  for (const source of BILLING_SOURCES) {
+    if (!options.sources.includes(source)) continue;
+    for (const plan of plansFor(config, source, options.bucketSize)) {
+      const entry: AccountHarvest['ranges'][number] = { summary: newSummary(account.name, source, plan.size) };
+      harvest.ranges.push(entry);
+      if (options.signal?.aborted) {
+        entry.summary.status = 'stopped';
+        continue;
+      }
+      const range = planRange({
+        source,
+        plan,
+        now: client.serverTime() ?? new Date(),
+        config: config.sync,
+        watermark: options.state.watermark(account.name, source, plan.size),
+        since: options.since,
+        until: options.until,
+      });
+      if (!range) {
+        entry.summary.status = 'skipped';
+        continue;
+      }
+      entry.range = range;
+      entry.summary.start = range.start.toISOString();
+      entry.summary.end = range.end.toISOString();
+      const kind = BILLING_SOURCE_DEFS[source].inventoryKind;
+      entry.fetched = await fetchRange({
+        client,
+        account: account.name,
+        range,
+        maxRecords: config.sync.maxRecordsPerRequest,
+        density: initialDensity(options, source, plan.size, kind ? counts.get(kind) : undefined),
+        signal: options.signal,
+        progress: options.progress,
+      });
+      entry.summary.requests = entry.fetched.requests;
+      const error = entry.fetched.error;
+      if (error instanceof ApiAuthError) throw error; // the key is rejected: nothing else of this account can work
+      if (error !== undefined) {
+        entry.summary.status = 'failed';
+        entry.summary.error = errorMessage(error);
+        harvest.errors.push({ account: account.name, source: `${source} ${plan.size}`, message: entry.summary.error });
+        if (error instanceof ApiForbiddenError) harvest.forbidden.push(error);
+        log.error(`${account.name} ${source} ${plan.size}: ${entry.summary.error}`);
+      } else if (!entry.fetched.complete) {
+        entry.summary.status = 'stopped';
+      }
+    }
+  }
+  return harvest;
+}

@@ -1,0 +1,201 @@
+// One writer and any number of readers, and neither ever waits for the other. DuckDB lets a file be open by one
+// read-write process or by several read-only ones, never both at once; so gpuledger's writers work on a private
+// copy, `<db>.writer`, and publish it to `<db>` when a writing session ends: checkpoint, close, copy to a temporary
+// name beside `<db>`, fsync, rename over `<db>`. Readers – `query`, `report`, `billing`, `views`, `export`, an
+// analyst's DuckDB client – open `<db>` read-only and see the last published state. A rename never disturbs a reader
+// that has the old file open (it keeps reading the old inode), and no writer ever opens `<db>` itself.
+//
+// Someone may also write `<db>` directly (an older gpuledger, a test, a restored backup). A published copy carries
+// the writer file's modification time; when `<db>` is newer than `<db>.writer`, it was changed since the last
+// publish and the writer adopts it before writing.
+import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
+import { DatabaseLockedError, EXIT, GpuledgerError } from '../util/errors.ts';
+import { openStore, type OpenOptions, type Store } from './database.ts';
+import type { Logger } from '../util/log.ts';
+import { acquireWriteLock, describeWait } from './lock.ts';
+
+/** The writer's private working copy of the database at dbPath. */
+export function writerPathFor(dbPath: string): string {
+  return `${dbPath}.writer`;
+}
+
+/** How long a writing session waits for another one by default: they are short (seconds), so a brief wait beats a refusal. */
+export const SESSION_WAIT_MS = 60_000;
+
+/** Time the writer file was held open for writing in this process, for the shared-database benchmark. */
+export const writerHeld = { ms: 0, sessions: 0 };
+
+/** The database file does not exist: nothing has been synced into it yet. */
+export class DatabaseMissingError extends GpuledgerError {
+  constructor(path: string, detail = 'does not exist yet; run gpuledger sync first (or pass --db FILE)') {
+    super('db_missing', `database ${shown(path)} ${detail}`, EXIT.usage);
+  }
+}
+
+function shown(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel && !rel.startsWith('..') ? rel : path;
+}
+
+function mtimeMs(path: string): number | undefined {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+function copyDurably(from: string, to: string): void {
+  copyFileSync(from, to);
+  const fd = openSync(to, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Bring the writer copy up to date with <db> when <db> was written by someone else since the last publish. */
+function adoptPublished(dbPath: string, writerPath: string): void {
+  const published = mtimeMs(dbPath);
+  if (published === undefined) return;
+  const writer = mtimeMs(writerPath);
+  if (writer !== undefined && published <= writer + 1) return;
+  copyDurably(dbPath, writerPath);
+  // a WAL beside <db> belongs to a process that wrote it and did not checkpoint: it is part of the data
+  rmSync(`${writerPath}.wal`, { force: true });
+  if (existsSync(`${dbPath}.wal`)) copyDurably(`${dbPath}.wal`, `${writerPath}.wal`);
+}
+
+/** Publish the (closed, checkpointed) writer copy as <db>, atomically. */
+export function publish(dbPath: string, writerPath = writerPathFor(dbPath)): void {
+  const tmp = `${dbPath}.publish-${process.pid}.tmp`;
+  try {
+    copyDurably(writerPath, tmp);
+    const { atime, mtime } = statSync(writerPath);
+    utimesSync(tmp, atime, mtime);
+    // a stale WAL beside <db> would be replayed onto the new file by the next reader
+    rmSync(`${dbPath}.wal`, { force: true });
+    renameSync(tmp, dbPath);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+  try {
+    const dir = openSync(dirname(dbPath), 'r');
+    try {
+      fsyncSync(dir);
+    } finally {
+      closeSync(dir);
+    }
+  } catch {
+    /* some platforms cannot fsync a directory; the rename itself is atomic */
+  }
+}
+
+export interface WriterOptions extends Omit<OpenOptions, 'path' | 'readOnly' | 'lockHeld'> {
+  /** The database users read (`--db`); the writer works on its `.writer` copy. */
+  dbPath: string;
+  /** Publish <db> when the session ends (default true; a session that only notes a run's start need not). */
+  publish?: boolean;
+  /** Told whom the session waited for, if it had to. */
+  log?: Pick<Logger, 'info'>;
+}
+
+/**
+ * Open the database for a writing session: the gpuledger write lock, the writer copy (adopting <db> if it changed),
+ * migrations and views. close() checkpoints, closes and publishes, then releases the lock.
+ */
+export async function openWriter(options: WriterOptions): Promise<Store> {
+  const { dbPath } = options;
+  const writerPath = writerPathFor(dbPath);
+  mkdirSync(dirname(dbPath), { recursive: true });
+  const lock = await acquireWriteLock(dbPath, { command: options.command ?? 'gpuledger', waitMs: options.waitMs, onWait: (m) => options.log?.info(m) });
+  const waited = describeWait(lock, `writing ${shown(dbPath)}`);
+  if (waited) options.log?.info(waited);
+  const opened = Date.now();
+  let store: Store;
+  try {
+    adoptPublished(dbPath, writerPath);
+    // the lock above is ours; openStore must not take it again for the writer copy's own path
+    store = await openStore({ command: options.command, applyViews: options.applyViews, path: writerPath, lockHeld: true });
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
+  let closed = false;
+  return {
+    ...store,
+    path: dbPath,
+    async close() {
+      if (closed) return;
+      closed = true;
+      try {
+        await store.run('checkpoint');
+        await store.close();
+        if (options.publish ?? true) publish(dbPath, writerPath);
+      } finally {
+        writerHeld.ms += Date.now() - opened;
+        writerHeld.sessions++;
+        lock.release();
+      }
+    },
+  };
+}
+
+/** Run fn in one writing session; the session is published when fn succeeds and also when it fails part-way. */
+export async function withWriter<T>(options: WriterOptions, fn: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openWriter(options);
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Open the published database read-only. Never waits for a writer, and never shows DuckDB's lock error. */
+export async function openReader(dbPath: string): Promise<Store> {
+  if (!existsSync(dbPath)) {
+    if (existsSync(writerPathFor(dbPath))) throw new DatabaseMissingError(dbPath, 'has not been published yet: the first sync is still running or was interrupted; run gpuledger sync');
+    throw new DatabaseMissingError(dbPath);
+  }
+  try {
+    return await openStore({ path: dbPath, readOnly: true });
+  } catch (e) {
+    if (e instanceof DatabaseLockedError) {
+      // only a program that opened <db> itself read-write can hold it: gpuledger's writers never do
+      throw new DatabaseLockedError(
+        `${shown(dbPath)} is open read-write in another program; open it read-only there (duckdb -readonly, read_only=True) so gpuledger and others can read it`,
+        { cause: e },
+      );
+    }
+    throw e;
+  }
+}
+
+export async function withReader<T>(dbPath: string, fn: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openReader(dbPath);
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * How a long job (sync, the nightly run) reaches the database: one short writing session at a time, each published
+ * when it ends, so the file is held only while something is written – never while the job waits on the network.
+ */
+export interface WriteSessions {
+  write<T>(fn: (store: Store) => Promise<T>, options?: { publish?: boolean }): Promise<T>;
+}
+
+/** Sessions on the shared database at dbPath: each opens the writer copy, writes, publishes and lets go. */
+export function writeSessions(options: WriterOptions): WriteSessions {
+  return { write: (fn, o) => withWriter({ ...options, ...o }, fn) };
+}
+
+/** Sessions on a store the caller already holds open (tests, benchmarks): each is just a call. */
+export function heldSessions(store: Store): WriteSessions {
+  return { write: (fn) => fn(store) };
+}
