@@ -7,7 +7,7 @@ import { runAlerts, type AlertsResult } from '../alert/index.ts';
 import type { ResolvedAccount } from '../extract/accounts.ts';
 import { createProgress } from '../extract/progress.ts';
 import { runSync, type SyncResult } from '../extract/sync.ts';
-import { deliverReport, type DeliveryResult } from '../report/deliver.ts';
+import { deliverReport, type DeliveryResult } from '../report/delivery/deliver.ts';
 import { renderReport, type RenderedReport } from '../report/render.ts';
 import { withStore } from '../store/database.ts';
 import { EXIT, errorMessage, isGpuledgerError, type ExitCode } from '../util/errors.ts';

@@ -2,11 +2,11 @@
 // and, with --email, send it. A workbook that could not be delivered stays on disk and the command exits 1.
 import type { Command } from 'commander';
 import { withStore } from '../../store/database.ts';
-import { checkDeliveryConfig, deliverReport } from '../../report/deliver.ts';
-import { loadReportDefinition } from '../../report/definitions.ts';
-import { ReportDeliveryError } from '../../report/errors.ts';
-import { createMailer } from '../../report/mailer.ts';
-import { parsePeriod, PERIOD_USAGE } from '../../report/period.ts';
+import { checkDeliveryConfig, deliverReport } from '../../report/delivery/deliver.ts';
+import { loadReportDefinition } from '../../report/definition/load.ts';
+import { ReportDeliveryError } from '../../report/delivery/delivery-error.ts';
+import { createMailer } from '../../mail/mailer.ts';
+import { parsePeriod, PERIOD_USAGE } from '../../report/period/period.ts';
 import { renderReport } from '../../report/render.ts';
 import { contextFor } from '../context.ts';
 import type { ExitState } from '../main.ts';
