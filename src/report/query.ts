@@ -3,7 +3,7 @@
 import { DuckDBTypeId, type DuckDBValue } from '@duckdb/node-api';
 import type { Store } from '../store/database.ts';
 import { StoreError } from '../util/errors.ts';
-import { sqlParameters } from './definition/load.ts';
+import { sqlParameters } from './definition/index.ts';
 
 export interface QueryColumn {
   name: string;

@@ -7,19 +7,12 @@ import type { Config } from '../config/schema.ts';
 import type { Store } from '../store/database.ts';
 import { silentLogger, type Logger } from '../util/log.ts';
 import { VERSION } from '../version.ts';
-import { findChartFont, type ChartFont } from './charts/png.ts';
-import type { RenderedChart } from './charts/build-chart.ts';
-import type { ReportDefinition, TableSheetDefinition } from './definition/schema.ts';
-import { loadReportDefinition } from './definition/load.ts';
-import { writeMetadataSheet, type MetadataInput } from './workbook/metadata-sheet.ts';
-import type { ReportPeriod } from './period/period.ts';
-import { resetReportVariables, setReportClock } from './period/report-clock.ts';
+import { findChartFont, type ChartFont, type RenderedChart } from './charts/index.ts';
+import { loadReportDefinition, type ReportDefinition, type TableSheetDefinition } from './definition/index.ts';
+import { createXlsxWriter, writeMetadataSheet, writeSummarySheet, writeTableSheet, type Heading, type MetadataInput, type SummaryFigure } from './workbook/index.ts';
+import { resetReportVariables, setReportClock, type ReportPeriod } from './period/index.ts';
 import { snapshotCostDaily } from './snapshot.ts';
-import type { Heading } from './workbook/sheet-heading.ts';
-import { writeSummarySheet, type SummaryFigure } from './workbook/summary-sheet.ts';
-import { writeTableSheet } from './workbook/table-sheet.ts';
-import { instantText } from './cells/text-format.ts';
-import { createXlsxWriter } from './workbook/xlsx-writer.ts';
+import { instantText } from './cells/index.ts';
 
 export interface RenderReportOptions {
   store: Store;

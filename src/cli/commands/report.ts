@@ -1,13 +1,9 @@
 // `gpuledger report [--report NAME] [--period P] [--out-dir DIR] [--email]`: render a workbook (path on stdout)
 // and, with --email, send it. A workbook that could not be delivered stays on disk and the command exits 1.
 import type { Command } from 'commander';
+import { createMailer } from '../../mail/index.ts';
+import { checkDeliveryConfig, deliverReport, loadReportDefinition, parsePeriod, PERIOD_USAGE, renderReport, ReportDeliveryError } from '../../report/index.ts';
 import { withStore } from '../../store/database.ts';
-import { checkDeliveryConfig, deliverReport } from '../../report/delivery/deliver.ts';
-import { loadReportDefinition } from '../../report/definition/load.ts';
-import { ReportDeliveryError } from '../../report/delivery/delivery-error.ts';
-import { createMailer } from '../../mail/mailer.ts';
-import { parsePeriod, PERIOD_USAGE } from '../../report/period/period.ts';
-import { renderReport } from '../../report/render.ts';
 import { contextFor } from '../context.ts';
 import type { ExitState } from '../main.ts';
 

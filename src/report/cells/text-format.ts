@@ -1,23 +1,8 @@
 // Values as text, for the summary's notes and the email body (the workbook itself keeps numbers and dates).
-// Money is formatted from the exact DECIMAL string, not from a double.
-import { decimalStringToMicros } from '../../util/decimal.ts';
+// Money goes through usdText (src/util/money-text.ts), which the alert messages share.
+import { usdText } from '../../util/money-text.ts';
 import type { ColumnFormat } from './styles.ts';
 import { toCellValue } from './values.ts';
-
-function groupThousands(digits: string): string {
-  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
-/** "12345.678900" → "$12,345.68" (half away from zero at the cent). */
-export function usdText(value: string | number, options: { signed?: boolean } = {}): string {
-  const micros = decimalStringToMicros(String(value));
-  const negative = micros < 0n;
-  const abs = negative ? -micros : micros;
-  const cents = (abs + 5_000n) / 10_000n;
-  const text = `$${groupThousands((cents / 100n).toString())}.${(cents % 100n).toString().padStart(2, '0')}`;
-  if (negative && cents > 0n) return `-${text}`;
-  return options.signed && cents > 0n ? `+${text}` : text;
-}
 
 function pad(n: number): string {
   return String(n).padStart(2, '0');

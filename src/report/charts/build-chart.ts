@@ -1,13 +1,12 @@
 // A chart of the definition: run its SQL, shape the rows for the SVG builder, render the PNG. Chart values are
 // plotted positions, not sums shown to anyone, so DECIMAL strings become numbers here.
 import type { Store } from '../../store/database.ts';
-import type { ChartDefinition } from '../definition/schema.ts';
-import { ReportDefinitionError } from '../definition/load.ts';
-import { addDays } from '../period/period.ts';
+import { ReportDefinitionError, type ChartDefinition } from '../definition/index.ts';
+import { addDays } from '../period/index.ts';
 import { queryAll, type QueryParameters, type QueryResult } from '../query.ts';
 import { renderPng, type ChartFont } from './png.ts';
 import { cumulativeSvg, stackedBarsSvg, type CumulativeData, type StackedBarsData } from './svg.ts';
-import { humanize } from '../workbook/sheet-heading.ts';
+import { humanize } from '../cells/index.ts';
 
 export interface RenderedChart {
   id: string;

@@ -2,8 +2,8 @@
 // A report is a list of sheets; each sheet is fed by SQL (or a view) and says its columns, headings, number
 // formats, totals and conditional formats; the summary sheet adds figures, small tables and charts.
 import { z } from 'zod';
-import { DEFAULT_PERIODS } from '../period/period.ts';
-import { COLUMN_FORMATS } from '../cells/styles.ts';
+import { DEFAULT_PERIODS } from '../period/index.ts';
+import { COLUMN_FORMATS } from '../cells/index.ts';
 
 /** Parameters SQL in a definition may use (bound as typed values, never spliced into the text). */
 export const SQL_PARAMETERS = {

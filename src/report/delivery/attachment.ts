@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import { zipSync } from 'fflate';
 import type { ReportEmailConfig } from '../../config/reports.ts';
 import type { AttachmentKind } from './email-content.ts';
-import type { MailAttachment } from '../../mail/mailer.ts';
+import type { MailAttachment } from '../../mail/index.ts';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const MB = 1024 * 1024;

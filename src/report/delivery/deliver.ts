@@ -11,7 +11,7 @@ import { redact } from '../../util/secrets.ts';
 import { prepareAttachment } from './attachment.ts';
 import { startDelivery, updateDelivery, type DeliveryStatus } from './deliveries.ts';
 import { attachmentLine, buildEmail, type AttachmentKind } from './email-content.ts';
-import { createMailer, MailError, type Mailer } from '../../mail/mailer.ts';
+import { createMailer, MailError, type Mailer } from '../../mail/index.ts';
 import type { RenderedReport } from '../render.ts';
 
 export interface DeliverReportOptions {

@@ -3,10 +3,10 @@
 import { hostname } from 'node:os';
 import { basename } from 'node:path';
 import { VERSION } from '../../version.ts';
-import type { MailAttachment } from '../../mail/mailer.ts';
+import { escapeHtml, type MailAttachment } from '../../mail/index.ts';
 import type { RenderedReport } from '../render.ts';
-import { simulatedBanner } from '../workbook/sheet-heading.ts';
-import { instantText } from '../cells/text-format.ts';
+import { simulatedBanner } from '../workbook/index.ts';
+import { instantText } from '../cells/index.ts';
 
 export type AttachmentKind = 'xlsx' | 'zip' | 'none';
 
@@ -16,10 +16,6 @@ export interface EmailContent {
   html: string;
   /** Inline images referenced from the HTML. */
   inline: MailAttachment[];
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 function mb(bytes: number): string {

@@ -4,10 +4,11 @@
 // of the data horizon. The period itself is also set as variables for SQL that prefers getvariable().
 import { dateValue, decimalValue, timestampTZValue, type DuckDBValue } from '@duckdb/node-api';
 import type { Store } from '../../store/database.ts';
+import { hasView } from '../../store/has-view.ts';
 import { StoreError, UsageError } from '../../util/errors.ts';
 import { decimalStringToMicros } from '../../util/decimal.ts';
 import { defaultPeriod, parseDay, parsePeriod, periodEndExclusive, type DefaultPeriod, type ReportPeriod } from './period.ts';
-import { parseTimestamp } from '../cells/values.ts';
+import { parseTimestamp } from '../cells/index.ts';
 
 export const REPORT_VARIABLES = ['gpuledger_as_of', 'gpuledger_period_start', 'gpuledger_period_end'] as const;
 
@@ -19,11 +20,6 @@ export interface ReportClock {
   horizon: Date | undefined;
   /** The bound values of the definition parameters ($period_start, …). */
   params: Record<string, DuckDBValue>;
-}
-
-export async function hasView(store: Store, name: string): Promise<boolean> {
-  const row = await store.one(`select 1 as x from duckdb_views() where view_name = $1 and not internal`, [name]);
-  return row !== undefined;
 }
 
 export async function resetReportVariables(store: Store): Promise<void> {

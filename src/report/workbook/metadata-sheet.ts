@@ -1,6 +1,6 @@
 // The "About" sheet: how this workbook came about – when, by which gpuledger, from which database and period,
 // and the query behind every sheet, so a reader can reproduce any number with `gpuledger query`.
-import { STYLE } from '../cells/styles.ts';
+import { STYLE } from '../cells/index.ts';
 import { writeHeading } from './sheet-heading.ts';
 import type { XlsxWriter } from './xlsx-writer.ts';
 

@@ -1,7 +1,7 @@
 // The top of every sheet: a title, a line saying what the sheet holds and for which period, and – when any account
 // in the report is simulated – a red SIMULATED DATA banner, so nobody mistakes demo numbers for spend.
 import type { SheetWriter } from './xlsx-writer.ts';
-import { STYLE } from '../cells/styles.ts';
+import { STYLE } from '../cells/index.ts';
 
 export const SIMULATED_LABEL = 'SIMULATED DATA';
 
@@ -30,13 +30,4 @@ export function writeHeading(ws: SheetWriter, heading: Heading): number {
   for (const line of heading.lines) put(line, STYLE.subtitle);
   if (heading.simulatedAccounts.length > 0) put(simulatedBanner(heading.simulatedAccounts), STYLE.alert, 20);
   return n;
-}
-
-const ACRONYMS: Record<string, string> = { gpu: 'GPU', id: 'ID', usd: 'USD', cpu: 'CPU', api: 'API', mtd: 'MTD', pct: '%' };
-
-/** `gpu_type_name` → "GPU type name": a heading for a column the definition did not name. */
-export function humanize(field: string): string {
-  const words = field.split('_').filter(Boolean).map((w) => ACRONYMS[w.toLowerCase()] ?? w.toLowerCase());
-  const text = words.join(' ').replace(/ %$/, ' %');
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -2,16 +2,12 @@
 // figures, the charts, then the small tables (top movers, waste, data freshness, accounts). Everything here is
 // small, so each block is read whole and then written row by row through the streaming writer.
 import type { Store } from '../../store/database.ts';
-import type { ColumnDefinition, SummarySheetDefinition } from '../definition/schema.ts';
-import { ReportDefinitionError } from '../definition/load.ts';
-import { buildChart, type RenderedChart } from '../charts/build-chart.ts';
-import type { ChartFont } from '../charts/png.ts';
+import { ReportDefinitionError, type ColumnDefinition, type SummarySheetDefinition } from '../definition/index.ts';
+import { buildChart, type ChartFont, type RenderedChart } from '../charts/index.ts';
 import { queryAll, type QueryParameters, type QueryResult } from '../query.ts';
-import { humanize, SIMULATED_LABEL, writeHeading, type Heading } from './sheet-heading.ts';
-import { cellStyle, COLORS, isNumericFormat, STYLE, type ColumnFormat } from '../cells/styles.ts';
+import { cellStyle, COLORS, displayLength, formatText, humanize, inferFormat, isNumericFormat, STYLE, toCellValue, type CellValue, type ColumnFormat } from '../cells/index.ts';
+import { SIMULATED_LABEL, writeHeading, type Heading } from './sheet-heading.ts';
 import { addChangeColors, excelColumn } from './table-sheet.ts';
-import { formatText } from '../cells/text-format.ts';
-import { displayLength, inferFormat, toCellValue, type CellValue } from '../cells/values.ts';
 import type { XlsxWriter } from './xlsx-writer.ts';
 
 export interface SummaryFigure {

@@ -7,14 +7,11 @@
 //    and are committed as they come – never the whole result in memory.
 // Either way the totals row is a SUM formula whose cached value is the exact total, equal to SQL to the cent.
 import type { Store } from '../../store/database.ts';
-import type { ColumnDefinition } from '../definition/schema.ts';
-import { ReportDefinitionError } from '../definition/load.ts';
+import { ReportDefinitionError, type ColumnDefinition } from '../definition/index.ts';
 import { queryColumns, streamRawRows, type QueryColumn, type QueryParameters } from '../query.ts';
-import { rawConverter } from '../cells/raw-values.ts';
-import { humanize, writeHeading, type Heading } from './sheet-heading.ts';
-import { cellStyle, COLORS, isNumericFormat, STYLE, type ColumnFormat } from '../cells/styles.ts';
+import { cellStyle, COLORS, humanize, inferFormat, isNumericFormat, rawConverter, STYLE, type CellValue, type ColumnFormat } from '../cells/index.ts';
+import { writeHeading, type Heading } from './sheet-heading.ts';
 import { fitWidth, readSmall, sqlStats } from './table-stats.ts';
-import { inferFormat, type CellValue } from '../cells/values.ts';
 import type { SheetWriter, XlsxWriter } from './xlsx-writer.ts';
 
 export interface TableSheetSpec {

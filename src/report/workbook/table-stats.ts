@@ -4,10 +4,8 @@
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { Store } from '../../store/database.ts';
 import { bareSql, queryAll, quoteIdent, streamRawRows, type QueryParameters } from '../query.ts';
-import { ExactSum, type RawConverter } from '../cells/raw-values.ts';
-import { isNumericFormat } from '../cells/styles.ts';
+import { displayLength, ExactSum, isNumericFormat, type CellValue, type RawConverter } from '../cells/index.ts';
 import type { ResolvedColumn, TableSheetSpec } from './table-sheet.ts';
-import { displayLength, type CellValue } from '../cells/values.ts';
 
 export const SMALL_RESULT_ROWS = 20_000;
 

@@ -1,6 +1,7 @@
 import { DuckDBTypeId } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { formatText, instantText, usdText } from '../../../src/report/cells/text-format.ts';
+import { formatText, instantText } from '../../../src/report/cells/text-format.ts';
+import { usdText } from '../../../src/util/money-text.ts';
 import { inferFormat, parseTimestamp, toCellValue } from '../../../src/report/cells/values.ts';
 
 describe('cell values', () => {
