@@ -2,11 +2,11 @@
 // them to every channel. A rule that fails is reported and its open alerts are left alone (not "resolved" by
 // accident); a channel that fails is recorded and reported while the others still deliver.
 import type { Config } from '../config/schema.ts';
+import type { Mailer } from '../mail/index.ts';
 import type { Store } from '../store/database.ts';
+import { hasView } from '../store/has-view.ts';
 import { errorMessage, StoreError } from '../util/errors.ts';
 import { silentLogger, type Logger } from '../util/log.ts';
-import type { Mailer } from '../report/mailer.ts';
-import { hasView } from '../report/report-clock.ts';
 import { buildChannels } from './channels/index.ts';
 import { ChannelError, type Channel } from './channels/channel.ts';
 import { eventLine } from './payload.ts';

@@ -3,7 +3,7 @@
 import { DuckDBTypeId, type DuckDBValue } from '@duckdb/node-api';
 import type { Store } from '../store/database.ts';
 import { StoreError } from '../util/errors.ts';
-import { sqlParameters } from './definitions.ts';
+import { sqlParameters } from './definition/index.ts';
 
 export interface QueryColumn {
   name: string;
@@ -73,7 +73,7 @@ export async function* streamRows(store: Store, sql: string, params: QueryParame
   }
 }
 
-/** Like streamRows, as DuckDB's value objects (no JSON text round trip; see raw-values.ts). */
+/** Like streamRows, as DuckDB's value objects (no JSON text round trip; see cells/raw-values.ts). */
 export async function* streamRawRows(store: Store, sql: string, params: QueryParameters, where: string): AsyncGenerator<DuckDBValue[][]> {
   const text = bareSql(sql);
   let result;

@@ -7,19 +7,12 @@ import type { Config } from '../config/schema.ts';
 import type { Store } from '../store/database.ts';
 import { silentLogger, type Logger } from '../util/log.ts';
 import { VERSION } from '../version.ts';
-import { findChartFont, type ChartFont } from './chart-render.ts';
-import type { RenderedChart } from './charts.ts';
-import type { ReportDefinition, TableSheetDefinition } from './definition-schema.ts';
-import { loadReportDefinition } from './definitions.ts';
-import { writeMetadataSheet, type MetadataInput } from './metadata-sheet.ts';
-import type { ReportPeriod } from './period.ts';
-import { resetReportVariables, setReportClock } from './report-clock.ts';
+import { findChartFont, type ChartFont, type RenderedChart } from './charts/index.ts';
+import { loadReportDefinition, type ReportDefinition, type TableSheetDefinition } from './definition/index.ts';
+import { createXlsxWriter, writeMetadataSheet, writeSummarySheet, writeTableSheet, type Heading, type MetadataInput, type SummaryFigure } from './workbook/index.ts';
+import { resetReportVariables, setReportClock, type ReportPeriod } from './period/index.ts';
 import { snapshotCostDaily } from './snapshot.ts';
-import type { Heading } from './sheet-heading.ts';
-import { writeSummarySheet, type SummaryFigure } from './summary-sheet.ts';
-import { writeTableSheet } from './table-sheet.ts';
-import { instantText } from './text-format.ts';
-import { createXlsxWriter } from './xlsx-writer.ts';
+import { instantText } from './cells/index.ts';
 
 export interface RenderReportOptions {
   store: Store;

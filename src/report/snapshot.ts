@@ -5,7 +5,7 @@
 // clock, so the numbers are the same; the snapshot is dropped when the render ends.
 import type { Store } from '../store/database.ts';
 import { StoreError } from '../util/errors.ts';
-import type { ReportDefinition } from './definition-schema.ts';
+import type { ReportDefinition } from './definition/index.ts';
 
 /** Whether any query of the definition reads cost_daily, directly or through a report view (rpt_*). */
 export function readsCostDaily(def: ReportDefinition): boolean {

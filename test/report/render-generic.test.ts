@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderReport, type RenderedReport } from '../../src/report/render.ts';
-import { SMALL_RESULT_ROWS } from '../../src/report/table-stats.ts';
+import { SMALL_RESULT_ROWS } from '../../src/report/workbook/table-stats.ts';
 import type { Store } from '../../src/store/database.ts';
 import { FIXTURE_REPORT, fixtureStore, tempDir, testConfig, writeDefinition } from './fixtures.ts';
 import { columnNumbers, columnOf, conditionalRules, expectCents, headerRow, readWorkbook, sheet, sum, totalValue } from './workbook-read.ts';

@@ -1,7 +1,6 @@
 // Email: one message per run with every event of the batch, worst first, through the report issue's SMTP settings.
 import type { Severity } from '../../config/alerts.ts';
-import { escapeHtml } from '../../report/email-content.ts';
-import type { Mailer } from '../../report/mailer.ts';
+import { escapeHtml, type Mailer } from '../../mail/index.ts';
 import { eventLine } from '../payload.ts';
 import { SEVERITY_RANK } from '../types.ts';
 import { ChannelError, isSimulated, type Channel } from './channel.ts';

@@ -2,7 +2,7 @@
 // configuration error (exit 2) before anything is evaluated or recorded.
 import { resolve } from 'node:path';
 import type { Config } from '../../config/schema.ts';
-import { createMailer, type Mailer } from '../../report/mailer.ts';
+import { createMailer, type Mailer } from '../../mail/index.ts';
 import { ConfigError } from '../../util/errors.ts';
 import type { Logger } from '../../util/log.ts';
 import type { Channel } from './channel.ts';

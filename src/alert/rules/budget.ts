@@ -6,7 +6,7 @@ import type { BudgetRule } from '../../config/alerts.ts';
 import type { Store } from '../../store/database.ts';
 import { readSqlFile } from '../../store/sql-files.ts';
 import { decimalStringToMicros } from '../../util/decimal.ts';
-import { usdText } from '../../report/text-format.ts';
+import { usdText } from '../../util/money-text.ts';
 import type { Condition } from '../types.ts';
 
 type SpendRow = {

@@ -2,7 +2,7 @@
 // alerts once and resolves when the waste is gone (the endpoint scaled to zero, the volume deleted).
 import type { Store } from '../../store/database.ts';
 import { readSqlFile } from '../../store/sql-files.ts';
-import { usdText } from '../../report/text-format.ts';
+import { usdText } from '../../util/money-text.ts';
 import type { Condition } from '../types.ts';
 
 type Finding = {

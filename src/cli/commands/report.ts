@@ -1,13 +1,9 @@
 // `gpuledger report [--report NAME] [--period P] [--out-dir DIR] [--email]`: render a workbook (path on stdout)
 // and, with --email, send it. A workbook that could not be delivered stays on disk and the command exits 1.
 import type { Command } from 'commander';
+import { createMailer } from '../../mail/index.ts';
+import { checkDeliveryConfig, deliverReport, loadReportDefinition, parsePeriod, PERIOD_USAGE, renderReport, ReportDeliveryError } from '../../report/index.ts';
 import { SESSION_WAIT_MS, withReader, withWriter } from '../../store/shared-database.ts';
-import { checkDeliveryConfig, deliverReport } from '../../report/deliver.ts';
-import { loadReportDefinition } from '../../report/definitions.ts';
-import { ReportDeliveryError } from '../../report/errors.ts';
-import { createMailer } from '../../report/mailer.ts';
-import { parsePeriod, PERIOD_USAGE } from '../../report/period.ts';
-import { renderReport } from '../../report/render.ts';
 import { contextFor } from '../context.ts';
 import type { ExitState } from '../main.ts';
 

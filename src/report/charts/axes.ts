@@ -1,0 +1,119 @@
+// The parts every chart shares: a frame with margins, a "nice" currency y-axis, day labels, a legend, and SVG text
+// escaping. Charts are plain SVG strings (no charting package): rendered to PNG by png.ts.
+
+export interface Frame {
+  width: number;
+  height: number;
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+export const INK = '#1f2937';
+export const MUTED = '#6b7280';
+export const GRID = '#e5e7eb';
+// Okabe–Ito-like palette: distinguishable for colour-blind readers and in greyscale print
+export const PALETTE = ['#3b6ea8', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00', '#8c8c8c', '#f0e442'];
+
+export function esc(s: string): string {
+  return s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** $0, $850, $1.2k, $12k, $1.5M – short enough for an axis. */
+export function usdShort(v: number): string {
+  const sign = v < 0 ? '-' : '';
+  const a = Math.abs(v);
+  const trim = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1).replace(/\.0$/, '') : x.toFixed(2).replace(/\.?0+$/, ''));
+  if (a >= 1e6) return `${sign}$${trim(a / 1e6)}M`;
+  if (a >= 1e3) return `${sign}$${trim(a / 1e3)}k`;
+  return `${sign}$${trim(a)}`;
+}
+
+/** $12,345.67 – for labels at a point. */
+export function usdFull(v: number): string {
+  return v.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+/** Axis bounds and ticks at 1, 2, 2.5 or 5 × 10^k, about `count` of them. */
+export function niceTicks(min: number, max: number, count = 5): number[] {
+  const lo = Math.min(0, min);
+  const hi = max > lo ? max : lo + 1;
+  const raw = (hi - lo) / count;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
+  const ticks: number[] = [];
+  for (let t = Math.floor(lo / step) * step; t < hi + step * 0.999; t += step) ticks.push(Number(t.toPrecision(12)));
+  return ticks;
+}
+
+export interface YScale {
+  ticks: number[];
+  y(v: number): number;
+}
+
+export function yScale(frame: Frame, min: number, max: number): YScale {
+  const ticks = niceTicks(min, max);
+  const lo = ticks[0]!;
+  const hi = ticks.at(-1)!;
+  const plotH = frame.height - frame.top - frame.bottom;
+  return { ticks, y: (v) => frame.top + plotH - ((v - lo) / (hi - lo)) * plotH };
+}
+
+export function yAxis(frame: Frame, scale: YScale, font: string): string {
+  return scale.ticks
+    .map((t) => {
+      const y = scale.y(t).toFixed(1);
+      return (
+        `<line x1="${frame.left}" x2="${frame.width - frame.right}" y1="${y}" y2="${y}" stroke="${t === 0 ? MUTED : GRID}" stroke-width="1"/>` +
+        `<text x="${frame.left - 8}" y="${y}" dy="4" text-anchor="end" font-size="11" fill="${MUTED}" font-family="${font}">${esc(usdShort(t))}</text>`
+      );
+    })
+    .join('');
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** "Oct 5" for a YYYY-MM-DD day. */
+export function dayLabel(day: string): string {
+  return `${MONTHS[Number(day.slice(5, 7)) - 1]} ${Number(day.slice(8, 10))}`;
+}
+
+export function title(frame: Frame, text: string, font: string): string {
+  return `<text x="${frame.left}" y="22" font-size="15" font-weight="bold" fill="${INK}" font-family="${font}">${esc(text)}</text>`;
+}
+
+export interface LegendItem {
+  label: string;
+  color: string;
+  kind: 'box' | 'line' | 'dash' | 'band';
+}
+
+export function legend(frame: Frame, items: readonly LegendItem[], font: string): string {
+  let x = frame.left;
+  const y = frame.height - 14;
+  return items
+    .map((it) => {
+      const mark =
+        it.kind === 'box' || it.kind === 'band'
+          ? `<rect x="${x}" y="${y - 9}" width="12" height="10" fill="${it.color}"${it.kind === 'band' ? ' opacity="0.35"' : ''}/>`
+          : `<line x1="${x}" x2="${x + 14}" y1="${y - 4}" y2="${y - 4}" stroke="${it.color}" stroke-width="2.5"${it.kind === 'dash' ? ' stroke-dasharray="5 3"' : ''}/>`;
+      const text = `<text x="${x + 19}" y="${y}" font-size="11" fill="${INK}" font-family="${font}">${esc(it.label)}</text>`;
+      x += 19 + it.label.length * 6.5 + 18;
+      return mark + text;
+    })
+    .join('');
+}
+
+export function svgDocument(frame: Frame, body: string): string {
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${frame.width}" height="${frame.height}" viewBox="0 0 ${frame.width} ${frame.height}">` +
+    `<rect width="${frame.width}" height="${frame.height}" fill="#ffffff"/>${body}</svg>`
+  );
+}
+
+export function emptyNote(frame: Frame, font: string): string {
+  const x = (frame.left + frame.width - frame.right) / 2;
+  const y = (frame.top + frame.height - frame.bottom) / 2;
+  return `<text x="${x}" y="${y}" text-anchor="middle" font-size="13" fill="${MUTED}" font-family="${font}">No data for this period</text>`;
+}

@@ -1,0 +1,91 @@
+// A chart of the definition: run its SQL, shape the rows for the SVG builder, render the PNG. Chart values are
+// plotted positions, not sums shown to anyone, so DECIMAL strings become numbers here.
+import type { Store } from '../../store/database.ts';
+import { ReportDefinitionError, type ChartDefinition } from '../definition/index.ts';
+import { addDays } from '../period/index.ts';
+import { queryAll, type QueryParameters, type QueryResult } from '../query.ts';
+import { renderPng, type ChartFont } from './png.ts';
+import { cumulativeSvg, stackedBarsSvg, type CumulativeData, type StackedBarsData } from './svg.ts';
+import { humanize } from '../cells/index.ts';
+
+export interface RenderedChart {
+  id: string;
+  title: string;
+  png: Buffer;
+  svg: string;
+  width: number;
+  height: number;
+  email: boolean;
+  sql: string;
+}
+
+// family order of views-contract.md, so colours stay put from one day's workbook to the next
+const SERIES_ORDER = ['pod', 'serverless', 'storage', 'public_endpoint', 'cluster'];
+
+function column(result: QueryResult, field: string | undefined, where: string, key: string): number {
+  if (field === undefined) return -1;
+  const i = result.columns.findIndex((c) => c.name === field);
+  if (i < 0) {
+    throw new ReportDefinitionError(`${where}.${key}: the chart query has no column '${field}' (it has ${result.columns.map((c) => c.name).join(', ')})`);
+  }
+  return i;
+}
+
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const day = (v: unknown): string => String(v).slice(0, 10);
+
+export function stackedBarsData(def: ChartDefinition, result: QueryResult, where: string): StackedBarsData {
+  const [xi, si, vi] = [column(result, def.x, where, 'x'), column(result, def.series, where, 'series'), column(result, def.value, where, 'value')];
+  const byDay = new Map<string, Map<string, number>>();
+  for (const r of result.rows) {
+    const d = day(r[xi]);
+    const s = String(r[si] ?? '(none)');
+    const m = byDay.get(d) ?? new Map<string, number>();
+    m.set(s, (m.get(s) ?? 0) + (num(r[vi]) ?? 0));
+    byDay.set(d, m);
+  }
+  const present = [...byDay.keys()].sort();
+  if (present.length === 0) return { days: [], series: [] };
+  const days: string[] = [];
+  for (let d = present[0]!; d <= present.at(-1)!; d = addDays(d, 1)) days.push(d);
+  const names = [...new Set(result.rows.map((r) => String(r[si] ?? '(none)')))].sort((a, b) => {
+    const [ia, ib] = [SERIES_ORDER.indexOf(a), SERIES_ORDER.indexOf(b)];
+    return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || a.localeCompare(b);
+  });
+  return {
+    days,
+    series: names.map((name) => ({ label: humanize(name), values: days.map((d) => byDay.get(d)?.get(name) ?? 0) })),
+  };
+}
+
+export function cumulativeData(def: ChartDefinition, result: QueryResult, where: string): CumulativeData {
+  const idx = {
+    x: column(result, def.x, where, 'x'),
+    actual: column(result, def.actual, where, 'actual'),
+    forecast: column(result, def.forecast, where, 'forecast'),
+    low: column(result, def.low, where, 'low'),
+    high: column(result, def.high, where, 'high'),
+    budget: column(result, def.budget, where, 'budget'),
+  };
+  const rows = [...result.rows].sort((a, b) => day(a[idx.x]).localeCompare(day(b[idx.x])));
+  const pick = (i: number) => rows.map((r) => (i < 0 ? null : num(r[i])));
+  const budget = idx.budget < 0 ? null : (rows.map((r) => num(r[idx.budget])).find((v) => v !== null) ?? null);
+  return {
+    days: rows.map((r) => day(r[idx.x])),
+    actual: pick(idx.actual),
+    forecast: pick(idx.forecast),
+    low: pick(idx.low),
+    high: pick(idx.high),
+    budget,
+  };
+}
+
+export async function buildChart(store: Store, def: ChartDefinition, params: QueryParameters, font: ChartFont, where: string): Promise<RenderedChart> {
+  const result = await queryAll(store, def.sql, params, where);
+  const size = { width: def.width, height: def.height, font: font.family };
+  const svg =
+    def.kind === 'stacked_bars'
+      ? stackedBarsSvg(def.title, stackedBarsData(def, result, where), size)
+      : cumulativeSvg(def.title, cumulativeData(def, result, where), size);
+  return { id: def.id, title: def.title, svg, png: renderPng(svg, font), width: def.width, height: def.height, email: def.email, sql: def.sql };
+}

@@ -1,0 +1,4 @@
+// Charts: a chart definition's query drawn as SVG (no charting package) and rendered to PNG for the workbook and
+// the email.
+export { buildChart, type RenderedChart } from './build-chart.ts';
+export { findChartFont, type ChartFont } from './png.ts';

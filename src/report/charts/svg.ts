@@ -1,0 +1,146 @@
+// The two summary charts as SVG: daily spend stacked by family, and the month's cumulative spend against the
+// forecast (with its range) and the budget.
+import {
+  dayLabel,
+  emptyNote,
+  INK,
+  legend,
+  MUTED,
+  PALETTE,
+  svgDocument,
+  title,
+  usdFull,
+  yAxis,
+  yScale,
+  esc,
+  type Frame,
+  type LegendItem,
+} from './axes.ts';
+
+export interface ChartSize {
+  width: number;
+  height: number;
+  /** font-family attribute value. */
+  font: string;
+}
+
+export interface StackedBarsData {
+  days: string[];
+  series: { label: string; values: number[] }[];
+}
+
+export interface CumulativeData {
+  days: string[];
+  actual: (number | null)[];
+  forecast: (number | null)[];
+  low: (number | null)[];
+  high: (number | null)[];
+  budget: number | null;
+}
+
+function frameOf(size: ChartSize): Frame {
+  return { width: size.width, height: size.height, left: 64, right: 24, top: 40, bottom: 58 };
+}
+
+function xLabels(frame: Frame, days: readonly string[], xAt: (i: number) => number, every: number, font: string): string {
+  const idx: number[] = [];
+  for (let i = 0; i < days.length; i += every) idx.push(i);
+  const last = days.length - 1;
+  if (idx.at(-1)! !== last && last - idx.at(-1)! >= every / 2) idx.push(last);
+  return idx
+    .map(
+      (i) =>
+        `<text x="${xAt(i).toFixed(1)}" y="${frame.height - frame.bottom + 16}" text-anchor="middle" font-size="11" fill="${MUTED}" font-family="${font}">${esc(dayLabel(days[i]!))}</text>`,
+    )
+    .join('');
+}
+
+export function stackedBarsSvg(chartTitle: string, data: StackedBarsData, size: ChartSize): string {
+  const frame = frameOf(size);
+  const n = data.days.length;
+  let body = title(frame, chartTitle, size.font);
+  if (n === 0 || data.series.length === 0) return svgDocument(frame, body + emptyNote(frame, size.font));
+  const pos = new Array<number>(n).fill(0);
+  const neg = new Array<number>(n).fill(0);
+  for (const s of data.series) s.values.forEach((v, i) => (v >= 0 ? (pos[i]! += v) : (neg[i]! += v)));
+  const scale = yScale(frame, Math.min(0, ...neg), Math.max(0, ...pos));
+  const plotW = frame.width - frame.left - frame.right;
+  const band = plotW / n;
+  const barW = Math.max(1, band * 0.78);
+  const xAt = (i: number) => frame.left + band * i + band / 2;
+  body += yAxis(frame, scale, size.font);
+  const upBase = new Array<number>(n).fill(0);
+  const downBase = new Array<number>(n).fill(0);
+  data.series.forEach((s, k) => {
+    const color = PALETTE[k % PALETTE.length]!;
+    s.values.forEach((v, i) => {
+      if (v === 0) return;
+      const base = v > 0 ? upBase : downBase;
+      const y0 = scale.y(base[i]!);
+      const y1 = scale.y(base[i]! + v);
+      base[i]! += v;
+      body += `<rect x="${(xAt(i) - barW / 2).toFixed(1)}" y="${Math.min(y0, y1).toFixed(1)}" width="${barW.toFixed(1)}" height="${Math.abs(y1 - y0).toFixed(1)}" fill="${color}"/>`;
+    });
+  });
+  body += xLabels(frame, data.days, xAt, Math.max(1, Math.ceil(n / 9)), size.font);
+  const items: LegendItem[] = data.series.map((s, k) => ({ label: s.label, color: PALETTE[k % PALETTE.length]!, kind: 'box' }));
+  return svgDocument(frame, body + legend(frame, items, size.font));
+}
+
+function path(points: [number, number][]): string {
+  return points.map(([x, y], i) => `${i === 0 ? 'M' : 'L'}${x.toFixed(1)},${y.toFixed(1)}`).join(' ');
+}
+
+export function cumulativeSvg(chartTitle: string, data: CumulativeData, size: ChartSize): string {
+  const frame = frameOf(size);
+  const n = data.days.length;
+  let body = title(frame, chartTitle, size.font);
+  const values = [...data.actual, ...data.forecast, ...data.high, data.budget].filter((v): v is number => v !== null);
+  if (n === 0 || values.length === 0) return svgDocument(frame, body + emptyNote(frame, size.font));
+  const scale = yScale(frame, Math.min(0, ...values), Math.max(...values));
+  const plotW = frame.width - frame.left - frame.right;
+  const xAt = (i: number) => frame.left + (n === 1 ? plotW / 2 : (plotW * i) / (n - 1));
+  body += yAxis(frame, scale, size.font);
+  const items: LegendItem[] = [];
+  const lastActual = data.actual.reduce<number>((last, v, i) => (v !== null ? i : last), -1);
+
+  const bandIdx = data.low.map((v, i) => (v !== null && data.high[i] !== null ? i : -1)).filter((i) => i >= 0);
+  if (bandIdx.length > 0) {
+    const upper = bandIdx.map((i) => [xAt(i), scale.y(data.high[i]!)] as [number, number]);
+    const lower = bandIdx.map((i) => [xAt(i), scale.y(data.low[i]!)] as [number, number]).reverse();
+    if (lastActual >= 0 && lastActual < bandIdx[0]!) {
+      const anchor: [number, number] = [xAt(lastActual), scale.y(data.actual[lastActual]!)];
+      upper.unshift(anchor);
+      lower.push(anchor);
+    }
+    body += `<path d="${path([...upper, ...lower])} Z" fill="#e69f00" opacity="0.22"/>`;
+    items.push({ label: 'Forecast range', color: '#e69f00', kind: 'band' });
+  }
+  const fIdx = data.forecast.map((v, i) => (v !== null ? i : -1)).filter((i) => i >= 0);
+  if (fIdx.length > 0) {
+    const pts = fIdx.map((i) => [xAt(i), scale.y(data.forecast[i]!)] as [number, number]);
+    if (lastActual >= 0 && lastActual < fIdx[0]!) pts.unshift([xAt(lastActual), scale.y(data.actual[lastActual]!)]);
+    body += `<path d="${path(pts)}" fill="none" stroke="#d55e00" stroke-width="2" stroke-dasharray="6 4"/>`;
+    const end = fIdx.at(-1)!;
+    body += `<text x="${(xAt(end) - 4).toFixed(1)}" y="${(scale.y(data.forecast[end]!) - 8).toFixed(1)}" text-anchor="end" font-size="11" fill="#d55e00" font-family="${size.font}">${esc(`forecast ${usdFull(data.forecast[end]!)}`)}</text>`;
+    items.push({ label: 'Forecast', color: '#d55e00', kind: 'dash' });
+  }
+  if (data.budget !== null) {
+    const y = scale.y(data.budget).toFixed(1);
+    body += `<line x1="${frame.left}" x2="${frame.width - frame.right}" y1="${y}" y2="${y}" stroke="#c00000" stroke-width="1.5" stroke-dasharray="3 3"/>`;
+    body += `<text x="${frame.left + 6}" y="${y}" dy="-5" font-size="11" fill="#c00000" font-family="${size.font}">${esc(`budget ${usdFull(data.budget)}`)}</text>`;
+    items.push({ label: 'Budget', color: '#c00000', kind: 'dash' });
+  }
+  if (lastActual >= 0) {
+    const pts = data.actual.map((v, i) => (v !== null ? ([xAt(i), scale.y(v)] as [number, number]) : undefined)).filter((p): p is [number, number] => p !== undefined);
+    body += `<path d="${path(pts)}" fill="none" stroke="#3b6ea8" stroke-width="2.5"/>`;
+    const [x, y] = [xAt(lastActual), scale.y(data.actual[lastActual]!)];
+    body += `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="3.5" fill="#3b6ea8"/>`;
+    // near the right edge the label goes left of the point, else it would be cut off
+    const leftOf = x > frame.left + (frame.width - frame.left - frame.right) * 0.75;
+    body += `<text x="${(leftOf ? x - 6 : x + 6).toFixed(1)}" y="${(y + 16).toFixed(1)}" text-anchor="${leftOf ? 'end' : 'start'}" font-size="11" font-weight="bold" fill="${INK}" font-family="${size.font}">${esc(usdFull(data.actual[lastActual]!))}</text>`;
+    items.unshift({ label: 'Actual', color: '#3b6ea8', kind: 'line' });
+  }
+  body += xLabels(frame, data.days, xAt, n > 20 ? 5 : 2, size.font);
+  return svgDocument(frame, body + legend(frame, items, size.font));
+}

@@ -1,0 +1,108 @@
+// The period a report covers: `--period 2026-10` (a calendar month), `--period 2026-10-01..2026-10-15` (inclusive
+// UTC days), or the report's default resolved against the data's clock (views-contract.md `report_clock`).
+// Days are UTC calendar days, the API's day buckets.
+import { UsageError } from '../../util/errors.ts';
+
+export const PERIOD_USAGE = "--period takes a month such as 2026-10 or a day range such as 2026-10-01..2026-10-15 (inclusive days)";
+
+export const DEFAULT_PERIODS = ['month_to_date', 'previous_month'] as const;
+export type DefaultPeriod = (typeof DEFAULT_PERIODS)[number];
+
+export type PeriodKind = 'month' | 'range' | 'month_to_date';
+
+export interface ReportPeriod {
+  kind: PeriodKind;
+  /** First day, YYYY-MM-DD. */
+  start: string;
+  /** Last day, inclusive, YYYY-MM-DD. */
+  end: string;
+  /** For file names: 2026-10, 2026-11-21 (month to date), 2026-10-01_2026-10-15. */
+  label: string;
+  /** For people: "October 2026", "1–21 November 2026 (month to date)". */
+  title: string;
+}
+
+const DAY_MS = 86_400_000;
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** A YYYY-MM-DD day as the UTC midnight Date, or undefined when it is not a real calendar day. */
+export function parseDay(s: string): Date | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (!m) return undefined;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const t = new Date(Date.UTC(y, mo - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d ? t : undefined;
+}
+
+export function formatDay(t: Date): string {
+  return t.toISOString().slice(0, 10);
+}
+
+export function addDays(day: string, n: number): string {
+  return formatDay(new Date(parseDay(day)!.getTime() + n * DAY_MS));
+}
+
+function monthTitle(t: Date): string {
+  return `${MONTHS[t.getUTCMonth()]} ${t.getUTCFullYear()}`;
+}
+
+function rangeTitle(start: Date, end: Date): string {
+  const sameMonth = start.getUTCFullYear() === end.getUTCFullYear() && start.getUTCMonth() === end.getUTCMonth();
+  if (sameMonth) return `${start.getUTCDate()}–${end.getUTCDate()} ${monthTitle(end)}`;
+  return `${start.getUTCDate()} ${monthTitle(start)} – ${end.getUTCDate()} ${monthTitle(end)}`;
+}
+
+export function monthPeriod(year: number, monthIndex: number): ReportPeriod {
+  const start = new Date(Date.UTC(year, monthIndex, 1));
+  const end = new Date(Date.UTC(year, monthIndex + 1, 0));
+  return { kind: 'month', start: formatDay(start), end: formatDay(end), label: formatDay(start).slice(0, 7), title: monthTitle(start) };
+}
+
+export function rangePeriod(startDay: string, endDay: string): ReportPeriod {
+  const start = parseDay(startDay)!;
+  const end = parseDay(endDay)!;
+  return { kind: 'range', start: startDay, end: endDay, label: `${startDay}_${endDay}`, title: rangeTitle(start, end) };
+}
+
+/** Month to date: the first of as-of day's month through the as-of day (the open day included). */
+export function monthToDatePeriod(asOfDay: string): ReportPeriod {
+  const end = parseDay(asOfDay)!;
+  const start = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth(), 1));
+  return {
+    kind: 'month_to_date',
+    start: formatDay(start),
+    end: asOfDay,
+    label: asOfDay,
+    title: `${rangeTitle(start, end)} (month to date)`,
+  };
+}
+
+/** Parse the `--period` flag; a one-line UsageError (exit 2) says what is accepted. */
+export function parsePeriod(text: string): ReportPeriod {
+  const s = text.trim();
+  const month = /^(\d{4})-(\d{2})$/.exec(s);
+  if (month) {
+    const mo = Number(month[2]);
+    if (mo >= 1 && mo <= 12) return monthPeriod(Number(month[1]), mo - 1);
+  }
+  const range = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/.exec(s);
+  if (range) {
+    const start = parseDay(range[1]!);
+    const end = parseDay(range[2]!);
+    if (start && end && start <= end) return rangePeriod(range[1]!, range[2]!);
+    if (start && end) throw new UsageError(`${PERIOD_USAGE}; '${text}' ends before it starts`);
+  }
+  throw new UsageError(`${PERIOD_USAGE}, got '${text}'`);
+}
+
+/** A report's default period, as of the data's clock day (report_clock.as_of_date). */
+export function defaultPeriod(kind: DefaultPeriod, asOfDay: string): ReportPeriod {
+  const d = parseDay(asOfDay)!;
+  if (kind === 'previous_month') return monthPeriod(d.getUTCFullYear(), d.getUTCMonth() - 1);
+  return monthToDatePeriod(asOfDay);
+}
+
+/** Half-open end of the period: midnight UTC after its last day. */
+export function periodEndExclusive(period: ReportPeriod): Date {
+  return new Date(parseDay(period.end)!.getTime() + DAY_MS);
+}

@@ -1,0 +1,33 @@
+// The top of every sheet: a title, a line saying what the sheet holds and for which period, and – when any account
+// in the report is simulated – a red SIMULATED DATA banner, so nobody mistakes demo numbers for spend.
+import type { SheetWriter } from './xlsx-writer.ts';
+import { STYLE } from '../cells/index.ts';
+
+export const SIMULATED_LABEL = 'SIMULATED DATA';
+
+export interface Heading {
+  title: string;
+  lines: readonly string[];
+  /** Simulated accounts in the report (empty: no banner). */
+  simulatedAccounts: readonly string[];
+}
+
+export function simulatedBanner(accounts: readonly string[]): string {
+  return `${SIMULATED_LABEL} – account${accounts.length > 1 ? 's' : ''} ${accounts.join(', ')} ${accounts.length > 1 ? 'are' : 'is'} simulated by gpuledger's demo, not real spend`;
+}
+
+/** Write the heading rows; returns the number of rows written. */
+export function writeHeading(ws: SheetWriter, heading: Heading): number {
+  let n = 0;
+  const put = (text: string, style: object, height?: number) => {
+    const row = ws.addRow([text]);
+    row.getCell(1).style = style;
+    if (height) row.height = height;
+    row.commit();
+    n += 1;
+  };
+  put(heading.title, STYLE.title, 22);
+  for (const line of heading.lines) put(line, STYLE.subtitle);
+  if (heading.simulatedAccounts.length > 0) put(simulatedBanner(heading.simulatedAccounts), STYLE.alert, 20);
+  return n;
+}

@@ -1,0 +1,194 @@
+// A table sheet: heading, a totals row and the header row (both frozen, so the totals stay in view), then the
+// query's rows. With streaming, column widths and the totals row must be known before the first data row:
+//  - small results (the first 20,000 rows end the query): read once, totals summed exactly from the DECIMAL values,
+//    widths measured, then written;
+//  - large results (`large: true`, or more rows than that): one aggregate SQL pass over the same query gives the
+//    row count, the exact totals and the widest value per column, then the rows stream from DuckDB chunk by chunk
+//    and are committed as they come – never the whole result in memory.
+// Either way the totals row is a SUM formula whose cached value is the exact total, equal to SQL to the cent.
+import type { Store } from '../../store/database.ts';
+import { ReportDefinitionError, type ColumnDefinition } from '../definition/index.ts';
+import { queryColumns, streamRawRows, type QueryColumn, type QueryParameters } from '../query.ts';
+import { cellStyle, COLORS, humanize, inferFormat, isNumericFormat, rawConverter, STYLE, type CellValue, type ColumnFormat } from '../cells/index.ts';
+import { writeHeading, type Heading } from './sheet-heading.ts';
+import { fitWidth, readSmall, sqlStats } from './table-stats.ts';
+import type { SheetWriter, XlsxWriter } from './xlsx-writer.ts';
+
+export interface TableSheetSpec {
+  name: string;
+  heading: Heading;
+  sql: string;
+  columns: readonly ColumnDefinition[] | undefined;
+  freezeColumns: number;
+  emptyText: string;
+  large: boolean;
+  /** Where the sheet is defined, for messages: "reports/nightly.yaml sheets.3". */
+  where: string;
+}
+
+export interface ResolvedColumn {
+  field: string;
+  /** Position in the query result. */
+  index: number;
+  header: string;
+  format: ColumnFormat;
+  total: 'sum' | 'label' | undefined;
+  dataBar: boolean;
+  upIsBad: boolean;
+  width: number;
+}
+
+export interface TableSheetResult {
+  name: string;
+  sql: string;
+  rows: number;
+  headerRow: number;
+  firstDataRow: number;
+  lastDataRow: number;
+  columns: ResolvedColumn[];
+  /** Exact totals of the summed columns (DECIMAL text, as DuckDB would print the SUM). */
+  totals: Record<string, string | number | null>;
+}
+
+export function excelColumn(n: number): string {
+  let s = '';
+  for (let c = n; c > 0; c = Math.floor((c - 1) / 26)) s = String.fromCharCode(65 + ((c - 1) % 26)) + s;
+  return s;
+}
+
+function resolveColumns(spec: TableSheetSpec, result: QueryColumn[]): ResolvedColumn[] {
+  const index = new Map(result.map((c, i) => [c.name, i]));
+  const defs: ColumnDefinition[] =
+    spec.columns?.slice() ??
+    result.map((c) => {
+      const format = inferFormat(c.typeId, c.name);
+      return { field: c.name, dataBar: false, upIsBad: false, ...(format === 'usd' ? { total: 'sum' as const } : {}) };
+    });
+  const resolved = defs.map((d, i) => {
+    const at = index.get(d.field);
+    if (at === undefined) {
+      throw new ReportDefinitionError(`${spec.where}.columns.${i}.field: the query has no column '${d.field}' (it has ${result.map((c) => c.name).join(', ')})`);
+    }
+    return {
+      field: d.field,
+      index: at,
+      header: d.header ?? humanize(d.field),
+      format: d.format ?? inferFormat(result[at]!.typeId, d.field),
+      total: d.total,
+      dataBar: d.dataBar,
+      upIsBad: d.upIsBad,
+      width: d.width ?? 0,
+    };
+  });
+  // with sums but no label column, the word "Total" goes into the first column that is not summed
+  if (resolved.some((c) => c.total === 'sum') && !resolved.some((c) => c.total === 'label')) {
+    const first = resolved.find((c) => c.total === undefined && !isNumericFormat(c.format));
+    if (first) first.total = 'label';
+  }
+  return resolved;
+}
+
+/** Write one table sheet from its query; the sheet is committed when this returns. */
+export async function writeTableSheet(
+  writer: XlsxWriter,
+  store: Store,
+  spec: TableSheetSpec,
+  params: QueryParameters,
+  timeZone: string,
+): Promise<TableSheetResult> {
+  const resultColumns = await queryColumns(store, spec.sql, params, spec.where);
+  const columns = resolveColumns(spec, resultColumns);
+  const converters = columns.map((c) => rawConverter(resultColumns[c.index]!.typeId, c.format, timeZone));
+  const small = spec.large ? undefined : await readSmall(store, spec, columns, converters, params);
+  const stats = small?.stats ?? (await sqlStats(store, spec, columns, resultColumns.length, params));
+  const hasTotals = columns.some((c) => c.total === 'sum');
+
+  const headingRows = spec.heading.lines.length + 1 + (spec.heading.simulatedAccounts.length > 0 ? 1 : 0);
+  const totalsRow = hasTotals ? headingRows + 1 : 0;
+  const headerRow = headingRows + (hasTotals ? 2 : 1);
+  const firstDataRow = headerRow + 1;
+  const lastDataRow = headerRow + stats.rows;
+
+  const ws: SheetWriter = writer.addSheet(spec.name, { freeze: { rows: headerRow, columns: spec.freezeColumns } });
+  // every cell gets its column's shared style object: exceljs then resolves the style id once per object, not per cell
+  const styles = columns.map((c) => cellStyle(c.format, { signed: c.upIsBad }));
+  ws.columns = columns.map((c) => ({ key: c.field, width: fitWidth(c, stats) }));
+  writeHeading(ws, spec.heading);
+
+  if (hasTotals) {
+    const row = ws.getRow(totalsRow);
+    columns.forEach((c, i) => {
+      const cell = row.getCell(i + 1);
+      cell.style = cellStyle(c.format, { signed: c.upIsBad, total: true });
+      if (c.total === 'label') cell.value = stats.rows > 0 ? 'Total' : 'Total (no rows)';
+      if (c.total !== 'sum') return;
+      const exact = stats.totals[c.field];
+      const cached = exact === null || exact === undefined ? 0 : Number(exact);
+      const col = excelColumn(i + 1);
+      cell.value = stats.rows > 0 ? { formula: `SUM(${col}${firstDataRow}:${col}${lastDataRow})`, result: cached } : cached;
+    });
+    row.commit();
+  }
+  const header = ws.getRow(headerRow);
+  columns.forEach((c, i) => {
+    const cell = header.getCell(i + 1);
+    cell.value = c.header;
+    cell.style = isNumericFormat(c.format) ? STYLE.headerRight : STYLE.header;
+  });
+  header.height = columns.some((c) => c.header.length > fitWidth(c, stats) - 3) ? 32 : 20;
+  header.commit();
+
+  const n = columns.length;
+  const put = (values: CellValue[]) => {
+    const row = ws.addRow(values);
+    for (let i = 0; i < n; i++) row.getCell(i + 1).style = styles[i]!;
+    row.commit();
+  };
+  let written = 0;
+  if (small) {
+    for (const values of small.rows) put(values);
+    written = small.rows.length;
+  } else {
+    for await (const chunk of streamRawRows(store, spec.sql, params, spec.where)) {
+      for (const raw of chunk) {
+        const values: CellValue[] = new Array(n);
+        for (let i = 0; i < n; i++) values[i] = converters[i]!(raw[columns[i]!.index]!);
+        put(values);
+      }
+      written += chunk.length;
+      await writer.drain(ws);
+    }
+    if (written !== stats.rows) {
+      // we hold the write lock, so the data cannot have changed between the two reads: the query is not deterministic
+      throw new ReportDefinitionError(`${spec.where}: the query returned ${written} rows after counting ${stats.rows}; does it use random(), now() or a LIMIT without ORDER BY?`);
+    }
+  }
+  if (written === 0) {
+    const row = ws.addRow([spec.emptyText]);
+    row.getCell(1).style = STYLE.note;
+    row.commit();
+  }
+
+  ws.autoFilter = `A${headerRow}:${excelColumn(n)}${Math.max(headerRow, lastDataRow)}`;
+  if (written > 0) {
+    columns.forEach((c, i) => {
+      const col = excelColumn(i + 1);
+      const data = `${col}${firstDataRow}:${col}${lastDataRow}`;
+      if (c.dataBar) writer.addDataBar(ws, data, COLORS.dataBar);
+      if (c.upIsBad) addChangeColors(ws, c.total === 'sum' ? `${col}${totalsRow} ${data}` : data, i);
+    });
+  }
+  ws.commit();
+  return { name: spec.name, sql: spec.sql, rows: written, headerRow, firstDataRow, lastDataRow, columns, totals: stats.totals };
+}
+
+/** It is cost: an increase is red, a decrease green. `slot` keeps rule priorities unique within the sheet. */
+export function addChangeColors(ws: SheetWriter, ref: string, slot: number): void {
+  ws.addConditionalFormatting({
+    ref,
+    rules: [
+      { type: 'cellIs', operator: 'greaterThan', formulae: ['0'], priority: 2 * slot + 1, style: { font: { color: { argb: COLORS.increase } } } },
+      { type: 'cellIs', operator: 'lessThan', formulae: ['0'], priority: 2 * slot + 2, style: { font: { color: { argb: COLORS.decrease } } } },
+    ],
+  });
+}

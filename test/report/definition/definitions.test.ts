@@ -1,0 +1,64 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BUILTIN_REPORTS_DIR, listReportFiles, loadReportDefinition, parseReportDefinition, ReportDefinitionError, sqlParameters } from '../../../src/report/definition/load.ts';
+import { tempDir, writeDefinition } from '../fixtures.ts';
+
+function errorOf(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error('expected an error');
+}
+
+const minimal = (sheet: string) => `title: T\ndefaultPeriod: month_to_date\nsheets:\n${sheet}`;
+
+describe('report definitions', () => {
+  it('ships nightly and finance-monthly, both valid', () => {
+    const files = listReportFiles(undefined);
+    expect([...files.keys()].sort()).toEqual(['finance-monthly', 'nightly']);
+    expect(loadReportDefinition('nightly', undefined).defaultPeriod).toBe('month_to_date');
+    expect(loadReportDefinition('finance-monthly', undefined).defaultPeriod).toBe('previous_month');
+  });
+
+  it('lets a user folder add reports and override a shipped one by name', () => {
+    const dir = tempDir();
+    writeDefinition(dir, 'nightly', minimal('  - { name: Only, sql: select 1 as x }'));
+    writeDefinition(dir, 'mine', minimal('  - { name: Mine, sql: select 1 as x }'));
+    expect(loadReportDefinition('nightly', dir).sheets.map((s) => s.name)).toEqual(['Only']);
+    expect(loadReportDefinition('mine', dir).file).toBe(join(dir, 'mine.yaml'));
+    expect(listReportFiles(dir).get('finance-monthly')).toBe(join(BUILTIN_REPORTS_DIR, 'finance-monthly.yaml'));
+  });
+
+  it('names the report there is none of, and the ones there are', () => {
+    expect(errorOf(() => loadReportDefinition('weekly', undefined)).message).toMatch(/^no report named 'weekly'; available: finance-monthly, nightly/);
+  });
+
+  it.each([
+    [minimal('  - { name: Bad, sql: select 1, columns: [{ field: x, format: money }] }'), /x\.yaml: sheets\.0\.columns\.0\.format: /],
+    [minimal('  - { name: Bad, sql: select 1, view: cost }'), /x\.yaml: sheets\.0\.sql: give exactly one of sql or view/],
+    [minimal('  - { name: "Bad/Name", sql: select 1 }'), /x\.yaml: sheets\.0\.name: no : \\ \/ \? \* \[ \]/],
+    [minimal('  - { name: S, kind: summary, charts: [{ id: c, kind: stacked_bars, title: t, sql: select 1, x: day }] }'), /x\.yaml: sheets\.0\.charts\.0\.series: required for a stacked_bars chart/],
+    [minimal('  - { name: S, sql: select 1, colums: [] }'), /x\.yaml: sheets\.0: Unrecognized key: "colums"/],
+    ['title: T\nsheets: []\ndefaultPeriod: month_to_date', /x\.yaml: sheets: /],
+    ['title: T\ndefaultPeriod: yesterday\nsheets: [{ name: A, sql: select 1 }]', /x\.yaml: defaultPeriod: /],
+    [minimal('  - { name: A, sql: "select * from cost where day > $since" }'), /x\.yaml: sheets\.0\.sql: unknown parameter \$since \(known: \$period_start, \$period_end, \$as_of, \$budget_monthly\)/],
+    [minimal('  - { name: A, sql: select 1 }\n  - { name: a, sql: select 2 }'), /x\.yaml: sheets\.1\.name: sheet name 'a' is used twice/],
+    ['title: [unclosed', /x\.yaml: not valid YAML/],
+  ])('rejects a bad definition with one line naming the file and the key (%#)', (text, message) => {
+    const e = errorOf(() => parseReportDefinition(text, '/somewhere/reports/x.yaml'));
+    expect(e).toBeInstanceOf(ReportDefinitionError);
+    expect(e.message).toMatch(message);
+    expect(e.message).not.toContain('\n');
+  });
+
+  it('reads JSON definitions too', () => {
+    const def = parseReportDefinition(JSON.stringify({ title: 'J', defaultPeriod: 'previous_month', sheets: [{ name: 'A', view: 'cost_daily' }] }), '/r/j.json');
+    expect(def).toMatchObject({ name: 'j', sheets: [{ kind: 'table', view: 'cost_daily' }] });
+  });
+
+  it('finds parameters outside string literals and comments only', () => {
+    expect(sqlParameters("select '$x' as a, $period_start -- $nope\nwhere y = $period_end and z = $1").sort()).toEqual(['period_end', 'period_start']);
+  });
+});
