@@ -8,7 +8,8 @@ import type { Store } from '../store/database.ts';
 import { countBuckets, formatRfc3339, type BucketSize } from '../util/buckets.ts';
 import type { ResolvedAccount } from './accounts.ts';
 import { INVENTORY_KINDS } from './inventory.ts';
-import { chunkRange, planRange, type Watermark } from './window-plan.ts';
+import { EMPTY_SYNC_STATE, readSyncState } from './sync-state.ts';
+import { chunkRange, planRange } from './window-plan.ts';
 import { BILLING_SOURCE_DEFS } from './billing-sources/index.ts';
 
 export interface PlanRow {
@@ -42,31 +43,10 @@ export interface PlanOptions {
   until?: Date;
 }
 
-async function storedWatermark(store: Store | undefined, account: string, source: string, size: string): Promise<Watermark | undefined> {
-  const row = await store?.one<{ f: string | null; t: string | null; c: string | null }>(
-    `select loaded_from::varchar f, loaded_through::varchar t, complete_through::varchar c from _meta_watermarks
-     where account = $1 and source = $2 and bucket_size = $3`,
-    [account, source, size],
-  );
-  if (!row) return undefined;
-  const d = (s: string | null) => (s ? new Date(s) : null);
-  return { loadedFrom: d(row.f), loadedThrough: d(row.t), completeThrough: d(row.c) };
-}
-
-async function storedDensity(store: Store | undefined, account: string, source: string, size: BucketSize): Promise<number | undefined> {
-  const last = await store?.one<{ records: string; ws: string; we: string }>(
-    `select records::varchar records, window_start::varchar ws, window_end::varchar we from _meta_loads
-     where account = $1 and source = $2 and bucket_size = $3 and records > 0 order by extracted_at desc limit 1`,
-    [account, source, size],
-  );
-  if (!last) return undefined;
-  const n = countBuckets(new Date(last.ws), new Date(last.we), size);
-  return n > 0 ? Number(last.records) / n : undefined;
-}
-
 export async function planSync(options: PlanOptions): Promise<SyncPlan> {
   const sources = options.sources ?? options.config.sync.sources;
   const max = options.config.sync.maxRecordsPerRequest;
+  const state = options.store ? await readSyncState(options.store) : EMPTY_SYNC_STATE;
   const rows: PlanRow[] = [];
   let quotaText: string | undefined;
   let perMinute: number | undefined;
@@ -92,12 +72,12 @@ export async function planSync(options: PlanOptions): Promise<SyncPlan> {
             plan,
             now,
             config: options.config.sync,
-            watermark: await storedWatermark(options.store, account.name, source, plan.size),
+            watermark: state.watermark(account.name, source, plan.size),
             since: options.since,
             until: options.until,
           });
           if (!range) continue;
-          let density = await storedDensity(options.store, account.name, source, plan.size);
+          let density = state.lastDensity(account.name, source, plan.size);
           const kind = BILLING_SOURCE_DEFS[source].inventoryKind;
           if (density === undefined) {
             if (!kind) density = 1;
