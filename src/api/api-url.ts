@@ -27,6 +27,8 @@ export function checkApiUrl(raw: string, label = 'API URL'): URL {
     throw new ApiUrlError(`${label} '${displayUrl(raw)}' is not a URL; expected ${ACCEPTED}`, { cause: e });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    // `localhost:8787` parses as the scheme "localhost:"
+    if (!raw.includes('://')) throw new ApiUrlError(`${label} '${displayUrl(raw)}' has no http:// or https:// scheme; expected ${ACCEPTED}`);
     throw new ApiUrlError(`${label} '${displayUrl(url)}' uses ${url.protocol.replace(/:$/, '')}://, which the platform API does not speak; expected ${ACCEPTED}`);
   }
   if (url.search || url.hash) {
