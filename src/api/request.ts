@@ -3,15 +3,15 @@
 // after a failure retry-policy.ts decides – retry with bounded, jittered backoff, wait for the rate-limit window, or
 // fail with a typed error. Route functions (billing.ts, inventory.ts, graphql.ts) only build paths and read answers.
 import { Pool } from 'undici';
-import { errorMessage, type GpuledgerError } from '../util/errors.ts';
+import type { GpuledgerError } from '../util/errors.ts';
 import { silentLogger, type Logger } from '../util/log.ts';
 import { redact, registerSecret } from '../util/secrets.ts';
 import { VERSION } from '../version.ts';
 import { checkApiUrl, displayUrl } from './api-url.ts';
-import { ApiArgumentError, ApiAuthError, ApiForbiddenError, ApiNotPlatformError, ApiRequestError, ApiServerError, ApiTransportError, ApiUnavailableError, type Problem } from './errors.ts';
+import { header, networkFailure, readAnswer, type ApiAnswer, type Failure } from './answer.ts';
+import { ApiArgumentError, ApiTransportError, ApiUnavailableError } from './errors.ts';
 import { RateLimitGovernor, realClock, type Clock } from './governor.ts';
-import { FAILURE_DECISIONS, failureKind, statusDecision, type Decision } from './retry-policy.ts';
-import { problemSchema } from './schemas.ts';
+import { FAILURE_DECISIONS } from './retry-policy.ts';
 
 export interface RequesterOptions {
   baseUrl: string;
@@ -38,12 +38,7 @@ export interface ApiCall {
   signal?: AbortSignal;
 }
 
-export interface ApiAnswer {
-  json: unknown;
-  /** The body as it arrived (the loader may hand it to DuckDB's read_json as is). */
-  text: string;
-  bytes: number;
-}
+export type { ApiAnswer } from './answer.ts';
 
 export interface ApiStats {
   requests: number;
@@ -52,13 +47,6 @@ export interface ApiStats {
   bytes: number;
 }
 
-/** A failed attempt: the policy's decision, the typed error (thrown, or the cause after the last retry) and a short reason. */
-interface Failure {
-  decision: Decision;
-  error: GpuledgerError;
-  reason: string;
-  retryAfterSeconds?: number;
-}
 type Attempt = { answer: ApiAnswer } | Failure;
 
 const MAX_RATE_LIMITED = 20;
@@ -68,20 +56,6 @@ const BACKOFF_CAP_MS = 10_000;
 // slot on every request it refuses for such a value (undici 7.30: the fifth one hangs with nothing keeping the
 // process alive – exit 13), so the value is checked here before undici sees it.
 const HEADER_VALUE = /^[^\s\x00-\x1f\x7f](?:[^\x00-\x08\x0a-\x1f\x7f]*[^\s\x00-\x1f\x7f])?$/;
-
-function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v.join(', ') : v;
-}
-
-function parseProblem(text: string): Problem | undefined {
-  try {
-    const parsed = problemSchema.safeParse(JSON.parse(text));
-    return parsed.success ? (parsed.data as Problem) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 export class ApiRequester {
   readonly stats: ApiStats = { requests: 0, retries: 0, rateLimited: 0, bytes: 0 };
@@ -190,15 +164,7 @@ export class ApiRequester {
       text = await res.body.text();
     } catch (e) {
       if (call.signal?.aborted) throw e;
-      const kind = failureKind(e);
-      const reason = `${(e as { code?: string }).code ?? 'network error'}: ${redact(errorMessage(e))}`;
-      const error =
-        kind === 'invalid-argument'
-          ? new ApiArgumentError(what, redact(errorMessage(e)), { cause: e })
-          : kind === 'host-not-found'
-            ? new ApiTransportError(what, `the host of ${this.url} does not resolve; check --api-url`, { cause: e })
-            : new ApiTransportError(what, reason, { cause: e });
-      return { decision: FAILURE_DECISIONS[kind], error, reason };
+      return networkFailure(this.url, what, e);
     }
     const bytes = Buffer.byteLength(text);
     const length = header(headers, 'content-length');
@@ -213,41 +179,6 @@ export class ApiRequester {
       const d = new Date(date);
       if (!Number.isNaN(d.getTime())) this.lastServerDate = d;
     }
-    const contentType = (header(headers, 'content-type') ?? 'no content type').split(';')[0]!.trim();
-    const isJson = /\bjson\b/i.test(contentType);
-    if (status >= 200 && status < 300) {
-      try {
-        return { answer: { json: JSON.parse(text), text, bytes } };
-      } catch (e) {
-        // §1: success bodies are application/json; an HTML page with 200 is some other site, not a cut-off answer
-        if (!isJson) {
-          const reason = `${what} answered ${status} with ${contentType}, not JSON`;
-          return { decision: { action: 'fail', reason }, error: new ApiNotPlatformError(this.url, reason, { cause: e }), reason };
-        }
-        const reason = 'a body that is not complete JSON';
-        return { decision: FAILURE_DECISIONS['incomplete-json'], error: new ApiTransportError(what, reason, { cause: e }), reason };
-      }
-    }
-    return this.refused(what, call.path, status, text, isJson, headers);
-  }
-
-  private refused(what: string, path: string, status: number, text: string, isJson: boolean, headers: Record<string, string | string[] | undefined>): Failure {
-    const problem = parseProblem(text);
-    const decision = statusDecision(status);
-    const reason = `${status} ${problem?.detail ?? problem?.title ?? ''}`.trim();
-    const env = this.options.apiKeyEnv;
-    if (status === 429) {
-      const retryAfter = Number(header(headers, 'retry-after'));
-      const error = new ApiServerError(what, 429, problem ?? { detail: 'rate limited' });
-      return { decision, error, reason: problem ? reason : '429 rate limited', retryAfterSeconds: Number.isFinite(retryAfter) ? retryAfter : undefined };
-    }
-    if (status === 401) return { decision, error: new ApiAuthError(env, problem), reason };
-    if (status === 403) return { decision, error: new ApiForbiddenError(env, path, problem), reason };
-    // §1: errors are problem+json; a bare 404 page is a web server that knows no /v2 routes
-    if (status === 404 && !problem && !isJson) {
-      return { decision, error: new ApiNotPlatformError(this.url, `${what} answered 404 without a problem document`), reason };
-    }
-    if (status >= 500) return { decision, error: new ApiServerError(what, status, problem), reason };
-    return { decision, error: new ApiRequestError(what, path, status, problem), reason };
+    return readAnswer({ url: this.url, apiKeyEnv: this.options.apiKeyEnv }, what, call.path, status, headers, text);
   }
 }
