@@ -35,7 +35,7 @@ export class ApiForbiddenError extends GpuledgerError {
   }
 }
 
-/** 400/404/405/422: the request itself was refused; retrying cannot help. */
+/** 400/404/405/422 (and any status the retry policy calls terminal): the request was refused; retrying cannot help. */
 export class ApiRequestError extends GpuledgerError {
   readonly status: number;
   readonly path: string;
@@ -54,10 +54,50 @@ export class ApiResponseError extends GpuledgerError {
   }
 }
 
-/** Retries exhausted on 5xx, resets, truncated bodies, timeouts or 429s. */
+/** A 5xx answer: transient ones are retried (retry-policy.ts); the error is the cause of an ApiUnavailableError then. */
+export class ApiServerError extends GpuledgerError {
+  readonly status: number;
+  constructor(what: string, status: number, problem: Problem | undefined, options?: GpuledgerErrorOptions) {
+    const detail = problemText(problem);
+    super('api_server', `${what} answered ${status}${detail ? `: ${detail}` : ''}`, EXIT.failure, options);
+    this.status = status;
+  }
+}
+
+/** No usable answer arrived: a reset, a timeout, a truncated body or one that is not complete JSON. */
+export class ApiTransportError extends GpuledgerError {
+  constructor(what: string, reason: string, options?: GpuledgerErrorOptions) {
+    super('api_transport', `${what}: ${reason}`, EXIT.failure, options);
+  }
+}
+
+/** Retries exhausted on 5xx, resets, truncated bodies, timeouts or 429s; `cause` is the last failure. */
 export class ApiUnavailableError extends GpuledgerError {
   constructor(what: string, attempts: number, lastCause: string, options?: GpuledgerErrorOptions) {
     super('api_unavailable', `${what} failed after ${attempts} attempts; last: ${lastCause}`, EXIT.failure, options);
+  }
+}
+
+/** The URL answers, but not as the platform API does (an HTML page, 404 on every route): a wrong --api-url. */
+export class ApiNotPlatformError extends GpuledgerError {
+  readonly url: string;
+  constructor(url: string, evidence: string, options?: GpuledgerErrorOptions) {
+    super('api_not_platform', `${url} does not look like the platform API (${evidence}); check --api-url, GPULEDGER_API_URL or apiUrl in the config (expected e.g. https://api.runpod.io)`, EXIT.failure, options);
+    this.url = url;
+  }
+}
+
+/** The API URL itself is unusable (not http/https): invalid configuration (exit 2), detected before any request. */
+export class ApiUrlError extends GpuledgerError {
+  constructor(message: string, options?: GpuledgerErrorOptions) {
+    super('api_url', message, EXIT.usage, options);
+  }
+}
+
+/** undici refused to send the request (an invalid header value, a malformed path): never retried, exit 2. */
+export class ApiArgumentError extends GpuledgerError {
+  constructor(what: string, reason: string, options?: GpuledgerErrorOptions) {
+    super('api_argument', `${what} could not be sent: ${reason}`, EXIT.usage, options);
   }
 }
 

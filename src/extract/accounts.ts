@@ -1,5 +1,6 @@
 // Which accounts a sync reads, with their keys from the environment. Checked before the database is opened, so a
 // missing key is a one-line configuration error (exit 2) that has touched nothing.
+import { checkApiUrl } from '../api/api-url.ts';
 import type { Config } from '../config/schema.ts';
 import { ConfigError, UsageError } from '../util/errors.ts';
 import { readSecretEnv } from '../util/secrets.ts';
@@ -18,6 +19,8 @@ export function resolveAccounts(config: Config, apiUrl: string, env: NodeJS.Proc
     throw new UsageError(`--account '${only}' is not in the config; configured accounts: ${config.accounts.map((a) => a.name).join(', ')}`);
   }
   return accounts.map((a) => {
+    // a URL no request can use (ftp://, no scheme) is a configuration error now, not seven retries later
+    checkApiUrl(a.apiUrl ?? apiUrl, a.apiUrl ? `apiUrl of account '${a.name}'` : 'API URL');
     const apiKey = readSecretEnv(a.apiKeyEnv, env);
     if (!apiKey) {
       throw new ConfigError(

@@ -2,6 +2,8 @@
 // writes to a terminal, log, file or database goes through redact(). Defence in depth: code should never put a
 // secret into a message in the first place, and tests check that it does not.
 
+import { ConfigError } from './errors.ts';
+
 const secrets = new Set<string>();
 
 /** Remember a secret so that redact() masks it wherever it turns up. Short values are ignored (too many false hits). */
@@ -17,10 +19,25 @@ export function redact(text: string): string {
   return out;
 }
 
-/** Read an env var that holds a secret, registering it for redaction. */
+// C0 controls, DEL and C1 controls: never part of a key or password, and invalid in an HTTP header (RFC 9110 §5.5).
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Read an env var that holds a secret, registering it for redaction. Surrounding whitespace is dropped: a value
+ * pasted with a trailing newline, or read from a CRLF env file, is the same key. Any control character left inside
+ * is refused with a ConfigError (exit 2) that names the variable – never the value. Empty or blank → undefined.
+ */
 export function readSecretEnv(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const value = env[name];
-  if (value === undefined || value === '') return undefined;
+  const raw = env[name];
+  if (raw === undefined) return undefined;
+  registerSecret(raw);
+  const value = raw.trim();
+  if (value === '') return undefined;
   registerSecret(value);
+  const at = CONTROL.exec(value);
+  if (at) {
+    const code = `U+${at[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+    throw new ConfigError(`the environment variable ${name} contains a control character (${code}) inside its value; set it to the secret alone, on one line`);
+  }
   return value;
 }

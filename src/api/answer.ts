@@ -1,0 +1,86 @@
+// What one attempt brought back, read the same way for every route: an answer to hand on, or a typed failure with
+// the retry policy's decision about it. Kept apart from the loop in request.ts, which only counts and waits.
+import { errorMessage, type GpuledgerError } from '../util/errors.ts';
+import { redact } from '../util/secrets.ts';
+import { ApiArgumentError, ApiAuthError, ApiForbiddenError, ApiNotPlatformError, ApiRequestError, ApiServerError, ApiTransportError, type Problem } from './errors.ts';
+import { FAILURE_DECISIONS, failureKind, statusDecision, type Decision } from './retry-policy.ts';
+import { problemSchema } from './schemas.ts';
+
+export interface ApiAnswer {
+  json: unknown;
+  /** The body as it arrived (the loader may hand it to DuckDB's read_json as is). */
+  text: string;
+  bytes: number;
+}
+
+/** A failed attempt: the policy's decision, the typed error (thrown, or the cause after the last retry) and a short reason. */
+export interface Failure {
+  decision: Decision;
+  error: GpuledgerError;
+  reason: string;
+  retryAfterSeconds?: number;
+}
+
+type Headers = Record<string, string | string[] | undefined>;
+
+export function header(headers: Headers, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+function parseProblem(text: string): Problem | undefined {
+  try {
+    const parsed = problemSchema.safeParse(JSON.parse(text));
+    return parsed.success ? (parsed.data as Problem) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** No answer at all: undici or the socket threw. `url` is the base URL as messages show it. */
+export function networkFailure(url: string, what: string, e: unknown): Failure {
+  const kind = failureKind(e);
+  const reason = `${(e as { code?: string }).code ?? 'network error'}: ${redact(errorMessage(e))}`;
+  const error =
+    kind === 'invalid-argument'
+      ? new ApiArgumentError(what, redact(errorMessage(e)), { cause: e })
+      : kind === 'host-not-found'
+        ? new ApiTransportError(what, `the host of ${url} does not resolve; check --api-url`, { cause: e })
+        : new ApiTransportError(what, reason, { cause: e });
+  return { decision: FAILURE_DECISIONS[kind], error, reason };
+}
+
+/** A complete answer: JSON for a 2xx, otherwise the typed refusal for its status. */
+export function readAnswer(ctx: { url: string; apiKeyEnv: string }, what: string, path: string, status: number, headers: Headers, text: string): { answer: ApiAnswer } | Failure {
+  const contentType = (header(headers, 'content-type') ?? 'no content type').split(';')[0]!.trim();
+  const isJson = /\bjson\b/i.test(contentType);
+  if (status >= 200 && status < 300) {
+    try {
+      return { answer: { json: JSON.parse(text), text, bytes: Buffer.byteLength(text) } };
+    } catch (e) {
+      // §1: success bodies are application/json; an HTML page with 200 is some other site, not a cut-off answer
+      if (!isJson) {
+        const reason = `${what} answered ${status} with ${contentType}, not JSON`;
+        return { decision: { action: 'fail', reason }, error: new ApiNotPlatformError(ctx.url, reason, { cause: e }), reason };
+      }
+      const reason = 'a body that is not complete JSON';
+      return { decision: FAILURE_DECISIONS['incomplete-json'], error: new ApiTransportError(what, reason, { cause: e }), reason };
+    }
+  }
+  const problem = parseProblem(text);
+  const decision = statusDecision(status);
+  const reason = `${status} ${problem?.detail ?? problem?.title ?? ''}`.trim();
+  if (status === 429) {
+    const retryAfter = Number(header(headers, 'retry-after'));
+    const error = new ApiServerError(what, 429, problem ?? { detail: 'rate limited' });
+    return { decision, error, reason: problem ? reason : '429 rate limited', retryAfterSeconds: Number.isFinite(retryAfter) ? retryAfter : undefined };
+  }
+  if (status === 401) return { decision, error: new ApiAuthError(ctx.apiKeyEnv, problem), reason };
+  if (status === 403) return { decision, error: new ApiForbiddenError(ctx.apiKeyEnv, path, problem), reason };
+  // §1: errors are problem+json; a bare 404 page is a web server that knows no /v2 routes
+  if (status === 404 && !problem && !isJson) {
+    return { decision, error: new ApiNotPlatformError(ctx.url, `${what} answered 404 without a problem document`), reason };
+  }
+  if (status >= 500) return { decision, error: new ApiServerError(what, status, problem), reason };
+  return { decision, error: new ApiRequestError(what, path, status, problem), reason };
+}

@@ -1,0 +1,184 @@
+// The one way gpuledger talks to the platform: undici with keep-alive, Bearer auth and timeouts on connect, headers
+// and body; every attempt paced by the rate-limit governor; the body read whole and checked against Content-Length;
+// after a failure retry-policy.ts decides – retry with bounded, jittered backoff, wait for the rate-limit window, or
+// fail with a typed error. Route functions (billing.ts, inventory.ts, graphql.ts) only build paths and read answers.
+import { Pool } from 'undici';
+import type { GpuledgerError } from '../util/errors.ts';
+import { silentLogger, type Logger } from '../util/log.ts';
+import { redact, registerSecret } from '../util/secrets.ts';
+import { VERSION } from '../version.ts';
+import { checkApiUrl, displayUrl } from './api-url.ts';
+import { header, networkFailure, readAnswer, type ApiAnswer, type Failure } from './answer.ts';
+import { ApiArgumentError, ApiTransportError, ApiUnavailableError } from './errors.ts';
+import { RateLimitGovernor, realClock, type Clock } from './governor.ts';
+import { FAILURE_DECISIONS } from './retry-policy.ts';
+
+export interface RequesterOptions {
+  baseUrl: string;
+  /** Never logged, never in any message. */
+  apiKey: string;
+  /** The variable the key came from: what messages name. */
+  apiKeyEnv: string;
+  log?: Logger;
+  /** Retries for 5xx, resets, truncated bodies and timeouts (429s have their own, larger budget). */
+  maxRetries?: number;
+  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
+  /** Pace before the first RateLimit headers arrive. */
+  initialRatePerSecond?: number;
+  clock?: Clock;
+}
+
+export interface ApiCall {
+  /** How messages name the request, e.g. `GET /v2/billing/pods [start, end) day`. */
+  what: string;
+  method: 'GET' | 'POST';
+  path: string;
+  query?: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+export type { ApiAnswer } from './answer.ts';
+
+export interface ApiStats {
+  requests: number;
+  retries: number;
+  rateLimited: number;
+  bytes: number;
+}
+
+type Attempt = { answer: ApiAnswer } | Failure;
+
+const MAX_RATE_LIMITED = 20;
+const BACKOFF_BASE_MS = 250;
+const BACKOFF_CAP_MS = 10_000;
+// RFC 9110 field-value: visible characters, spaces and tabs inside, no CR/LF/NUL; undici's Pool leaks a connection
+// slot on every request it refuses for such a value (undici 7.30: the fifth one hangs with nothing keeping the
+// process alive – exit 13), so the value is checked here before undici sees it.
+const HEADER_VALUE = /^[^\s\x00-\x1f\x7f](?:[^\x00-\x08\x0a-\x1f\x7f]*[^\s\x00-\x1f\x7f])?$/;
+
+export class ApiRequester {
+  readonly stats: ApiStats = { requests: 0, retries: 0, rateLimited: 0, bytes: 0 };
+  readonly governor: RateLimitGovernor;
+  /** The base URL as messages show it (no credentials). */
+  readonly url: string;
+  private readonly pool: Pool | undefined;
+  private readonly unusable: GpuledgerError | undefined;
+  private readonly prefix: string;
+  private readonly log: Logger;
+  private readonly clock: Clock;
+  private readonly maxRetries: number;
+  private readonly auth: string;
+  private lastServerDate: Date | undefined;
+
+  constructor(private readonly options: RequesterOptions) {
+    registerSecret(options.apiKey);
+    this.auth = `Bearer ${options.apiKey}`;
+    this.clock = options.clock ?? realClock;
+    this.governor = new RateLimitGovernor({ initialRatePerSecond: options.initialRatePerSecond, clock: this.clock });
+    this.log = options.log ?? silentLogger;
+    this.maxRetries = options.maxRetries ?? 6;
+    // a bad URL or key is reported by the first request, not here: callers construct clients outside their
+    // error handling (one per account) and must still get a typed, recorded failure
+    let url: URL | undefined;
+    try {
+      url = checkApiUrl(options.baseUrl);
+      if (!HEADER_VALUE.test(options.apiKey)) {
+        throw new ApiArgumentError(`requests to ${displayUrl(url)}`, `the API key in ${options.apiKeyEnv} contains whitespace or a control character`);
+      }
+    } catch (e) {
+      this.unusable = e as GpuledgerError;
+    }
+    this.url = displayUrl(url ?? options.baseUrl);
+    this.prefix = url ? url.pathname.replace(/\/+$/, '') : '';
+    const t = options.timeouts ?? {};
+    this.pool = url
+      ? new Pool(url.origin, {
+          connections: 4,
+          keepAliveTimeout: 30_000,
+          headersTimeout: t.headersMs ?? 60_000,
+          bodyTimeout: t.bodyMs ?? 120_000,
+          connect: { timeout: t.connectMs ?? 10_000 },
+        })
+      : undefined;
+  }
+
+  /** The platform's clock (its last Date header): "now" for planning, never the local clock. */
+  serverTime(): Date | undefined {
+    return this.lastServerDate;
+  }
+
+  async request(call: ApiCall): Promise<ApiAnswer> {
+    let transient = 0;
+    let limited = 0;
+    if (this.unusable || !this.pool) throw this.unusable;
+    for (;;) {
+      await this.governor.acquire();
+      this.stats.requests++;
+      const attempt = await this.attempt(this.pool, call);
+      if ('answer' in attempt) return attempt.answer;
+      const { decision, error } = attempt;
+      if (decision.action === 'fail') throw error;
+      const attempts = transient + limited + 1;
+      const unavailable = () => new ApiUnavailableError(call.what, attempts, redact(attempt.reason), { cause: error });
+      if (decision.action === 'wait') {
+        this.stats.rateLimited++;
+        if (++limited > MAX_RATE_LIMITED) throw unavailable();
+        const wait = this.governor.refused(attempt.retryAfterSeconds);
+        this.log.debug(`${call.what}: ${redact(attempt.reason)} (${decision.reason}); waiting ${Math.round(wait)} ms`);
+        continue;
+      }
+      if (++transient > this.maxRetries) throw unavailable();
+      this.stats.retries++;
+      this.log.debug(`${call.what}: ${redact(attempt.reason)} (${decision.reason}); retry ${transient}/${this.maxRetries}`);
+      // full jitter: anywhere between 0 and the exponential step, so many clients never retry in lockstep
+      await this.clock.sleep(Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (transient - 1)));
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.close();
+  }
+
+  /** One attempt: an answer, or the failure with what the policy decides about it. */
+  private async attempt(pool: Pool, call: ApiCall): Promise<Attempt> {
+    const { what } = call;
+    let status: number;
+    let text: string;
+    let headers: Record<string, string | string[] | undefined>;
+    try {
+      const res = await pool.request({
+        method: call.method,
+        path: this.prefix + call.path + (call.query ? `?${new URLSearchParams(call.query).toString()}` : ''),
+        headers: {
+          authorization: this.auth,
+          'user-agent': `gpuledger/${VERSION}`,
+          accept: 'application/json',
+          ...(call.body ? { 'content-type': 'application/json' } : {}),
+        },
+        body: call.body,
+        signal: call.signal,
+      });
+      status = res.statusCode;
+      headers = res.headers;
+      text = await res.body.text();
+    } catch (e) {
+      if (call.signal?.aborted) throw e;
+      return networkFailure(this.url, what, e);
+    }
+    const bytes = Buffer.byteLength(text);
+    const length = header(headers, 'content-length');
+    if (length !== undefined && Number(length) !== bytes) {
+      const reason = `truncated body (${bytes} of ${length} bytes)`;
+      return { decision: FAILURE_DECISIONS['truncated-body'], error: new ApiTransportError(what, reason), reason };
+    }
+    this.stats.bytes += bytes;
+    this.governor.observe(header(headers, 'ratelimit'), header(headers, 'ratelimit-policy'));
+    const date = header(headers, 'date');
+    if (date) {
+      const d = new Date(date);
+      if (!Number.isNaN(d.getTime())) this.lastServerDate = d;
+    }
+    return readAnswer({ url: this.url, apiKeyEnv: this.options.apiKeyEnv }, what, call.path, status, headers, text);
+  }
+}
