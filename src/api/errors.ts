@@ -82,7 +82,7 @@ export class ApiUnavailableError extends GpuledgerError {
 export class ApiNotPlatformError extends GpuledgerError {
   readonly url: string;
   constructor(url: string, evidence: string, options?: GpuledgerErrorOptions) {
-    super('api_not_platform', `${url} does not look like the platform API (${evidence}); check --api-url, GPULEDGER_API_URL or apiUrl in the config (expected e.g. https://api.runpod.io)`, EXIT.failure, options);
+    super('api_not_platform', `${url} does not look like the platform API (${evidence}); check --api-url, GPULEDGER_API_URL or apiUrl in the config (expected e.g. https://api.runpod.io)`, EXIT.usage, options);
     this.url = url;
   }
 }

@@ -9,7 +9,7 @@ import type { Source } from '../config/sync.ts';
 import type { Store } from '../store/database.ts';
 import { heldSessions, type WriteSessions } from '../store/shared-database.ts';
 import type { BucketSize } from '../util/buckets.ts';
-import { errorMessage } from '../util/errors.ts';
+import { errorMessage, EXIT, isGpuledgerError } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import type { ResolvedAccount } from './accounts.ts';
 import { fetchAccount, type AccountHarvest } from './fetch-account.ts';
@@ -58,8 +58,9 @@ export interface SyncResult {
   bytes: number;
 }
 
-function isAuthFailure(e: unknown): boolean {
-  return e instanceof ApiAuthError || e instanceof ApiForbiddenError;
+/** A rejected key, a forbidden route, a URL that is not the platform: configuration to fix (exit 2), not an outage. */
+function isConfigurationFailure(e: unknown): boolean {
+  return e instanceof ApiAuthError || e instanceof ApiForbiddenError || (isGpuledgerError(e) && e.exitCode === EXIT.usage);
 }
 
 function sessionsOf(options: SyncOptions): WriteSessions {
@@ -100,9 +101,10 @@ export async function runSync(options: SyncOptions): Promise<SyncResult> {
       const fetched = harvest;
       await sessions.write((store) => loadAccount(store, runId, fetched, log), { publish: false });
     } catch (e) {
-      authFailures.push(...(isAuthFailure(e) ? [e] : []));
       errors.push({ account: account.name, source: '*', message: errorMessage(e) });
-      log.error(`${account.name}: ${errorMessage(e)}`);
+      // a configuration failure is said once: thrown below when nothing else worked, else in the summary's table
+      if (isConfigurationFailure(e)) authFailures.push(e);
+      else log.error(`${account.name}: ${errorMessage(e)}`);
     } finally {
       if (harvest) {
         if (harvest.inventory) ranges.push(harvest.inventory.summary);
@@ -124,7 +126,7 @@ export async function runSync(options: SyncOptions): Promise<SyncResult> {
   const records = ranges.reduce((s, r) => s + r.records, 0);
   await sessions.write((store) => finishRun(store, runId, status, counters, errors, { ranges, warnings }));
   const result: SyncResult = { runId, status, ranges, errors, warnings, ...counters, records };
-  // a key that may not read what it must is a configuration problem (exit 2), not an outage
+  // a key that may not read what it must, or a URL that is not the platform, is a configuration problem (exit 2)
   const billingOk = ranges.some((r) => r.source !== 'inventory' && (r.status === 'ok' || r.status === 'skipped'));
   if (authFailures.length > 0 && !billingOk) throw authFailures[0];
   return result;

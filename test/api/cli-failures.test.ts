@@ -38,7 +38,7 @@ describe('gpuledger sync with a wrong API URL or a mangled key', () => {
 
     it('fails after one request with one line naming the URL, not the key', async () => {
       const r = await sync([], SECRET, ['--api-url', `${site.url}/api`]);
-      expect(r.code).toBe(1);
+      expect(r.code).toBe(2);
       const errors = r.stderr.trim().split('\n');
       expect(errors).toHaveLength(1);
       expect(errors[0]).toMatch(new RegExp(`${site.url}/api does not look like the platform API`));
