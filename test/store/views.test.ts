@@ -38,7 +38,7 @@ describe('applying views in dependency order', () => {
     const sqlDir = sqlCopy();
     edit(sqlDir, 'marts/int_billing_records.sql', (sql) => sql.replace('select * from billing_clusters', 'select * from billing_clusters, cost'));
     await expect(applyViews(await openBare(), sqlDir)).rejects.toThrow(
-      'views read each other in a cycle: marts/cost.sql → marts/int_cost_records.sql → marts/int_billing_records.sql → marts/cost.sql',
+      /^views read each other in a cycle: marts\/cost\.sql → (marts\/int_\w+\.sql → )*marts\/int_billing_records\.sql → marts\/cost\.sql;/,
     );
   });
 
