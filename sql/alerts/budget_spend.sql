@@ -32,10 +32,13 @@ history_start as (
     select min(day) as first_day from cost_daily where $account::varchar is null or account = $account
 ),
 
--- the 28 complete days before today that have data at all (a young database has fewer)
+forecast_days as (
+    select * from int_forecast_days
+),
+
+-- the 28 complete days before today (int_forecast_days.is_history) that have data at all (a young database has fewer)
 reference_days as (
-    select unnest(generate_series(p.as_of_date - 28, p.as_of_date - 1, interval 1 day))::date as day,
-    from period as p
+    select day from forecast_days where is_history
 ),
 
 weekday_average as (
@@ -58,9 +61,9 @@ actual as (
 ),
 
 days_to_come as (
-    select unnest(generate_series(p.as_of_date + 1, p.period_end - 1, interval 1 day))::date as day,
-    from period as p
-    where p.as_of_date + 1 <= p.period_end - 1
+    select f.day
+    from forecast_days as f, period as p
+    where f.day > p.as_of_date and f.day < p.period_end
 ),
 
 to_come as (

@@ -12,9 +12,9 @@ export interface SqlFile {
   sql: string;
 }
 
-/** All .sql files directly in sql/<folder>, sorted by name. */
-export function readSqlFolder(folder: string): SqlFile[] {
-  const dir = join(SQL_DIR, folder);
+/** All .sql files directly in sql/<folder>, sorted by name; sqlDir replaces the repository's sql/ (tests). */
+export function readSqlFolder(folder: string, sqlDir: string = SQL_DIR): SqlFile[] {
+  const dir = join(sqlDir, folder);
   return readdirSync(dir)
     .filter((f) => f.endsWith('.sql'))
     .sort()

@@ -2,6 +2,7 @@
 // cost table: the shipped definitions are checked against the contract's names and against totals that are easy
 // to recompute, independent of how the real views compute them (those run in test/integration/report-sync.test.ts).
 import type { Store } from '../../src/store/database.ts';
+import { readSqlFile } from '../../src/store/sql-files.ts';
 
 const STUBS = [
   `create or replace view report_clock as
@@ -102,6 +103,8 @@ const STUBS = [
           timestamptz '2026-11-21 06:05:00+00' as last_success_at, 'success' as last_run_status`,
 ];
 
+const REPORT_VIEWS = ['rpt_summary_figures', 'rpt_top_movers', 'rpt_spend_daily_by_family', 'rpt_spend_monthly_by_family'];
+
 /**
  * The stand-in cost: two accounts (one simulated), pods/serverless/storage, Sep 1 – Nov 21 2026, amounts with six
  * decimals; `rows_per_day` controls the detail size.
@@ -130,6 +133,8 @@ export async function installContractStubs(store: Store, rowsPerDay = 30): Promi
     from days, n
   `);
   for (const sql of STUBS) await store.run(sql);
+  // the report views the shipped definitions read that are built only on the contract views above: their real SQL
+  for (const name of REPORT_VIEWS) await store.run(readSqlFile('views/reports', name));
   await store.run(`insert into _meta_accounts values
     ('demo', 'http://127.0.0.1:8787', true, timestamptz '2026-09-01 00:00:00+00', timestamptz '2026-11-21 06:00:00+00'),
     ('prod', 'https://api.runpod.io', false, timestamptz '2026-09-01 00:00:00+00', timestamptz '2026-11-21 06:00:00+00')`);

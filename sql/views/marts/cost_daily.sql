@@ -1,7 +1,11 @@
--- One row per account, family, UTC day, component and resource, attributed and named as of the day's start. One bucket size per (account, family, day), so nothing is counted twice: `day` buckets where they were extracted, else `hour` buckets rolled up to the day. Report views read this, not `cost`.
+-- One row per account, family, UTC day, component and resource, attributed and named as of the day's start. One bucket size per (account, family, day) (int_day_bucket_sizes), so nothing is counted twice: `day` buckets where they were extracted, else `hour` buckets rolled up to the day. Report views read this, not `cost`.
 create or replace view cost_daily as
 with records as (
     select * from int_billing_records where bucket_size in ('day', 'hour')
+),
+
+day_sizes as (
+    select * from int_day_bucket_sizes
 ),
 
 timeline as (
@@ -30,9 +34,9 @@ per_day_and_size as (
 ),
 
 one_size_per_day as (
-    select *
-    from per_day_and_size
-    qualify bucket_size = 'day' or not bool_or(bucket_size = 'day') over (partition by account, family, day_number)
+    select p.*
+    from per_day_and_size as p
+    join day_sizes as s using (account, family, day_number, bucket_size)
 ),
 
 -- the family's components as rows: a family's components that do not apply are null, and UNPIVOT drops nulls
@@ -60,6 +64,8 @@ attributed as (
         coalesce(t.attribution, 'unknown') as attribution,
         c.amount,
     from components as c
+    -- names as of the day's start, not of each hour: the same stretch join as `cost`, at the day's start rather
+    -- than the bucket's (cost's rows are per bucket, these per day), so it cannot simply read `cost`
     left join timeline as t
         on t.account = c.account
         and t.family = c.family

@@ -4,17 +4,16 @@ with records as (
     select
         *,
         epoch_us(bucket_start) // 86400000000 as day_number,
-    from int_cost_records
+    from int_cost_attributed
     where bucket_size in ('day', 'hour')
 ),
 
-days_with_day_buckets as (
-    select distinct account, family, epoch_us(bucket_start) // 86400000000 as day_number,
-    from int_billing_records
-    where bucket_size = 'day'
+day_sizes as (
+    select * from int_day_bucket_sizes
 ),
 
--- tags and the description's tail are built once per stretch of the (small) timeline, not per cost row
+-- tags and the description's tail are built once per stretch of the (small) timeline, not per cost row, and joined
+-- to the stretch int_cost_attributed matched by its bounds (an equality join, not a second as-of join)
 timeline as (
     select
         *,
@@ -30,23 +29,17 @@ timeline as (
     from int_resource_timeline
 ),
 
--- one pass over the records (a CTE read twice would be materialized): day buckets, and hour buckets of days without
--- day buckets; days_with_day_buckets is distinct per key, so the left join cannot duplicate a row
+-- day buckets, and hour buckets of days without day buckets; int_day_bucket_sizes has one row per key
 one_size_per_day as (
     select r.*
     from records as r
-    left join days_with_day_buckets as d
-        on d.account = r.account and d.family = r.family and d.day_number = r.day_number
-    where r.bucket_size = 'day' or d.day_number is null
+    join day_sizes as d using (account, family, day_number, bucket_size)
 ),
 
--- the same stretch join as `cost`: names as of the bucket's start, never more than one match
-attributed as (
+-- the stretch int_cost_attributed matched, by its bounds: at most one match, none without inventory
+described_stretch as (
     select
         r.*,
-        t.resource_name,
-        t.gpu_type_id,
-        t.data_center_id,
         coalesce(t.tags, '{"attribution":"unknown"}'::json) as tags,
         coalesce(t.description_tail, '') as description_tail,
     from one_size_per_day as r
@@ -54,8 +47,8 @@ attributed as (
         on t.account = r.account
         and t.family = r.family
         and t.resource_id = r.resource_id
-        and r.bucket_start >= t.valid_from
-        and r.bucket_start < t.valid_to
+        and t.valid_from = r.valid_from
+        and t.valid_to = r.valid_to
 ),
 
 described as (
@@ -87,7 +80,7 @@ described as (
             when 'networking' then 'networking'
             when 'usage' then 'usage'
         end as component_label,
-    from attributed
+    from described_stretch
 ),
 
 final as (

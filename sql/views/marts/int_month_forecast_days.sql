@@ -1,4 +1,4 @@
--- One row per account, family (plus family = 'all' for the account's total) and day of the previous and the current month of report_clock: the actual amount up to as_of_date, and for the rest of the current month the expected amount – the per-weekday average of the last 28 complete days (4 weeks; the overall average where a weekday has no history) – with the residual spread (sigma) that rpt_month_forecast turns into a range.
+-- One row per account, family (plus family = 'all' for the account's total) and day of the previous and the current month of report_clock: the actual amount up to as_of_date, and for the rest of the current month the expected amount – the per-weekday average of the last 28 complete days (4 weeks; the overall average where a weekday has no history) – with the residual spread (sigma) that rpt_month_forecast turns into a range. The days, their history window and the share still to come are int_forecast_days, shared with the budget alerts.
 create or replace view int_month_forecast_days as
 with clock as (
     select * from report_clock
@@ -29,17 +29,16 @@ series as (
     group by all
 ),
 
+forecast_days as (
+    select * from int_forecast_days
+),
+
 -- every day from the series' first day (or the window start) to the end of the month, zero where nothing was billed
 calendar as (
-    select
-        s.account,
-        s.family,
-        unnest(generate_series(
-            greatest(s.first_day, least(clock.prev_month_start, clock.as_of_date - 28)),
-            clock.next_month_start - 1,
-            interval 1 day
-        ))::date as day,
-    from series as s, clock
+    select s.account, s.family, f.day, f.weekday, f.is_history, f.share_to_come,
+    from series as s
+    cross join clock
+    join forecast_days as f on f.day >= s.first_day and f.day < clock.next_month_start
 ),
 
 days as (
@@ -47,9 +46,10 @@ days as (
         cal.account,
         cal.family,
         cal.day,
-        isodow(cal.day) as weekday,
+        cal.weekday,
         case when cal.day <= clock.as_of_date then coalesce(p.amount, 0) end as amount,
-        cal.day < clock.as_of_date and cal.day >= clock.as_of_date - 28 as is_history,
+        cal.is_history,
+        cal.share_to_come,
     from calendar as cal
     cross join clock
     left join per_series as p using (account, family, day)
@@ -91,15 +91,8 @@ expected as (
         coalesce(w.mean, o.mean) as day_mean,
         o.history_days,
         r.sigma,
-        -- the share of the day still to come (1 for later days, 0 for past days), for the range
-        case
-            when d.day > clock.as_of_date then 1.0
-            when d.day = clock.as_of_date
-                then 1.0 - (epoch(clock.as_of) - epoch(make_timestamptz(epoch_us(clock.as_of) // 86400000000 * 86400000000))) / 86400.0
-            else 0.0
-        end as share_to_come,
+        d.share_to_come,
     from days as d
-    cross join clock
     left join weekday_means as w using (account, family, weekday)
     left join overall_means as o using (account, family)
     left join residuals as r using (account, family)

@@ -1,0 +1,93 @@
+-- One row per grain ('day', 'week' = ISO week from Monday, 'month' = calendar month; UTC), account, family and period, from the family's first billed period up to the period containing as_of_date of report_clock (zero in periods without cost), with the previous period's amount and the change; is_complete once the period has ended by as_of. rpt_spend_daily, rpt_spend_weekly and rpt_spend_monthly are its three grains.
+create or replace view int_spend_periods as
+with clock as (
+    select * from report_clock
+),
+
+costs as (
+    select * from cost_daily
+),
+
+grains as (
+    select * from (values
+        ('day', interval 1 day),
+        ('week', interval 7 day),
+        ('month', interval 1 month)
+    ) as g(grain, step)
+),
+
+-- to the day first: the three grains then roll up a small table instead of reading cost_daily three times
+per_day as (
+    select c.account, c.family, c.day, sum(c.amount) as amount,
+    from costs as c, clock
+    where c.day <= clock.as_of_date
+    group by all
+),
+
+per_period as (
+    select
+        d.account,
+        d.family,
+        g.grain,
+        date_trunc(g.grain, d.day)::date as period_start,
+        sum(d.amount) as amount,
+    from per_day as d, grains as g
+    group by all
+),
+
+series as (
+    select account, family, grain, min(period_start) as first_period,
+    from per_period
+    group by all
+),
+
+calendar as (
+    select
+        s.account,
+        s.family,
+        s.grain,
+        g.step,
+        unnest(generate_series(s.first_period, date_trunc(s.grain, clock.as_of_date)::date, g.step))::date as period_start,
+    from series as s
+    join grains as g using (grain)
+    cross join clock
+),
+
+filled as (
+    select
+        cal.grain,
+        cal.account,
+        cal.family,
+        cal.period_start,
+        (cal.period_start + cal.step)::date as period_end,
+        coalesce(p.amount, 0)::decimal(38,6) as amount,
+    from calendar as cal
+    left join per_period as p using (account, family, grain, period_start)
+),
+
+compared as (
+    select
+        *,
+        lag(amount) over (partition by account, family, grain order by period_start) as previous_amount,
+    from filled
+),
+
+final as (
+    select
+        c.grain,
+        c.account,
+        c.family,
+        c.period_start,
+        c.period_end,
+        c.amount,
+        c.previous_amount,
+        c.amount - c.previous_amount as change_amount,
+        case
+            when c.previous_amount <> 0
+                then round((c.amount - c.previous_amount) / c.previous_amount * 100, 4)::decimal(18,4)
+        end as change_pct,
+        c.period_end <= clock.as_of_date as is_complete,
+    from compared as c, clock
+)
+
+select * from final;

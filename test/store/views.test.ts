@@ -1,0 +1,72 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../../src/store/database.ts';
+import { SQL_DIR } from '../../src/store/sql-files.ts';
+import { applyViews, listViewFiles, orderViews, viewReferences } from '../../src/store/views.ts';
+
+// A copy of the repository's sql/ folder in a temp dir, so a view can be broken without touching the real files.
+function sqlCopy(): string {
+  const dir = join(mkdtempSync(join(tmpdir(), 'gpuledger-sql-')), 'sql');
+  cpSync(SQL_DIR, dir, { recursive: true });
+  return dir;
+}
+
+function edit(sqlDir: string, file: string, change: (sql: string) => string): void {
+  const path = join(sqlDir, 'views', file);
+  writeFileSync(path, change(readFileSync(path, 'utf8')));
+}
+
+describe('applying views in dependency order', () => {
+  let store: Store | undefined;
+  afterEach(async () => {
+    await store?.close();
+    store = undefined;
+  });
+  const openBare = async () =>
+    (store = await openStore({ path: join(mkdtempSync(join(tmpdir(), 'gpuledger-views-')), 'v.duckdb'), applyViews: false }));
+
+  it('names the broken int_ view, not a view that reads it', async () => {
+    const sqlDir = sqlCopy();
+    edit(sqlDir, 'marts/int_cost_records.sql', (sql) => sql.replace('select * from int_billing_records', 'selct * from int_billing_records'));
+    const s = await openBare();
+    await expect(applyViews(s, sqlDir)).rejects.toThrow(/^view marts\/int_cost_records\.sql failed: Parser Error: syntax error at or near "selct"/);
+  });
+
+  it('refuses views that read each other in a cycle, naming the files', async () => {
+    const sqlDir = sqlCopy();
+    edit(sqlDir, 'marts/int_billing_records.sql', (sql) => sql.replace('select * from billing_clusters', 'select * from billing_clusters, cost'));
+    await expect(applyViews(await openBare(), sqlDir)).rejects.toThrow(
+      /^views read each other in a cycle: marts\/cost\.sql → (marts\/int_\w+\.sql → )*marts\/int_billing_records\.sql → marts\/cost\.sql;/,
+    );
+  });
+
+  it('puts every view after the views it reads and applies all of them', async () => {
+    const files = listViewFiles();
+    const names = new Set(files.map((v) => v.name));
+    const ordered = orderViews(files);
+    expect(ordered.map((v) => v.name).sort()).toEqual([...names].sort());
+    const position = new Map(ordered.map((v, i) => [v.name, i]));
+    for (const v of ordered) {
+      for (const ref of viewReferences(v, names)) expect(position.get(ref)!, `${v.name} reads ${ref}`).toBeLessThan(position.get(v.name)!);
+    }
+    const s = await openBare();
+    await applyViews(s);
+    const applied = await s.all<{ n: string }>('select view_name as n from duckdb_views() where not internal');
+    expect(applied.map((r) => r.n).sort()).toEqual([...names].sort());
+  });
+
+  it('reads references from code only: names in comments and string literals do not count', () => {
+    const [v] = listViewFiles().filter((f) => f.name === 'cost');
+    const fake = { ...v!, sql: "-- reads cost_daily\ncreate view x as select 'rpt_waste' as s from int_cost_records" };
+    expect(viewReferences(fake, new Set(['cost_daily', 'rpt_waste', 'int_cost_records']))).toEqual(['int_cost_records']);
+  });
+
+  it('lists the view files by layer and name with their header comments', () => {
+    const files = listViewFiles();
+    const layers = files.map((f) => f.layer);
+    expect(layers).toEqual([...layers].sort((a, b) => ['staging', 'marts', 'reports'].indexOf(a) - ['staging', 'marts', 'reports'].indexOf(b)));
+    expect(files.find((f) => f.name === 'cost')?.description).toMatch(/^One row per billing record/);
+  });
+});
