@@ -61,7 +61,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
     else log.info(line);
   };
 
-  await withStore({ path: options.dbPath, command: 'run', waitMs: options.waitMs }, async (store) => {
+  await withStore({ path: options.dbPath, command: 'run', waitMs: options.waitMs, allocation: config.allocation }, async (store) => {
     try {
       const sync = await runSync({
         store,

@@ -35,7 +35,7 @@ export function registerReport(program: Command, _exit: ExitState): void {
       // the mailer reads the SMTP password now, so a missing one is reported before any work is done
       const mailer = flags.email ? createMailer(settings.config.smtp!, { logger: log }) : undefined;
       try {
-        await withStore({ path: settings.dbPath, command: 'report' }, async (store) => {
+        await withStore({ path: settings.dbPath, command: 'report', allocation: settings.config.allocation }, async (store) => {
           const rendered = await renderReport({
             store,
             config: settings.config,

@@ -142,7 +142,7 @@ export function registerSync(program: Command, exit: ExitState): void {
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
       try {
-        const result = await withStore({ path: settings.dbPath, command: 'sync', waitMs: parsed.waitMs }, (store) =>
+        const result = await withStore({ path: settings.dbPath, command: 'sync', waitMs: parsed.waitMs, allocation: settings.config.allocation }, (store) =>
           runSync({
             ...common,
             store,
