@@ -22,7 +22,7 @@ create table _meta_allocation_rule_globs (
     category   varchar not null,
     rule       integer not null,
     match_key  varchar not null,               -- account | family | component | resource | template | endpoint | gpuType | dataCenter
-    glob       varchar not null                -- * any run of characters, ? one character
+    glob_text  varchar not null                -- * any run of characters, ? one character
 );
 
 -- _meta_allocation_splits: one row per split, split = its 1-based position in the category's list.
