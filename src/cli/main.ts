@@ -5,6 +5,7 @@ import { EXIT, exitCodeOf, isGpuledgerError } from '../util/errors.ts';
 import { redact } from '../util/secrets.ts';
 import { VERSION } from '../version.ts';
 import { registerAlerts } from './commands/alerts.ts';
+import { registerAllocation } from './commands/allocation.ts';
 import { registerBilling } from './commands/billing.ts';
 import { registerExport } from './commands/export.ts';
 import { registerQuery } from './commands/query.ts';
@@ -41,6 +42,7 @@ export function buildProgram(exit: ExitState): Command {
     registerExport,
     registerRun,
     registerSchedule,
+    registerAllocation,
   ]) {
     register(program, exit);
   }

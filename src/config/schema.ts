@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { accountSchema } from './accounts.ts';
 import { alertsConfigSchema } from './alerts.ts';
+import { allocationConfigSchema } from './allocation.ts';
 import { reportsConfigSchema } from './reports.ts';
 import { scheduleConfigSchema } from './schedule.ts';
 import { smtpConfigSchema } from './smtp.ts';
@@ -39,6 +40,7 @@ export const configSchema = z
     smtp: smtpConfigSchema.optional().describe('SMTP settings for report and alert email.'),
     alerts: alertsConfigSchema.prefault({}),
     schedule: scheduleConfigSchema.prefault({}),
+    allocation: allocationConfigSchema.prefault({}),
   })
   .strict();
 

@@ -66,7 +66,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
   const lock = await acquireSyncLock(options.dbPath, { command: 'run', waitMs: options.waitMs, onWait: (m) => log.info(m) });
   const waited = describeWait(lock, 'its run');
   if (waited) log.info(waited);
-  const writer = { dbPath: options.dbPath, command: 'run', waitMs: Math.max(options.waitMs ?? 0, SESSION_WAIT_MS), log };
+  const writer = { dbPath: options.dbPath, command: 'run', waitMs: Math.max(options.waitMs ?? 0, SESSION_WAIT_MS), log, allocation: config.allocation };
   const steps = async (): Promise<void> => {
     try {
       const sync = await runSync({

@@ -3,6 +3,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { loadAllocationRules } from '../allocation/load-rules.ts';
+import type { AllocationConfig } from '../config/allocation.ts';
 import { DatabaseLockedError, StoreError } from '../util/errors.ts';
 import { acquireWriteLock, describeHolder, lockPathFor, readLock, type WriteLock } from './lock.ts';
 import { migrate } from './migrate.ts';
@@ -36,6 +38,8 @@ export interface OpenOptions {
   applyViews?: boolean;
   /** The caller already holds the gpuledger write lock for this file (shared-database.ts). */
   lockHeld?: boolean;
+  /** The config's allocation rules, written into the _meta_allocation_* tables when writing (omitted: left as stored). */
+  allocation?: AllocationConfig;
 }
 
 /** DuckDB's own lock error, e.g. "Could not set lock on file … Conflicting lock is held in … (PID 123)". */
@@ -69,6 +73,7 @@ export async function openStore(options: OpenOptions): Promise<Store> {
     await store.run("SET TimeZone = 'UTC'");
     if (!readOnly) {
       await migrate(store);
+      if (options.allocation) await loadAllocationRules(store, options.allocation);
       if (options.applyViews ?? true) await applyViews(store);
     }
   } catch (e) {

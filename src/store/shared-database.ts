@@ -118,7 +118,7 @@ export async function openWriter(options: WriterOptions): Promise<Store> {
   try {
     adoptPublished(dbPath, writerPath);
     // the lock above is ours; openStore must not take it again for the writer copy's own path
-    store = await openStore({ command: options.command, applyViews: options.applyViews, path: writerPath, lockHeld: true });
+    store = await openStore({ command: options.command, applyViews: options.applyViews, allocation: options.allocation, path: writerPath, lockHeld: true });
   } catch (e) {
     lock.release();
     throw e;

@@ -27,7 +27,7 @@ export function registerAlerts(program: Command, exit: ExitState): void {
       const asOf = flags.asOf === undefined ? undefined : parseRfc3339(flags.asOf, '--as-of');
       const wait = Number(flags.wait ?? 0);
       if (!Number.isFinite(wait) || wait < 0) throw new UsageError(`--wait takes seconds (a number ≥ 0), got '${flags.wait}'`);
-      await withWriter({ dbPath: settings.dbPath, command: 'alerts', waitMs: Math.max(wait * 1000, SESSION_WAIT_MS), log }, async (store) => {
+      await withWriter({ dbPath: settings.dbPath, command: 'alerts', waitMs: Math.max(wait * 1000, SESSION_WAIT_MS), log, allocation: settings.config.allocation }, async (store) => {
         const result = await runAlerts({ store, config: settings.config, log, asOf, dryRun: flags.dryRun });
         if (result.failedChannels.length > 0 || result.failedRules.length > 0) exit.code = EXIT.partial;
       });

@@ -31,6 +31,10 @@ export function registerReport(program: Command, _exit: ExitState): void {
       // the mailer reads the SMTP password now, so a missing one is reported before any work is done
       const mailer = flags.email ? createMailer(settings.config.smtp!, { logger: log }) : undefined;
       try {
+        // the views read the allocation rules from the database: bring them in line with the config file first
+        if (settings.config.allocation) {
+          await withWriter({ dbPath: settings.dbPath, command: 'report', waitMs: SESSION_WAIT_MS, log, allocation: settings.config.allocation }, async () => undefined);
+        }
         // rendered from the published database: a sync running meanwhile is neither waited for nor disturbed
         const rendered = await withReader(settings.dbPath, (store) =>
           renderReport({

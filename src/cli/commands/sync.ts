@@ -149,7 +149,7 @@ export function registerSync(program: Command, exit: ExitState): void {
       try {
         const result = await runSync({
           ...common,
-          sessions: writeSessions({ dbPath: settings.dbPath, command: 'sync', waitMs: Math.max(parsed.waitMs, SESSION_WAIT_MS), log }),
+          sessions: writeSessions({ dbPath: settings.dbPath, command: 'sync', waitMs: Math.max(parsed.waitMs, SESSION_WAIT_MS), log, allocation: settings.config.allocation }),
           log,
           command: 'sync',
           args: process.argv.slice(2).join(' '),

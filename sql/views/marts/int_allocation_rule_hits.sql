@@ -1,0 +1,105 @@
+-- One row per cost subject (a distinct combination of what rules can match in cost_daily: account, family, component, resource, template, endpoint, GPU type and data center, ids and names as of the cost's day) and allocation rule whose match keys all hold for it, with the values that matched.
+create or replace view int_allocation_rule_hits as
+with costs as (
+    select * from cost_daily
+),
+
+rules as (
+    select * from _meta_allocation_rules
+),
+
+globs as (
+    select * from _meta_allocation_rule_globs
+),
+
+subjects as (
+    select distinct
+        account,
+        family,
+        component,
+        resource_id,
+        resource_name,
+        template_id,
+        template_name,
+        endpoint_id,
+        endpoint_name,
+        gpu_type_id,
+        gpu_type_name,
+        data_center_id,
+    from costs
+),
+
+-- a glob as a LIKE pattern: LIKE's own wildcards and the escape character are escaped first, then * → % and ? → _
+patterns as (
+    select
+        category,
+        rule,
+        match_key,
+        glob_text,
+        replace(replace(replace(replace(replace(glob_text, '\', '\\'), '%', '\%'), '_', '\_'), '*', '%'), '?', '_') as pattern,
+    from globs
+),
+
+rule_key_counts as (
+    select category, rule, count(distinct match_key) as key_count,
+    from globs
+    group by all
+),
+
+-- what each match key is tried on: resource, template, endpoint and gpuType match the id or the name
+candidates as (
+    select
+        s.*,
+        unnest([
+            {'match_key': 'account', 'candidate': s.account},
+            {'match_key': 'family', 'candidate': s.family},
+            {'match_key': 'component', 'candidate': s.component},
+            {'match_key': 'resource', 'candidate': s.resource_id},
+            {'match_key': 'resource', 'candidate': s.resource_name},
+            {'match_key': 'template', 'candidate': s.template_id},
+            {'match_key': 'template', 'candidate': s.template_name},
+            {'match_key': 'endpoint', 'candidate': s.endpoint_id},
+            {'match_key': 'endpoint', 'candidate': s.endpoint_name},
+            {'match_key': 'gpuType', 'candidate': s.gpu_type_id},
+            {'match_key': 'gpuType', 'candidate': s.gpu_type_name},
+            {'match_key': 'dataCenter', 'candidate': s.data_center_id},
+        ], recursive := true),
+    from subjects as s
+),
+
+key_hits as (
+    select
+        c.* exclude (match_key, candidate),
+        p.category,
+        p.rule,
+        p.match_key,
+        min(c.candidate) as matched_value,
+    from candidates as c
+    inner join patterns as p
+        on p.match_key = c.match_key
+        and c.candidate like p.pattern escape '\'
+    group by all
+),
+
+rule_hits as (
+    select
+        h.* exclude (match_key, matched_value),
+        string_agg(h.match_key || '=' || h.matched_value, ', ' order by h.match_key) as matched_on,
+        count(*) as keys_held,
+    from key_hits as h
+    group by all
+),
+
+final as (
+    select
+        h.* exclude (keys_held),
+        r.value,
+    from rule_hits as h
+    inner join rule_key_counts as k
+        on k.category = h.category and k.rule = h.rule
+    inner join rules as r
+        on r.category = h.category and r.rule = h.rule
+    where h.keys_held = k.key_count
+)
+
+select * from final;

@@ -1,0 +1,168 @@
+// Allocation on a synced simulator account (issue 13): the issue's example config gives each team its direct cost
+// plus its day-by-day proportional share of the platform cost, platform ends at $0, the category adds up to the
+// account total exactly, and `gpuledger allocation explain` says which rule put each resource where.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/load.ts';
+import type { ConfigInput } from '../../src/config/schema.ts';
+import type { Simulator } from '../../src/simulator/index.ts';
+import { openStore, type Store } from '../../src/store/database.ts';
+import { gpuledger } from '../query/cli.ts';
+import { fastSimulator, KEY, openTestStore, smallSyncConfig, syncOnce, tempDir, writeConfig, type TempDir } from './sync-helpers.ts';
+
+// the issue's example; the simulator has no 'trainer' template, so research also takes the PyTorch pods
+const ALLOCATION = {
+  categories: {
+    team: {
+      rules: [
+        { value: 'imaging', match: { endpoint: 'sdxl-*' } },
+        { value: 'research', match: { template: ['trainer', 'PyTorch*'], family: 'pod' } },
+        { value: 'platform', match: { family: ['storage', 'public_endpoint'] } },
+        { value: 'legacy', match: { endpoint: 'old-*' } },
+      ],
+      default: 'unallocated',
+      split: [{ from: 'platform', to: ['imaging', 'research'], by: 'proportional' as const }],
+    },
+  },
+};
+
+interface CostRow {
+  day: string;
+  family: string;
+  endpoint_name: string | null;
+  template_name: string | null;
+  amount: string;
+}
+
+/** The example's rules, written out independently of the SQL: the value of one cost row before splits. */
+function directValue(c: CostRow): string {
+  if (c.endpoint_name?.startsWith('sdxl-')) return 'imaging';
+  if (c.family === 'pod' && (c.template_name === 'trainer' || c.template_name?.startsWith('PyTorch'))) return 'research';
+  if (c.family === 'storage' || c.family === 'public_endpoint') return 'platform';
+  return 'unallocated';
+}
+
+describe('allocation on a synced simulator account', () => {
+  let sim: Simulator;
+  let tmp: TempDir;
+  let store: Store;
+  let configPath: string;
+
+  beforeAll(async () => {
+    sim = await fastSimulator();
+    tmp = tempDir('gpuledger-allocation-');
+    const config: ConfigInput = smallSyncConfig(sim, { allocation: ALLOCATION });
+    configPath = writeConfig(tmp.dir, config);
+    const syncing = await openTestStore(tmp.db);
+    try {
+      await syncOnce(syncing, config);
+    } finally {
+      await syncing.close();
+    }
+    // the writing open loads the config's rules into the database
+    store = await openStore({ path: tmp.db, command: 'test', allocation: parseConfig(config, 'test').allocation });
+  }, 180_000);
+  afterAll(async () => {
+    await store?.close();
+    await sim?.close();
+    tmp?.cleanup();
+  });
+
+  it('gives each team its direct cost plus its daily proportional share of platform, platform ends at $0, and the team values add up to the account total exactly', async () => {
+    const costs = await store.all<CostRow & Record<string, unknown>>(
+      `select day::varchar as day, family, endpoint_name, template_name, amount::varchar as amount from cost_daily where account = 'sim'`,
+    );
+    // expected in plain arithmetic (to a tenth of a cent), per UTC day
+    const perDay = new Map<string, Record<string, number>>();
+    for (const c of costs) {
+      const day = perDay.get(c.day) ?? { imaging: 0, research: 0, platform: 0, unallocated: 0 };
+      day[directValue(c)]! += Number(c.amount);
+      perDay.set(c.day, day);
+    }
+    const expected: Record<string, number> = { imaging: 0, research: 0, platform: 0, unallocated: 0 };
+    for (const d of perDay.values()) {
+      const basis = Math.max(d.imaging!, 0) + Math.max(d.research!, 0);
+      expect(basis).toBeGreaterThan(0);
+      expected.imaging! += d.imaging! + (d.platform! * Math.max(d.imaging!, 0)) / basis;
+      expected.research! += d.research! + (d.platform! * Math.max(d.research!, 0)) / basis;
+      expected.unallocated! += d.unallocated!;
+    }
+    expect(perDay.size).toBeGreaterThan(10);
+    const rows = await store.all<{ value: string; amount: string }>(
+      `select value, sum(amount)::varchar as amount from cost_allocated where category = 'team' and account = 'sim' group by value order by value`,
+    );
+    const got = Object.fromEntries(rows.map((r) => [r.value, r.amount]));
+    expect(Object.keys(got)).toEqual(['imaging', 'research', 'unallocated']); // platform ends at $0: no row left
+    for (const value of ['imaging', 'research', 'unallocated']) {
+      expect(Math.abs(Number(got[value]) - expected[value]!), value).toBeLessThan(0.001);
+    }
+    expect(expected.imaging).toBeGreaterThan(0);
+    expect(expected.research).toBeGreaterThan(0);
+    const totals = await store.one<{ allocated: string; total: string }>(
+      `select (select sum(amount) from cost_allocated where category = 'team' and account = 'sim')::varchar as allocated,
+              (select sum(amount) from cost_daily where account = 'sim')::varchar as total`,
+    );
+    expect(totals!.allocated).toBe(totals!.total);
+    expect(await store.all(`select * from rpt_allocation_warnings`)).toEqual([]);
+  });
+
+  it('shows the month in rpt_by_category with shares of the account total', async () => {
+    const rows = await store.all<{ value: string; month_to_date: string; share_pct: string | null }>(
+      `select value, month_to_date::varchar as month_to_date, share_pct::varchar as share_pct from rpt_by_category where category = 'team' order by value`,
+    );
+    expect(rows.map((r) => r.value)).toEqual(['imaging', 'research', 'unallocated']);
+    const mtd = await store.one<{ v: string }>(
+      `select sum(amount)::varchar as v from cost_daily, report_clock where day >= month_start and day <= as_of_date`,
+    );
+    const sum = await store.one<{ v: string }>(`select sum(month_to_date)::varchar as v from rpt_by_category where category = 'team'`);
+    expect(sum!.v).toBe(mtd!.v);
+    expect(Math.abs(rows.reduce((s, r) => s + Number(r.share_pct), 0) - 100)).toBeLessThan(0.001);
+  });
+
+  it('explains which rule put each resource where, the rules that allocated nothing and the largest unallocated resources', async () => {
+    await store.close(); // the CLI takes the write lock
+    try {
+      const r = await gpuledger(['--config', configPath, '--db', tmp.db, 'allocation', 'explain', '--category', 'team', '--format', 'json'], {
+        GPULEDGER_TEST_KEY: KEY,
+      });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
+      const sdxl = rows.filter((x) => x.section === 'resource' && x.resource_name === 'sdxl-image-api');
+      expect(sdxl.length).toBeGreaterThan(0);
+      expect(sdxl[0]).toMatchObject({ category: 'team', family: 'serverless', value: 'imaging', rule: 1, matched_on: 'endpoint=sdxl-image-api' });
+      const volume = rows.find((x) => x.section === 'resource' && x.family === 'storage');
+      expect(volume).toMatchObject({ value: 'platform', rule: 3, matched_on: 'family=storage' });
+      expect(rows.filter((x) => x.section === 'unused_rule')).toEqual([
+        expect.objectContaining({ category: 'team', rule: 4, value: 'legacy', match: 'endpoint=old-*', reason: 'matched no cost' }),
+      ]);
+      const unallocated = rows.filter((x) => x.section === 'unallocated');
+      expect(unallocated.length).toBeGreaterThan(0);
+      const amounts = unallocated.map((x) => Number(x.amount));
+      expect(amounts).toEqual([...amounts].sort((a, b) => b - a));
+      expect(unallocated.every((x) => x.value === 'unallocated')).toBe(true);
+
+      const one = await gpuledger(['--config', configPath, '--db', tmp.db, 'allocation', 'explain', '--resource', 'sdxl-image-api', '--format', 'ndjson']);
+      const resources = one.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).filter((x) => x.section === 'resource');
+      expect(new Set(resources.map((x) => x.resource_name))).toEqual(new Set(['sdxl-image-api']));
+
+      const bad = await gpuledger(['--config', configPath, '--db', tmp.db, 'allocation', 'explain', '--category', 'project']);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr.trim()).toBe("gpuledger: --category 'project' is not configured (configured: team)");
+    } finally {
+      store = await openStore({ path: tmp.db, command: 'test' });
+    }
+  });
+
+  it('refuses a bad rule on the command line with one line and exit 2', async () => {
+    const dir = tempDir('gpuledger-allocation-bad-');
+    try {
+      const bad = writeConfig(dir.dir, { allocation: { categories: { team: { rules: [{ value: 'x', match: { tag: 'a' } }] } } } } as unknown as ConfigInput);
+      const r = await gpuledger(['--config', bad, '--db', dir.db, 'allocation', 'explain']);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/allocation: category 'team' rule 1 match key 'tag': unknown key/);
+    } finally {
+      dir.cleanup();
+    }
+  });
+});
