@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+// `npm run build`: compiles src/ to dist/ (tsconfig.build.json), then writes dist/.build-stamp dated to when the
+// build *started*. bin/gpuledger.js compares source mtimes with that stamp, so a file saved while tsc was running
+// still counts as newer than the build and is never mistaken for compiled.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const started = new Date();
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+if (r.status !== 0) process.exit(r.status ?? 1);
+const stamp = fileURLToPath(new URL('../dist/.build-stamp', import.meta.url));
+mkdirSync(fileURLToPath(new URL('../dist/', import.meta.url)), { recursive: true });
+writeFileSync(stamp, `${started.toISOString()}\n`);
+utimesSync(stamp, started, started);
