@@ -2,9 +2,6 @@
 // for pipes, --out writes a file atomically. Statements that write are refused before anything runs.
 import type { Command } from 'commander';
 import { parseRfc3339 } from '../../util/buckets.ts';
-import { withReadStore } from '../../query/open-database.ts';
-import { runReadOnlyQuery } from '../../query/run-query.ts';
-import { contextFor } from '../context.ts';
 import type { ExitState } from '../main.ts';
 import { defaultFormat, emit, OUTPUT_FORMATS, parseOutputFormat } from '../output.ts';
 
@@ -25,6 +22,12 @@ export function registerQuery(program: Command, _exit: ExitState): void {
     .action(async (sql: string, flags: QueryFlags, command: Command) => {
       const format = flags.format ? parseOutputFormat(flags.format) : defaultFormat(flags.out, Boolean(process.stdout.isTTY));
       const asOf = flags.asOf ? parseRfc3339(flags.asOf, '--as-of') : undefined;
+      // DuckDB loads only when the command runs, so --help and other commands start fast (issue 11)
+      const [{ contextFor }, { withReadStore }, { runReadOnlyQuery }] = await Promise.all([
+        import('../context.ts'),
+        import('../../query/open-database.ts'),
+        import('../../query/run-query.ts'),
+      ]);
       const { settings } = contextFor(command);
       const table = await withReadStore(settings.dbPath, (store) => runReadOnlyQuery(store, sql, { asOf }));
       emit(table, { format, out: flags.out });

@@ -1,14 +1,6 @@
 // `gpuledger report [--report NAME] [--period P] [--out-dir DIR] [--email]`: render a workbook (path on stdout)
 // and, with --email, send it. A workbook that could not be delivered stays on disk and the command exits 1.
 import type { Command } from 'commander';
-import { withStore } from '../../store/database.ts';
-import { checkDeliveryConfig, deliverReport } from '../../report/deliver.ts';
-import { loadReportDefinition } from '../../report/definitions.ts';
-import { ReportDeliveryError } from '../../report/errors.ts';
-import { createMailer } from '../../report/mailer.ts';
-import { parsePeriod, PERIOD_USAGE } from '../../report/period.ts';
-import { renderReport } from '../../report/render.ts';
-import { contextFor } from '../context.ts';
 import type { ExitState } from '../main.ts';
 
 interface ReportFlags {
@@ -23,10 +15,18 @@ export function registerReport(program: Command, _exit: ExitState): void {
     .command('report')
     .description('render a report workbook (and email it with --email)')
     .option('--report <name>', 'report definition: reports/<name>.yaml or your own in reports.directory', 'nightly')
-    .option('--period <period>', `${PERIOD_USAGE.replace(/^--period takes /, '')}; default: the report's own`)
+    .option('--period <period>', "a month such as 2026-10 or a day range such as 2026-10-01..2026-10-15; default: the report's own")
     .option('--out-dir <dir>', 'where the workbook is written (default: config outDir, out/)')
     .option('--email', 'email the workbook to reports.delivery.<name>.recipients')
     .action(async (flags: ReportFlags, command: Command) => {
+      // exceljs, nodemailer and resvg load only when a report is made, so --help and other commands start fast
+      const [{ contextFor }, { withStore }, report, { checkDeliveryConfig }] = await Promise.all([
+        import('../context.ts'),
+        import('../../store/database.ts'),
+        import('../../report/index.ts'),
+        import('../../report/deliver.ts'),
+      ]);
+      const { parsePeriod, loadReportDefinition, createMailer, renderReport, deliverReport, ReportDeliveryError } = report;
       const { settings, log } = contextFor(command);
       // usage and definition errors before the database is opened (exit 2 without touching anything)
       if (flags.period !== undefined) parsePeriod(flags.period);
