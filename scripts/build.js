@@ -3,11 +3,14 @@
 // build *started*. bin/gpuledger.js compares source mtimes with that stamp, so a file saved while tsc was running
 // still counts as newer than the build and is never mistaken for compiled.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
+// an installed package ships dist/ and no src/ (package.json "files"): npm may still run `prepare` when it is
+// installed from a tarball or git, and then there is nothing to build and no TypeScript to build with
+if (!existsSync(new URL('../src/', import.meta.url))) process.exit(0);
 const started = new Date();
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
