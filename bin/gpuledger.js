@@ -1,7 +1,34 @@
 #!/usr/bin/env node
-// gpuledger runs its TypeScript sources through tsx, so there is no build step between `npm install` and use.
-import { register } from 'tsx/esm/api';
+// Runs the compiled CLI in dist/ (built by `npm run build`, which `npm install` runs as `prepare`), so nothing is
+// transpiled at start-up. In a development checkout (src/ beside dist/) a source file newer than the last build
+// means dist/ is stale: then the sources run through tsx (a dev dependency) instead, so old code never runs silently.
+// The installed package has no src/ and always runs dist/.
+import { existsSync, readdirSync, statSync } from 'node:fs';
 
-register();
-const { main } = await import('../src/cli/main.ts');
+const SRC = new URL('../src/', import.meta.url);
+const STAMP = new URL('../dist/.build-stamp', import.meta.url);
+
+function newerThan(dir, since) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const url = new URL(entry.isDirectory() ? `${entry.name}/` : entry.name, dir);
+    if (entry.isDirectory() ? newerThan(url, since) : statSync(url).mtimeMs > since) return true;
+  }
+  return false;
+}
+
+function distIsStale() {
+  if (!existsSync(SRC)) return false;
+  if (!existsSync(STAMP)) return true;
+  return newerThan(SRC, statSync(STAMP).mtimeMs);
+}
+
+let main;
+if (distIsStale()) {
+  if (process.stderr.isTTY) process.stderr.write('gpuledger: dist/ is older than src/; running the sources (slower) – npm run build\n');
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('../src/cli/main.ts'));
+} else {
+  ({ main } = await import('../dist/cli/main.js'));
+}
 process.exitCode = await main(process.argv);

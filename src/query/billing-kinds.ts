@@ -3,6 +3,10 @@
 export const BILLING_KINDS = ['pods', 'serverless', 'network-volume'] as const;
 export type BillingKind = (typeof BILLING_KINDS)[number];
 
+/** -o/--output of `gpuledger billing`; here (not in billing-output.ts) so the CLI lists them without loading yaml. */
+export const BILLING_OUTPUTS = ['json', 'yaml', 'table', 'csv'] as const;
+export type BillingOutput = (typeof BILLING_OUTPUTS)[number];
+
 export type Grouping = 'podId' | 'gpuId' | 'endpointId';
 export type BillingFilter = 'podId' | 'endpointId' | 'gpuId';
 

@@ -4,10 +4,10 @@ import { stringify } from 'yaml';
 import { numberLiteral, renderOutput, type Table } from '../cli/output.ts';
 import { decimalStringToMicros, microsToNumber, sumDecimalStrings } from '../util/decimal.ts';
 import { UsageError } from '../util/errors.ts';
+import { BILLING_OUTPUTS, type BillingOutput } from './billing-kinds.ts';
 import type { BillingResult } from './billing.ts';
 
-export const BILLING_OUTPUTS = ['json', 'yaml', 'table', 'csv'] as const;
-export type BillingOutput = (typeof BILLING_OUTPUTS)[number];
+export { BILLING_OUTPUTS, type BillingOutput };
 
 export function parseBillingOutput(value: string): BillingOutput {
   if (!(BILLING_OUTPUTS as readonly string[]).includes(value)) {

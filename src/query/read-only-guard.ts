@@ -1,8 +1,13 @@
 // `gpuledger query` runs only statements that read. The decision comes from DuckDB's own parse of every statement
-// (extractStatements → prepare → statementType), never from a regular expression over the text.
+// (extractStatements → prepare → statementType), never from a regular expression over the text. This is the second
+// wall: the first is the sandbox (sandbox.ts), which must already be in place, because preparing binds, and binding
+// read_csv reads its file and COPY/EXPORT touch their targets. A statement the sandbox refuses while it is prepared
+// fails here as a SandboxError. The type check catches what the sandbox alone would allow: writes into a folder
+// granted with --allow-read, temporary tables, SET VARIABLE, and the like.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { StatementType } from '@duckdb/node-api';
 import { EXIT, GpuledgerError } from '../util/errors.ts';
+import { isSandboxRefusal, SandboxError } from './sandbox-error.ts';
 import { SqlError } from './sql-error.ts';
 
 /** Statement types that only read: SELECT (also DESCRIBE, SHOW, SUMMARIZE, PRAGMA table_info) and EXPLAIN. */
@@ -36,6 +41,16 @@ const WHAT: Partial<Record<StatementType, string>> = {
   [StatementType.ANALYZE]: 'ANALYZE',
 };
 
+export interface GuardOptions {
+  /**
+   * Files were granted with --allow-read. DuckDB's allow-lists grant writing as well as reading, and its parser does
+   * not expose the statement inside EXPLAIN, so EXPLAIN ANALYZE COPY … TO could write into a granted folder: with
+   * grants, EXPLAIN is refused. Without grants the sandbox makes every EXPLAIN harmless (no file is reachable and the
+   * database is read-only), so EXPLAIN and EXPLAIN ANALYZE of a query work.
+   */
+  fileGrants?: boolean;
+}
+
 /** A statement that could change the database, its settings or files: refused before anything runs. */
 export class WritingStatementError extends GpuledgerError {
   constructor(what: string, index: number, count: number) {
@@ -51,7 +66,7 @@ export class WritingStatementError extends GpuledgerError {
 }
 
 /** Throws unless every statement in `sql` only reads. Syntax and binding errors come back as SqlError. */
-export async function assertReadOnly(connection: DuckDBConnection, sql: string): Promise<number> {
+export async function assertReadOnly(connection: DuckDBConnection, sql: string, options: GuardOptions = {}): Promise<number> {
   let extracted;
   try {
     extracted = await connection.extractStatements(sql);
@@ -66,7 +81,10 @@ export async function assertReadOnly(connection: DuckDBConnection, sql: string):
       type = prepared.statementType;
       prepared.destroySync();
     } catch (e) {
-      throw SqlError.from(e, sql);
+      throw isSandboxRefusal(e) ? new SandboxError(e) : SqlError.from(e, sql);
+    }
+    if (type === StatementType.EXPLAIN && options.fileGrants) {
+      throw new WritingStatementError('EXPLAIN, which is not available with --allow-read (it could run a COPY into a granted folder)', i, extracted.count);
     }
     if (!READING.has(type)) throw new WritingStatementError(WHAT[type] ?? StatementType[type] ?? 'not a query', i, extracted.count);
   }

@@ -1,18 +1,26 @@
-// `gpuledger query`: checks that the SQL only reads, optionally pins report_clock with gpuledger_as_of, runs it on a
-// read-only connection and returns the last statement's result with its column kinds.
+// `gpuledger query`: locks the connection into the sandbox, checks that the SQL only reads, optionally pins
+// report_clock with gpuledger_as_of, runs it and returns the last statement's result with its column kinds.
 import type { Table } from '../cli/output.ts';
 import type { Store } from '../store/database.ts';
 import { columnsOf } from './column-kinds.ts';
 import { assertReadOnly } from './read-only-guard.ts';
+import { isSandboxRefusal, SandboxError } from './sandbox-error.ts';
+import { enterSandbox, hasGrants, NO_GRANTS, type ReadGrants } from './sandbox.ts';
 import { SqlError } from './sql-error.ts';
 
 export interface QueryOptions {
   /** RFC 3339 instant for report_clock (SET VARIABLE gpuledger_as_of), already validated. */
   asOf?: Date;
+  /** Files and folders the SQL may read besides the database (--allow-read). */
+  allowRead?: ReadGrants;
 }
 
+/** Once per store: the sandbox locks the configuration of the store's DuckDB instance for good. */
 export async function runReadOnlyQuery(store: Store, sql: string, options: QueryOptions = {}): Promise<Table> {
-  await assertReadOnly(store.connection, sql);
+  if (!store.readOnly) throw new Error('runReadOnlyQuery needs a store opened read-only'); // a programming error
+  const grants = options.allowRead ?? NO_GRANTS;
+  await enterSandbox(store.connection, grants);
+  await assertReadOnly(store.connection, sql, { fileGrants: hasGrants(grants) });
   if (options.asOf) {
     // our own statement, with a bound parameter: the variable report_clock reads (views-contract.md)
     await store.connection.run('set variable gpuledger_as_of = $1::timestamptz', [options.asOf.toISOString()]);
@@ -21,6 +29,6 @@ export async function runReadOnlyQuery(store: Store, sql: string, options: Query
     const reader = await store.connection.runAndReadAll(sql);
     return { columns: columnsOf(reader.columnNames(), reader.columnTypes()), rows: reader.getRowsJson() };
   } catch (e) {
-    throw SqlError.from(e, sql);
+    throw isSandboxRefusal(e) ? new SandboxError(e) : SqlError.from(e, sql);
   }
 }

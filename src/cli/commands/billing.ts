@@ -1,13 +1,9 @@
 // `gpuledger billing pods|serverless|network-volume` – the platform CLI's billing views (billing-api-v2.md §7) with
 // its flags and defaults, answered from the database instead of the API.
 import type { Command } from 'commander';
-import { BILLING_KINDS, type BillingKind } from '../../query/billing-kinds.ts';
-import { BILLING_OUTPUTS, parseBillingOutput, renderBilling } from '../../query/billing-output.ts';
-import { queryBilling } from '../../query/billing.ts';
-import { withReadStore } from '../../query/open-database.ts';
+import { BILLING_KINDS, BILLING_OUTPUTS, type BillingKind } from '../../query/billing-kinds.ts';
 import { BUCKET_SIZES, isBucketSize, parseRfc3339 } from '../../util/buckets.ts';
 import { UsageError } from '../../util/errors.ts';
-import { contextFor } from '../context.ts';
 import type { ExitState } from '../main.ts';
 
 interface BillingFlags {
@@ -43,6 +39,13 @@ export function registerBilling(program: Command, _exit: ExitState): void {
       if (!isBucketSize(flags.bucketSize)) {
         throw new UsageError(`--bucket-size must be one of ${BUCKET_SIZES.join(', ')}, got '${flags.bucketSize}'`);
       }
+      // implementations load only when the command runs, so --help and other commands start fast (issue 11)
+      const [{ parseBillingOutput, renderBilling }, { queryBilling }, { withReadStore }, { contextFor }] = await Promise.all([
+        import('../../query/billing-output.ts'),
+        import('../../query/billing.ts'),
+        import('../../query/open-database.ts'),
+        import('../context.ts'),
+      ]);
       const output = parseBillingOutput(flags.output);
       const start = flags.startTime ? parseRfc3339(flags.startTime, '--start-time') : undefined;
       const end = flags.endTime ? parseRfc3339(flags.endTime, '--end-time') : undefined;

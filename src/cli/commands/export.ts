@@ -1,11 +1,8 @@
 // `gpuledger export focus|lake` – the cost facts for other tools: a FOCUS 1.2 file (Parquet or CSV) or a
 // Hive-partitioned Parquet lake (account=/family=/month=). Both are written atomically.
 import type { Command } from 'commander';
-import { exportFocus, FOCUS_FORMATS, type FocusFormat } from '../../export/focus.ts';
-import { exportLake } from '../../export/lake.ts';
-import { withReadStore } from '../../query/open-database.ts';
+import { FOCUS_FORMATS, type FocusFormat } from '../../export/focus.ts';
 import { UsageError } from '../../util/errors.ts';
-import { contextFor } from '../context.ts';
 import type { ExitState } from '../main.ts';
 
 const WHAT = ['focus', 'lake'] as const;
@@ -25,6 +22,13 @@ export function registerExport(program: Command, _exit: ExitState): void {
       if (!accepted.includes(format)) {
         throw new UsageError(`--format for export ${what} must be ${accepted.join(' or ')}, got '${format}'`);
       }
+      // implementations load only when the command runs, so --help and other commands start fast (issue 11)
+      const [{ contextFor }, { exportFocus }, { exportLake }, { withReadStore }] = await Promise.all([
+        import('../context.ts'),
+        import('../../export/focus.ts'),
+        import('../../export/lake.ts'),
+        import('../../query/open-database.ts'),
+      ]);
       const { settings, log } = contextFor(command);
       const out = flags.out;
       const summary = await withReadStore(settings.dbPath, (store) =>

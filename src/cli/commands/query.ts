@@ -1,10 +1,8 @@
 // `gpuledger query "SQL"` – read-only SQL against the database (DESIGN.md): a table on a terminal, CSV/JSON/NDJSON
-// for pipes, --out writes a file atomically. Statements that write are refused before anything runs.
+// for pipes, --out writes a file atomically. The SQL runs in a sandbox (src/query/sandbox.ts): statements that write
+// are refused before anything runs, and no file but the database (and --allow-read paths) can be read.
 import type { Command } from 'commander';
 import { parseRfc3339 } from '../../util/buckets.ts';
-import { withReadStore } from '../../query/open-database.ts';
-import { runReadOnlyQuery } from '../../query/run-query.ts';
-import { contextFor } from '../context.ts';
 import type { ExitState } from '../main.ts';
 import { defaultFormat, emit, OUTPUT_FORMATS, parseOutputFormat } from '../output.ts';
 
@@ -12,7 +10,10 @@ interface QueryFlags {
   format?: string;
   out?: string;
   asOf?: string;
+  allowRead: string[];
 }
+
+const collect = (value: string, previous: string[]) => [...previous, value];
 
 export function registerQuery(program: Command, _exit: ExitState): void {
   program
@@ -21,12 +22,21 @@ export function registerQuery(program: Command, _exit: ExitState): void {
     .option('--format <format>', `${OUTPUT_FORMATS.join(', ')} (default: table on a terminal, ndjson in a pipe, from --out's extension)`)
     .option('--out <file>', 'write the result to this file (atomically) instead of stdout')
     .option('--as-of <rfc3339>', "pin report_clock's as_of (sets gpuledger_as_of), e.g. 2026-10-15T00:00:00Z")
-    .description('run read-only SQL against the database')
+    .option('--allow-read <path>', 'let the SQL read this file, or the files in this folder (repeatable); nothing else but the database is readable', collect, [])
+    .description('run read-only SQL against the database, in a sandbox that reads no other file and writes nothing')
     .action(async (sql: string, flags: QueryFlags, command: Command) => {
       const format = flags.format ? parseOutputFormat(flags.format) : defaultFormat(flags.out, Boolean(process.stdout.isTTY));
       const asOf = flags.asOf ? parseRfc3339(flags.asOf, '--as-of') : undefined;
+      // DuckDB loads only when the command runs, so --help and other commands start fast (issue 11)
+      const [{ contextFor }, { withReadStore }, { runReadOnlyQuery }, { resolveReadGrants }] = await Promise.all([
+        import('../context.ts'),
+        import('../../query/open-database.ts'),
+        import('../../query/run-query.ts'),
+        import('../../query/sandbox.ts'),
+      ]);
+      const allowRead = resolveReadGrants(flags.allowRead);
       const { settings } = contextFor(command);
-      const table = await withReadStore(settings.dbPath, (store) => runReadOnlyQuery(store, sql, { asOf }));
+      const table = await withReadStore(settings.dbPath, (store) => runReadOnlyQuery(store, sql, { asOf, allowRead }));
       emit(table, { format, out: flags.out });
     });
 }

@@ -1,10 +1,6 @@
 // `gpuledger report [--report NAME] [--period P] [--out-dir DIR] [--email]`: render a workbook (path on stdout)
 // and, with --email, send it. A workbook that could not be delivered stays on disk and the command exits 1.
 import type { Command } from 'commander';
-import { createMailer } from '../../mail/index.ts';
-import { checkDeliveryConfig, deliverReport, loadReportDefinition, parsePeriod, PERIOD_USAGE, renderReport, ReportDeliveryError } from '../../report/index.ts';
-import { SESSION_WAIT_MS, withReader, withWriter } from '../../store/shared-database.ts';
-import { contextFor } from '../context.ts';
 import type { ExitState } from '../main.ts';
 
 interface ReportFlags {
@@ -19,10 +15,18 @@ export function registerReport(program: Command, _exit: ExitState): void {
     .command('report')
     .description('render a report workbook (and email it with --email)')
     .option('--report <name>', 'report definition: reports/<name>.yaml or your own in reports.directory', 'nightly')
-    .option('--period <period>', `${PERIOD_USAGE.replace(/^--period takes /, '')}; default: the report's own`)
+    .option('--period <period>', "a month such as 2026-10 or a day range such as 2026-10-01..2026-10-15; default: the report's own")
     .option('--out-dir <dir>', 'where the workbook is written (default: config outDir, out/)')
     .option('--email', 'email the workbook to reports.delivery.<name>.recipients')
     .action(async (flags: ReportFlags, command: Command) => {
+      // exceljs, nodemailer and resvg load only when a report is made, so --help and other commands start fast
+      const [{ contextFor }, { SESSION_WAIT_MS, withReader, withWriter }, report, { createMailer }] = await Promise.all([
+        import('../context.ts'),
+        import('../../store/shared-database.ts'),
+        import('../../report/index.ts'),
+        import('../../mail/index.ts'),
+      ]);
+      const { checkDeliveryConfig, parsePeriod, loadReportDefinition, renderReport, deliverReport, ReportDeliveryError } = report;
       const { settings, log } = contextFor(command);
       // usage and definition errors before the database is opened (exit 2 without touching anything)
       if (flags.period !== undefined) parsePeriod(flags.period);

@@ -1,11 +1,8 @@
 // `gpuledger run`: the nightly job (sync → report → alerts → email) and one summary at the end. `npm start` runs
 // `run --demo-if-no-key`: without any API key it runs the same job against the built-in simulator instead.
 import type { Command } from 'commander';
-import { resolveAccounts } from '../../extract/accounts.ts';
-import { runDemo, DEMO_DB } from '../../run/demo.ts';
-import { runNightly, type NightlyResult } from '../../run/nightly.ts';
+import type { NightlyResult } from '../../run/nightly.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
-import { contextFor } from '../context.ts';
 import type { ExitState } from '../main.ts';
 
 interface RunFlags {
@@ -46,10 +43,17 @@ export function registerRun(program: Command, exit: ExitState): void {
     .option('--report <name>', 'report definition to render', 'nightly')
     .option('--no-email', 'render the workbook but do not email it')
     .option('--out-dir <dir>', 'where the workbook and alert files go (default: config outDir)')
-    .option('--demo', `run against the built-in simulator (simulated data, ${DEMO_DB})`)
+    .option('--demo', 'run against the built-in simulator (simulated data, in a separate demo database)')
     .option('--demo-if-no-key', 'run the demo when no account has its API key set (what `npm start` does)')
     .option('--wait <seconds>', 'wait up to this long for another gpuledger process holding the database', '0')
     .action(async (flags: RunFlags, command: Command) => {
+      // the whole pipeline (simulator, undici, exceljs, nodemailer) loads only when the job runs (issue 11)
+      const [{ contextFor }, { resolveAccounts }, { runDemo, DEMO_DB }, { runNightly }] = await Promise.all([
+        import('../context.ts'),
+        import('../../extract/accounts.ts'),
+        import('../../run/demo.ts'),
+        import('../../run/nightly.ts'),
+      ]);
       const { settings, log } = contextFor(command);
       const wait = Number(flags.wait);
       if (!Number.isFinite(wait) || wait < 0) throw new UsageError(`--wait takes seconds (a number ≥ 0), got '${flags.wait}'`);

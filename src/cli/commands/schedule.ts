@@ -2,12 +2,8 @@
 // expressions in the configured time zone, one at a time, until SIGTERM/SIGINT – which lets the running job finish
 // its step. A second daemon for the same database is refused. --list prints the jobs and their next runs and exits.
 import type { Command } from 'commander';
-import { Scheduler } from '../../schedule/daemon.ts';
-import { childRunner } from '../../schedule/child-runner.ts';
-import { statePathFor } from '../../schedule/state.ts';
-import { acquireWriteLock, readLock } from '../../store/lock.ts';
 import { DatabaseLockedError } from '../../util/errors.ts';
-import { contextFor, type GlobalOptions } from '../context.ts';
+import type { GlobalOptions } from '../context.ts';
 import type { ExitState } from '../main.ts';
 
 export function registerSchedule(program: Command, _exit: ExitState): void {
@@ -16,6 +12,14 @@ export function registerSchedule(program: Command, _exit: ExitState): void {
     .description('the daemon that runs the configured jobs on their cron expressions')
     .option('--list', 'print the jobs and their next run times, then exit')
     .action(async (flags: { list?: boolean }, command: Command) => {
+      // node-cron and the scheduler load only when the daemon runs, so --help and other commands start fast
+      const [{ contextFor }, { Scheduler }, { childRunner }, { statePathFor }, { acquireWriteLock, readLock }] = await Promise.all([
+        import('../context.ts'),
+        import('../../schedule/daemon.ts'),
+        import('../../schedule/child-runner.ts'),
+        import('../../schedule/state.ts'),
+        import('../../store/lock.ts'),
+      ]);
       const { settings, log } = contextFor(command);
       const timeZone = settings.config.schedule.timeZone ?? settings.config.timeZone;
       const globals = command.optsWithGlobals<GlobalOptions>();

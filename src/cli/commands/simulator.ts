@@ -3,7 +3,8 @@
 import type { Command } from 'commander';
 import { parseRfc3339 } from '../../util/buckets.ts';
 import { UsageError } from '../../util/errors.ts';
-import { DEFAULT_KEY, DEFAULT_RESTRICTED_KEY, parseFaultSpec, startSimulator, type SimulatorOptions } from '../../simulator/index.ts';
+import { parseFaultSpec } from '../../simulator/http/faults.ts';
+import type { SimulatorOptions } from '../../simulator/index.ts';
 import type { ExitState } from '../main.ts';
 
 interface SimulatorFlags {
@@ -31,6 +32,9 @@ function integer(value: string, flag: string, min: number, max: number): number 
   return n;
 }
 
+/** The keys the simulator accepts unless --key/--restricted-key name others (simulator/start.ts; a test checks they agree). */
+export const DEFAULT_SIMULATOR_KEYS = { full: 'sim-demo-key', restricted: 'sim-restricted-key' } as const;
+
 export function simulatorOptionsFromFlags(flags: SimulatorFlags): SimulatorOptions {
   if (!['small', 'medium', 'large'].includes(flags.scale)) {
     throw new UsageError(`--scale must be small, medium or large, got '${flags.scale}'`);
@@ -45,8 +49,8 @@ export function simulatorOptionsFromFlags(flags: SimulatorFlags): SimulatorOptio
     seed: integer(flags.seed, '--seed', 0, 2 ** 32 - 1),
     scale: flags.scale as SimulatorOptions['scale'],
     ...(flags.now !== undefined ? { now: parseRfc3339(flags.now, '--now') } : {}),
-    keys: flags.key.length ? flags.key : [DEFAULT_KEY],
-    restrictedKeys: flags.restrictedKey.length ? flags.restrictedKey : [DEFAULT_RESTRICTED_KEY],
+    keys: flags.key.length ? flags.key : [DEFAULT_SIMULATOR_KEYS.full],
+    restrictedKeys: flags.restrictedKey.length ? flags.restrictedKey : [DEFAULT_SIMULATOR_KEYS.restricted],
     quotas,
     ...(flags.faults !== undefined ? { faults: parseFaultSpec(flags.faults, '--faults') } : {}),
     sparse: flags.sparse === true,
@@ -71,6 +75,8 @@ export function registerSimulator(program: Command, _exit: ExitState): void {
     .option('--sparse', 'return only non-zero billing records (default: a dense grid)')
     .action(async (flags: SimulatorFlags) => {
       const options = simulatorOptionsFromFlags(flags);
+      // the synthetic account and the HTTP server load only when the simulator runs (issue 11)
+      const { startSimulator } = await import('../../simulator/index.ts');
       const sim = await startSimulator(options);
       process.stdout.write(`simulator listening on ${sim.url} (scale ${options.scale}, seed ${options.seed}, keys: ${options.keys!.join(', ')})\n`);
       await new Promise<void>((resolve) => {

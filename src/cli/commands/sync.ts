@@ -3,18 +3,11 @@
 // sources failed (DESIGN.md exit codes).
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { SOURCES, type Source } from '../../config/sync.ts';
-import { resolveAccounts } from '../../extract/accounts.ts';
-import { planSync } from '../../extract/plan-report.ts';
-import { createProgress } from '../../extract/progress.ts';
-import { runSync, type SyncResult } from '../../extract/sync.ts';
-import { openForReading } from '../../query/open-database.ts';
-import { acquireSyncLock, describeWait } from '../../store/lock.ts';
-import { SESSION_WAIT_MS, writeSessions } from '../../store/shared-database.ts';
+import type { Source } from '../../config/sync.ts';
+import type { SyncResult } from '../../extract/sync.ts';
 import { BUCKET_SIZES, isBucketSize, parseRfc3339, type BucketSize } from '../../util/buckets.ts';
 import { microsToDecimalString } from '../../util/decimal.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
-import { contextFor } from '../context.ts';
 import type { ExitState } from '../main.ts';
 import { emit, type Table } from '../output.ts';
 
@@ -36,7 +29,8 @@ export interface ParsedSyncFlags {
   waitMs: number;
 }
 
-export function parseSyncFlags(flags: SyncFlags): ParsedSyncFlags {
+/** `sources` is config/sync.ts's SOURCES, passed in so that registering the command does not load zod. */
+export function parseSyncFlags(flags: SyncFlags, SOURCES: readonly Source[]): ParsedSyncFlags {
   let sources: Source[] | undefined;
   if (flags.source !== undefined) {
     sources = flags.source.split(',').map((s) => s.trim()).filter(Boolean) as Source[];
@@ -98,7 +92,8 @@ export function registerSync(program: Command, exit: ExitState): void {
   program
     .command('sync')
     .description('extract billing histories and inventory into the database')
-    .option('--source <list>', `comma-separated sources (${SOURCES.join(', ')}); default: config sync.sources`)
+    // the list is spelled out so --help does not load zod with config/sync.ts; test/cli checks it names every source
+    .option('--source <list>', 'comma-separated sources (aggregate, pods, serverless, network-volumes, endpoints, clusters, inventory); default: config sync.sources')
     .option('--bucket-size <size>', `one bucket size for every billing source (${BUCKET_SIZES.join(', ')}); default: config sync.bucketSizes`)
     .option('--since <rfc3339>', 'read from here (a backfill), instead of resuming after the last sync')
     .option('--until <rfc3339>', 'read up to here (exclusive) instead of now')
@@ -106,8 +101,21 @@ export function registerSync(program: Command, exit: ExitState): void {
     .option('--plan', 'print the requests a sync would make and their cost at the current quota; call no billing route')
     .option('--wait <seconds>', 'wait up to this long for another sync (or the nightly run) to finish', '0')
     .action(async (flags: SyncFlags, command: Command) => {
+      // undici, the extractors and DuckDB load only when a sync runs, so --help and other commands start fast
+      const [{ SOURCES }, { contextFor }, { resolveAccounts }, { planSync }, { createProgress }, { runSync }, { openForReading }, { acquireSyncLock, describeWait }, { SESSION_WAIT_MS, writeSessions }] =
+        await Promise.all([
+          import('../../config/sync.ts'),
+          import('../context.ts'),
+          import('../../extract/accounts.ts'),
+          import('../../extract/plan-report.ts'),
+          import('../../extract/progress.ts'),
+          import('../../extract/sync.ts'),
+          import('../../query/open-database.ts'),
+          import('../../store/lock.ts'),
+          import('../../store/shared-database.ts'),
+        ]);
       const { settings, log } = contextFor(command);
-      const parsed = parseSyncFlags(flags);
+      const parsed = parseSyncFlags(flags, SOURCES);
       const accounts = resolveAccounts(settings.config, settings.apiUrl, process.env, flags.account);
       const common = { config: settings.config, accounts, sources: parsed.sources, bucketSize: parsed.bucketSize, since: parsed.since, until: parsed.until };
       if (flags.plan) {
@@ -134,6 +142,10 @@ export function registerSync(program: Command, exit: ExitState): void {
         }
         return;
       }
+      // one sync at a time for the whole run; the database itself is held only in short writing sessions
+      const lock = await acquireSyncLock(settings.dbPath, { command: 'sync', waitMs: parsed.waitMs, onWait: (m) => log.info(m) });
+      const waited = describeWait(lock, 'its sync');
+      if (waited) log.info(waited);
       const controller = new AbortController();
       const stop = (signal: NodeJS.Signals) => {
         if (controller.signal.aborted) process.exit(130);
@@ -142,10 +154,6 @@ export function registerSync(program: Command, exit: ExitState): void {
       };
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
-      // one sync at a time for the whole run; the database itself is held only in short writing sessions
-      const lock = await acquireSyncLock(settings.dbPath, { command: 'sync', waitMs: parsed.waitMs, onWait: (m) => log.info(m) });
-      const waited = describeWait(lock, 'its sync');
-      if (waited) log.info(waited);
       try {
         const result = await runSync({
           ...common,

@@ -1,6 +1,5 @@
 // `gpuledger views` – the public views with what one row of each is (from the header comments of sql/views).
 import type { Command } from 'commander';
-import { listPublicViews } from '../../query/public-views.ts';
 import type { ExitState } from '../main.ts';
 import { defaultFormat, emit, OUTPUT_FORMATS, parseOutputFormat } from '../output.ts';
 
@@ -9,8 +8,9 @@ export function registerViews(program: Command, _exit: ExitState): void {
     .command('views')
     .option('--format <format>', `${OUTPUT_FORMATS.join(', ')} (default: table on a terminal, ndjson in a pipe)`)
     .description('list the public SQL views with a one-line description each')
-    .action((flags: { format?: string }) => {
+    .action(async (flags: { format?: string }) => {
       const format = flags.format ? parseOutputFormat(flags.format) : defaultFormat(undefined, Boolean(process.stdout.isTTY));
+      const { listPublicViews } = await import('../../query/public-views.ts');
       const views = listPublicViews();
       emit(
         {

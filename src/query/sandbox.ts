@@ -1,0 +1,53 @@
+// `gpuledger query` runs in a sandbox DuckDB itself enforces (issue 11 item 4): the database is open READ_ONLY, no
+// file may be read or written (enable_external_access=false) except those granted with --allow-read, and the
+// configuration is locked so no statement can SET its way out. A grant is a file (allowed_paths) or a folder
+// (allowed_directories); DuckDB resolves symlinks and `..` before comparing, so a grant cannot be walked out of.
+import { statSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
+import { LIST, listValue, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
+import { UsageError } from '../util/errors.ts';
+
+export interface ReadGrants {
+  files: string[];
+  directories: string[];
+}
+
+export const NO_GRANTS: ReadGrants = { files: [], directories: [] };
+
+/** --allow-read values as absolute files and folders; a path that does not exist is a usage error. */
+export function resolveReadGrants(paths: readonly string[], cwd = process.cwd()): ReadGrants {
+  const grants: ReadGrants = { files: [], directories: [] };
+  for (const path of paths) {
+    const absolute = resolve(cwd, path);
+    let isDirectory: boolean;
+    try {
+      isDirectory = statSync(absolute).isDirectory();
+    } catch {
+      throw new UsageError(`--allow-read: ${path} does not exist; it takes a file or a folder to let query read`);
+    }
+    // a trailing separator, so that granting /data/in does not also grant /data/inbox
+    if (isDirectory) grants.directories.push(absolute.endsWith(sep) ? absolute : absolute + sep);
+    else grants.files.push(absolute);
+  }
+  return grants;
+}
+
+export function hasGrants(grants: ReadGrants): boolean {
+  return grants.files.length > 0 || grants.directories.length > 0;
+}
+
+/**
+ * Locks the connection's database instance down. Must run before any user statement is even prepared: binding
+ * read_csv already reads the file, and COPY/EXPORT check their targets at bind time. Settings that gpuledger itself
+ * needs (TimeZone) must be set before this; SET VARIABLE still works afterwards (it is not configuration).
+ */
+export async function enterSandbox(connection: DuckDBConnection, grants: ReadGrants): Promise<void> {
+  // the allow-lists can only be set while external access is still on, so they come first
+  // typed, so that an empty list (no grants) binds as VARCHAR[] rather than a list of ANY
+  await connection.run('set allowed_directories = $1', [listValue(grants.directories)], [LIST(VARCHAR)]);
+  await connection.run('set allowed_paths = $1', [listValue(grants.files)], [LIST(VARCHAR)]);
+  await connection.run('set enable_external_access = false');
+  await connection.run('set autoinstall_known_extensions = false');
+  await connection.run('set autoload_known_extensions = false');
+  await connection.run('set lock_configuration = true');
+}
