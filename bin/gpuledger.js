@@ -3,7 +3,14 @@
 // transpiled at start-up. In a development checkout (src/ beside dist/) a source file newer than the last build
 // means dist/ is stale: then the sources run through tsx (a dev dependency) instead, so old code never runs silently.
 // The installed package has no src/ and always runs dist/.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+
+// `gpuledger --version` alone needs nothing but package.json: answered before any module loads (issue 11: ≤ 0.3 s)
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+  process.exit(0);
+}
 
 const SRC = new URL('../src/', import.meta.url);
 const STAMP = new URL('../dist/.build-stamp', import.meta.url);

@@ -1,10 +1,8 @@
 // `gpuledger allocation explain [--category NAME] [--resource ID]` – which rule put each resource's cost where, the
 // rules that gave their value to nothing, and the largest unallocated resources (src/allocation/explain.ts).
 import type { Command } from 'commander';
-import { explainAllocation, type Explanation } from '../../allocation/explain.ts';
-import { SESSION_WAIT_MS, withWriter } from '../../store/shared-database.ts';
+import type { Explanation } from '../../allocation/explain.ts';
 import { UsageError } from '../../util/errors.ts';
-import { contextFor } from '../context.ts';
 import type { ExitState } from '../main.ts';
 import { defaultFormat, emit, OUTPUT_FORMATS, parseOutputFormat, type Column, type Table } from '../output.ts';
 
@@ -72,6 +70,12 @@ export function registerAllocation(program: Command, _exit: ExitState): void {
       const format = flags.format ? parseOutputFormat(flags.format) : defaultFormat(undefined, Boolean(process.stdout.isTTY));
       const top = Number(flags.top);
       if (!Number.isInteger(top) || top < 0) throw new UsageError(`--top takes a whole number ≥ 0, got '${flags.top}'`);
+      // DuckDB and the allocation SQL load only when the command runs, so --help and other commands start fast
+      const [{ contextFor }, { SESSION_WAIT_MS, withWriter }, { explainAllocation }] = await Promise.all([
+        import('../context.ts'),
+        import('../../store/shared-database.ts'),
+        import('../../allocation/explain.ts'),
+      ]);
       const { settings, log } = contextFor(command);
       // a writing open loads the config's rules, so the explanation is of the rules in the config file now
       const explanation = await withWriter({ dbPath: settings.dbPath, command: 'allocation', waitMs: SESSION_WAIT_MS, log, allocation: settings.config.allocation }, (store) =>
