@@ -129,7 +129,7 @@ export async function acquireLock(lockPath: string, subject: string, options: Ac
       continue;
     }
     if (Date.now() >= deadline) {
-      throw new DatabaseLockedError(describeHolder(subject, holder, Date.now() - started, options.guards), { context: { holder } });
+      throw new DatabaseLockedError(describeHolder(subject, holder, options.waitMs ? Date.now() - started : 0, options.guards), { context: { holder } });
     }
     if (!waitedFor) {
       options.onWait?.(`pid ${holder.pid} (${holder.command}) is ${options.guards ?? `writing ${relative(process.cwd(), subject) || subject}`}; waiting up to ${Math.round((deadline - Date.now()) / 1000)} s`);

@@ -1,7 +1,8 @@
-// Views are `create or replace`, applied on every writing open, so a change to a .sql file takes effect the next
-// time gpuledger writes. They are applied in dependency order: each file's references to other view names (the set
+// Views are `create or replace`, applied on a writing open whenever a file changed since they were last created
+// (_meta_applied_views keeps the hash), so a change to a .sql file takes effect the next time gpuledger writes. They are applied in dependency order: each file's references to other view names (the set
 // of names is known from the file names) are read from its text and sorted topologically, so a broken view is
 // reported by its own file name – never by a view that merely reads it – and file names need not encode order.
+import { createHash } from 'node:crypto';
 import { StoreError } from '../util/errors.ts';
 import type { Store } from './database.ts';
 import { headerComment, readSqlFolder, SQL_DIR, type SqlFile } from './sql-files.ts';
@@ -63,13 +64,41 @@ export function orderViews(views: ViewFile[]): ViewFile[] {
   return ordered;
 }
 
+/** A hash over every view file's name and text: what the database's views were created from. */
+export function viewsHash(views: readonly ViewFile[]): string {
+  const hash = createHash('sha256');
+  for (const v of views) hash.update(`${v.layer}/${v.name}\n${v.sql}\n`);
+  return hash.digest('hex');
+}
+
+async function upToDate(store: Store, hash: string, count: number): Promise<boolean> {
+  const table = await store.one(`select 1 as x from duckdb_tables() where table_name = '_meta_applied_views' and schema_name = 'main'`);
+  if (!table) return false;
+  const row = await store.one<{ views_hash: string; view_count: number }>('select views_hash, view_count from _meta_applied_views');
+  if (row?.views_hash !== hash) return false;
+  // a view dropped by hand since is created again
+  const present = await store.one<{ n: string }>(`select count(*)::varchar n from duckdb_views() where schema_name = 'main' and not internal`);
+  return Number(present?.n) >= count;
+}
+
+/** Create or replace every view in dependency order, unless the files are the ones the database was built from. */
 export async function applyViews(store: Store, sqlDir: string = SQL_DIR): Promise<void> {
-  for (const view of orderViews(listViewFiles(sqlDir))) {
+  const views = orderViews(listViewFiles(sqlDir));
+  const hash = viewsHash(views);
+  if (await upToDate(store, hash, views.length)) return;
+  for (const view of views) {
     try {
       await store.run(view.sql);
     } catch (e) {
       const first = e instanceof Error ? e.message.split('\n')[0] : String(e);
       throw new StoreError(`view ${fileOf(view)} failed: ${first}`, { cause: e });
     }
+  }
+  const recorded = await store.one(`select 1 as x from duckdb_tables() where table_name = '_meta_applied_views' and schema_name = 'main'`);
+  if (recorded) {
+    await store.transaction(async () => {
+      await store.run('delete from _meta_applied_views');
+      await store.run('insert into _meta_applied_views values ($1, $2, now())', [hash, views.length]);
+    });
   }
 }
