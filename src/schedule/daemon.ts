@@ -4,7 +4,7 @@
 // missed while the daemon was down runs once at start. stop() lets the running job finish its step and ends the
 // loop. Time comes from an injected clock so tests can walk through DST changes in milliseconds.
 import type { JobConfig } from '../config/schedule.ts';
-import { isHolderAlive, lockPathFor, readLock } from '../store/lock.ts';
+import { isHolderAlive, lockPathFor, readLock, syncLockPathFor } from '../store/lock.ts';
 import type { Logger } from '../util/log.ts';
 import { parseCron, type CronFields } from './cron-expression.ts';
 import { nextFire, previousFire } from './next-fire.ts';
@@ -145,8 +145,11 @@ export class Scheduler {
     const limit = this.clock.now() + (this.options.waitForDatabaseMs ?? 30 * 60_000);
     let announced = false;
     for (;;) {
-      const holder = readLock(lockPathFor(this.options.dbPath));
-      if (!holder || holder.pid === process.pid || !isHolderAlive(holder)) return true;
+      // a manual sync holds the sync lock for its whole run, any writer the write lock for a short session
+      const holder = [syncLockPathFor(this.options.dbPath), lockPathFor(this.options.dbPath)]
+        .map((path) => readLock(path))
+        .find((h) => h && h.pid !== process.pid && isHolderAlive(h));
+      if (!holder) return true;
       if (this.clock.now() >= limit || this.stopController.signal.aborted) {
         this.options.log.error(`job ${job.name}: skipped – the database is still held by pid ${holder.pid} (${holder.command} since ${holder.startedAt})`);
         return false;

@@ -163,9 +163,13 @@ export function describeWait(lock: WriteLock, what: string): string | undefined 
   return `waited ${(ms / 1000).toFixed(1)} s for ${holder.command} (pid ${holder.pid}) to finish ${what}`;
 }
 
+export function syncLockPathFor(dbPath: string): string {
+  return `${dbPath}.sync.lock`;
+}
+
 /** The lock one sync (or nightly run) holds for its whole length, beside the database: one sync at a time. */
 export async function acquireSyncLock(dbPath: string, options: AcquireOptions): Promise<WriteLock> {
-  return acquireLock(`${dbPath}.sync.lock`, dbPath, { ...options, guards: options.guards ?? `syncing ${relative(process.cwd(), dbPath) || dbPath}` });
+  return acquireLock(syncLockPathFor(dbPath), dbPath, { ...options, guards: options.guards ?? `syncing ${relative(process.cwd(), dbPath) || dbPath}` });
 }
 
 export async function acquireWriteLock(dbPath: string, options: AcquireOptions): Promise<WriteLock> {
