@@ -3,7 +3,7 @@
 // the job ends with one summary and the exit code of DESIGN.md: 0 all went well, 3 some step failed, 1 nothing
 // useful could be done.
 import type { Config } from '../config/schema.ts';
-import { runAlerts, type AlertsResult } from '../alert/index.ts';
+import { pendingText, runAlerts, type AlertsResult } from '../alert/index.ts';
 import type { ResolvedAccount } from '../extract/accounts.ts';
 import { createProgress } from '../extract/progress.ts';
 import { runSync, type SyncResult } from '../extract/sync.ts';
@@ -105,16 +105,18 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
     if (options.signal?.aborted) return;
 
     try {
-      const alerts = await withWriter(writer, (store) => runAlerts({ store, config, outDir, log: log.child('alerts') }));
+      // short sessions: the database is not held while webhooks and SMTP are reached
+      const alerts = await runAlerts({ sessions: writeSessions(writer), config, outDir, log: log.child('alerts') });
       result.alerts = alerts;
       const fired = alerts.events.length;
       step({
         step: 'alerts',
-        status: alerts.failedChannels.length > 0 || alerts.failedRules.length > 0 ? 'partial' : 'ok',
+        status: alerts.failedChannels.length > 0 || alerts.failedRules.length > 0 || alerts.pending.length > 0 ? 'partial' : 'ok',
         detail:
           `${fired} alert event${fired === 1 ? '' : 's'}` +
           (alerts.failedRules.length > 0 ? `; rules failed: ${alerts.failedRules.map((r) => `${r.rule} (${r.error})`).join(', ')}` : '') +
-          (alerts.failedChannels.length > 0 ? `; channels failed: ${alerts.failedChannels.map((c) => `${c.channel} (${c.error})`).join(', ')}` : ''),
+          (alerts.failedChannels.length > 0 ? `; channels failed: ${alerts.failedChannels.map((c) => `${c.channel} (${c.error})`).join(', ')}` : '') +
+          (alerts.pending.length > 0 ? `; still owed: ${alerts.pending.map(pendingText).join('; ')}` : ''),
       });
     } catch (e) {
       step({ step: 'alerts', status: 'failed', detail: errorMessage(e) });
