@@ -23,8 +23,9 @@ function micros(expr: string): string {
   return `(${expr} * 1000000)::hugeint`;
 }
 
+// multiplying by 0.000001 (a DECIMAL) keeps it exact; dividing DECIMALs would go through a double
 function asDecimal(microsExpr: string): string {
-  return `(${microsExpr}::decimal(38,0) / 1000000)::decimal(18,6)`;
+  return `((${microsExpr})::decimal(38,0) * 0.000001::decimal(7,6))::decimal(18,6)`;
 }
 
 /** The select list of a reconstructed row, in the raw table's column order. */
