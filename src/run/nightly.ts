@@ -9,7 +9,7 @@ import { createProgress } from '../extract/progress.ts';
 import { runSync, type SyncResult } from '../extract/sync.ts';
 import { deliverReport, renderReport, type DeliveryResult, type RenderedReport } from '../report/index.ts';
 import { acquireSyncLock, describeWait } from '../store/lock.ts';
-import { SESSION_WAIT_MS, withReader, withWriter, writeSessions } from '../store/shared-database.ts';
+import { SESSION_WAIT_MS, withReader, writeSessions } from '../store/shared-database.ts';
 import { EXIT, errorMessage, isGpuledgerError, type ExitCode } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 
@@ -128,7 +128,15 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
     }
     try {
       const rendered = result.workbook;
-      const delivery = await withWriter(writer, (store) => deliverReport({ store, config, rendered, logger: log.child('email') }));
+      // sessions: the database is not held while the SMTP server is reached; the alerts' per-channel budget bounds
+      // the retries, so a dead server costs the run seconds, not ~90 s of backoff
+      const delivery = await deliverReport({
+        sessions: writeSessions(writer),
+        config,
+        rendered,
+        logger: log.child('email'),
+        budgetMs: config.alerts.outbox.budgetSeconds * 1000,
+      });
       result.delivery = delivery;
       step({
         step: 'email',
