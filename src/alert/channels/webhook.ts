@@ -108,7 +108,7 @@ export function webhookChannel(config: WebhookChannelConfig, env: NodeJS.Process
         if (r.refused || r.outOfTime) {
           // keep the order: nothing after an undelivered event is sent before it
           outcome.untried.push(...events.slice(i + 1).map((x) => x.eventId));
-          outcome.stopped = r.refused ? `circuit open: ${redact(r.error)}` : 'time budget spent';
+          outcome.stopped = r.refused ? 'circuit open after a refused connection' : 'time budget spent';
           break;
         }
       }
