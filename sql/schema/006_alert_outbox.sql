@@ -15,3 +15,11 @@ create table _meta_alert_outbox (
     expired_reason   varchar,                  -- why it was given up on (expired or rejected)
     primary key (event_id, channel)
 );
+
+-- Deliveries that failed before the outbox existed were recorded and then forgotten: owe them again, so they go out
+-- on the next run (or expire with their reason when they are older than alerts.outbox.maxAgeHours).
+insert into _meta_alert_outbox (event_id, channel, position, queued_at, status, attempts, last_attempt_at, last_error)
+select d.event_id, d.channel, 0, e.created_at, 'pending', d.attempts, d.delivered_at, d.error
+from _meta_alert_deliveries as d
+join _meta_alert_events as e using (event_id)
+where d.status = 'failed';

@@ -9,20 +9,14 @@
 import type { Config } from '../config/schema.ts';
 import type { Mailer } from '../mail/index.ts';
 import type { Store } from '../store/database.ts';
-import { hasView } from '../store/has-view.ts';
 import { heldSessions, type WriteSessions } from '../store/shared-database.ts';
-import { errorMessage, StoreError } from '../util/errors.ts';
 import { silentLogger, type Logger } from '../util/log.ts';
 import { buildChannels } from './channels/index.ts';
 import { deliverAll } from './deliver-all.ts';
-import { dropKnownAt, shadowKnownAt } from './known-at.ts';
 import { expire, pendingByChannel, pendingSummary, recordOutcome, type ExpiredLine, type PendingLine } from './outbox.ts';
 import { eventLine } from './payload.ts';
-import { evaluateAnomalies } from './rules/anomaly.ts';
-import { evaluateBudget } from './rules/budget.ts';
-import { evaluateDataQuality } from './rules/data-quality.ts';
-import { evaluateWaste } from './rules/waste.ts';
-import { persistPlan, planEvents, type StatePlan } from './state.ts';
+import { evaluateAt } from './evaluate.ts';
+import { persistPlan } from './state.ts';
 import type { AlertEvent, Condition, RuleKind } from './types.ts';
 
 export interface AlertsOptions {
@@ -72,81 +66,6 @@ function sessionsOf(options: AlertsOptions): WriteSessions {
   if (options.sessions) return options.sessions;
   if (options.store) return heldSessions(options.store);
   throw new Error('runAlerts needs sessions or a store');
-}
-
-async function evaluate(store: Store, config: Config, now: Date, log: Logger) {
-  const rules = config.alerts;
-  const tasks: [RuleKind, () => Promise<Condition[]>][] = [];
-  if (rules.budgets.length > 0) {
-    tasks.push([
-      'budget',
-      async () => {
-        const found: Condition[] = [];
-        for (const b of rules.budgets) found.push(...(await evaluateBudget(store, b)));
-        return found;
-      },
-    ]);
-  }
-  if (rules.anomaly.enabled) tasks.push(['anomaly', () => evaluateAnomalies(store, rules.anomaly)]);
-  if (rules.waste.enabled) tasks.push(['waste', () => evaluateWaste(store, rules.waste.minMonthlyCost)]);
-  if (rules.dataQuality.enabled) tasks.push(['data_quality', () => evaluateDataQuality(store, rules.dataQuality, now)]);
-
-  const evaluated = new Set<RuleKind>();
-  const conditions: Condition[] = [];
-  const failedRules: AlertsResult['failedRules'] = [];
-  // one connection: the rules run one after another
-  for (const [rule, run] of tasks) {
-    try {
-      conditions.push(...(await run()));
-      evaluated.add(rule);
-    } catch (e) {
-      const error = errorMessage(e);
-      log.error(`rule ${rule} could not be evaluated, its open alerts are kept as they are: ${error}`);
-      failedRules.push({ rule, error });
-    }
-  }
-  return { evaluated, conditions, failedRules };
-}
-
-interface Evaluation {
-  asOf: Date;
-  evaluated: Set<RuleKind>;
-  conditions: Condition[];
-  failedRules: AlertsResult['failedRules'];
-  plan: StatePlan;
-  simulated: Set<string>;
-}
-
-/** Step 1's reading half: the rules as of the moment asked for, and the events that makes. */
-async function evaluateAt(store: Store, options: AlertsOptions, now: Date, log: Logger): Promise<Evaluation> {
-  if (!(await hasView(store, 'report_clock'))) {
-    throw new StoreError(`${store.path} has no views yet; run gpuledger sync first`);
-  }
-  const knownThen = options.asOf !== undefined && !options.withRestatements;
-  try {
-    if (options.asOf) await store.run(`set variable gpuledger_as_of = $1::timestamptz`, [options.asOf.toISOString()]);
-    else await store.run('reset variable gpuledger_as_of');
-    if (knownThen) {
-      await shadowKnownAt(store, options.asOf!);
-      const first = await store.one<{ at: string | null }>(`select strftime(min(extracted_at), '%Y-%m-%dT%H:%M:%SZ') as at from _meta_loads`);
-      if (first?.at && new Date(first.at) > options.asOf!) {
-        log.warn(`nothing had been loaded by ${options.asOf!.toISOString()} (the first load was at ${first.at}); to back-test on the data as loaded now, add --with-restatements`);
-      }
-    }
-    const clock = await store.one<{ as_of: string }>(`select strftime(as_of, '%Y-%m-%dT%H:%M:%S.%fZ') as as_of from report_clock`);
-    const asOf = new Date(clock!.as_of);
-    // staleness is judged at the wall clock, or at --as-of when back-testing
-    const { evaluated, conditions, failedRules } = await evaluate(store, options.config, options.asOf ?? now, log);
-    const plan = await planEvents(store, conditions, evaluated, asOf, now);
-    const accountRows = await store.all<{ account: string; simulated: boolean }>(`select account, simulated from _meta_accounts`);
-    const simulated = new Set(accountRows.filter((r) => r.simulated).map((r) => r.account));
-    // a rule over all accounts ('*') is about simulated data when every account is
-    if (accountRows.length > 0 && simulated.size === accountRows.length) simulated.add('*');
-    return { asOf, evaluated, conditions, failedRules, plan, simulated };
-  } finally {
-    if (knownThen) await dropKnownAt(store).catch(() => undefined);
-    await store.run('reset variable gpuledger_as_of').catch(() => undefined);
-  }
 }
 
 export async function runAlerts(options: AlertsOptions): Promise<AlertsResult> {

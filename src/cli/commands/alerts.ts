@@ -5,11 +5,8 @@
 // --dry-run prints what would be sent and changes nothing. Exit 3 when a rule or a channel failed, or a channel still
 // owes events (the rest still ran).
 import type { Command } from 'commander';
-import { runAlerts } from '../../alert/index.ts';
-import { SESSION_WAIT_MS, writeSessions } from '../../store/shared-database.ts';
 import { parseRfc3339 } from '../../util/buckets.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
-import { contextFor } from '../context.ts';
 import type { ExitState } from '../main.ts';
 
 interface AlertsFlags {
@@ -28,6 +25,12 @@ export function registerAlerts(program: Command, exit: ExitState): void {
     .option('--with-restatements', 'with --as-of: evaluate on the data as loaded now, later restatements included')
     .option('--wait <seconds>', 'wait this long for another gpuledger process to release the database', '0')
     .action(async (flags: AlertsFlags, command: Command) => {
+      // implementations load only when the command runs, so --help and other commands start fast (issue 11)
+      const [{ contextFor }, { SESSION_WAIT_MS, writeSessions }, { runAlerts }] = await Promise.all([
+        import('../context.ts'),
+        import('../../store/shared-database.ts'),
+        import('../../alert/index.ts'),
+      ]);
       const { settings, log } = contextFor(command);
       const asOf = flags.asOf === undefined ? undefined : parseRfc3339(flags.asOf, '--as-of');
       if (flags.withRestatements && asOf === undefined) {
