@@ -1,36 +1,43 @@
-// runAlerts: evaluate the configured rules as of a moment, turn what changed into events, record them, and deliver
-// them to every channel. A rule that fails is reported and its open alerts are left alone (not "resolved" by
-// accident); a channel that fails is recorded and reported while the others still deliver.
+// runAlerts: evaluate the configured rules as of a moment, turn what changed into events, and deliver them and
+// whatever earlier runs still owe. Three steps, and the database is held only in the first and the last:
+//   1. a short writing session evaluates the rules, records the events and queues one outbox row per (event,
+//      channel) in one transaction, expires what is too old, and reads what every channel owes;
+//   2. with the database closed, every channel delivers at once, each within its time budget (deliver-all.ts);
+//   3. a second short session records the outcomes.
+// A rule that fails is reported and its open alerts are left alone (not "resolved" by accident); a channel that
+// fails keeps its events pending, and they go out on the next run, oldest first, until sent or expired.
 import type { Config } from '../config/schema.ts';
 import type { Mailer } from '../mail/index.ts';
 import type { Store } from '../store/database.ts';
-import { hasView } from '../store/has-view.ts';
-import { errorMessage, StoreError } from '../util/errors.ts';
+import { heldSessions, type WriteSessions } from '../store/shared-database.ts';
 import { silentLogger, type Logger } from '../util/log.ts';
 import { buildChannels } from './channels/index.ts';
-import { ChannelError, type Channel } from './channels/channel.ts';
+import { deliverAll } from './deliver-all.ts';
+import { expire, pendingByChannel, pendingSummary, recordOutcome, type ExpiredLine, type PendingLine } from './outbox.ts';
 import { eventLine } from './payload.ts';
-import { evaluateAnomalies } from './rules/anomaly.ts';
-import { evaluateBudget } from './rules/budget.ts';
-import { evaluateDataQuality } from './rules/data-quality.ts';
-import { evaluateWaste } from './rules/waste.ts';
-import { persistPlan, planEvents, recordDelivery } from './state.ts';
-import { SEVERITY_RANK, type AlertEvent, type Condition, type RuleKind } from './types.ts';
+import { evaluateAt } from './evaluate.ts';
+import { persistPlan } from './state.ts';
+import type { AlertEvent, Condition, RuleKind } from './types.ts';
 
 export interface AlertsOptions {
-  store: Store;
+  /** How alerts reach the database: short writing sessions (writeSessions) … */
+  sessions?: WriteSessions;
+  /** … or a store the caller holds open throughout (tests). */
+  store?: Store;
   config: Config;
   outDir?: string;
   log?: Logger;
-  /** Evaluate as of this moment (only data loaded by then is meant to count); default the data horizon. */
+  /** Evaluate as of this moment on the data as it was loaded then (known-at.ts); default the data horizon. */
   asOf?: Date;
+  /** With asOf: evaluate on the data as loaded now, later restatements included. */
+  withRestatements?: boolean;
   /** Print what would be sent; change no alert state and deliver nothing. */
   dryRun?: boolean;
   /** Where stdout-channel and dry-run lines go (default process.stdout). */
   stdout?: NodeJS.WritableStream;
   env?: NodeJS.ProcessEnv;
   mailer?: Mailer;
-  /** Wall-clock now, for state timestamps and staleness (tests inject it). */
+  /** Wall-clock now, for state timestamps, outbox ages and staleness (tests inject it). */
   now?: Date;
 }
 
@@ -39,123 +46,99 @@ export interface AlertsResult {
   dryRun: boolean;
   evaluated: RuleKind[];
   conditions: Condition[];
+  /** The events this evaluation found (earlier runs' undelivered events are in `pending` until sent). */
   events: AlertEvent[];
   delivered: { channel: string; events: number; attempts: number }[];
   failedChannels: { channel: string; error: string }[];
   failedRules: { rule: RuleKind; error: string }[];
+  /** What channels still owe after this run, one line per channel: keeps the exit code at 3. */
+  pending: PendingLine[];
+  /** What was given up on in this run, and why. */
+  expired: ExpiredLine[];
 }
 
-async function evaluate(store: Store, config: Config, now: Date, log: Logger) {
-  const rules = config.alerts;
-  const tasks: [RuleKind, () => Promise<Condition[]>][] = [];
-  if (rules.budgets.length > 0) {
-    tasks.push([
-      'budget',
-      async () => {
-        const found: Condition[] = [];
-        for (const b of rules.budgets) found.push(...(await evaluateBudget(store, b)));
-        return found;
-      },
-    ]);
-  }
-  if (rules.anomaly.enabled) tasks.push(['anomaly', () => evaluateAnomalies(store, rules.anomaly)]);
-  if (rules.waste.enabled) tasks.push(['waste', () => evaluateWaste(store, rules.waste.minMonthlyCost)]);
-  if (rules.dataQuality.enabled) tasks.push(['data_quality', () => evaluateDataQuality(store, rules.dataQuality, now)]);
-
-  const evaluated = new Set<RuleKind>();
-  const conditions: Condition[] = [];
-  const failedRules: AlertsResult['failedRules'] = [];
-  // one connection: the rules run one after another
-  for (const [rule, run] of tasks) {
-    try {
-      conditions.push(...(await run()));
-      evaluated.add(rule);
-    } catch (e) {
-      const error = errorMessage(e);
-      log.error(`rule ${rule} could not be evaluated, its open alerts are kept as they are: ${error}`);
-      failedRules.push({ rule, error });
-    }
-  }
-  return { evaluated, conditions, failedRules };
+/** "webhook:ops: 39 pending, oldest from 2026-11-20T02:00:00.000Z" */
+export function pendingText(p: PendingLine): string {
+  return `${p.channel}: ${p.events} pending, oldest from ${p.oldest.toISOString()}`;
 }
 
-async function deliver(
-  store: Store,
-  channels: readonly Channel[],
-  events: readonly AlertEvent[],
-  simulated: ReadonlySet<string>,
-  now: Date,
-  log: Logger,
-  result: AlertsResult,
-): Promise<void> {
-  for (const channel of channels) {
-    const batch = events.filter((e) => SEVERITY_RANK[e.severity] >= SEVERITY_RANK[channel.minSeverity]);
-    if (batch.length === 0) continue;
-    try {
-      const { attempts } = await channel.deliver(batch, { simulated });
-      await recordDelivery(store, batch.map((e) => e.eventId), channel.id, { ok: true, attempts }, now);
-      result.delivered.push({ channel: channel.id, events: batch.length, attempts });
-    } catch (e) {
-      const error = errorMessage(e);
-      const attempts = e instanceof ChannelError ? e.attempts : 1;
-      const failed = new Set(e instanceof ChannelError && e.failedEventIds ? e.failedEventIds : batch.map((x) => x.eventId));
-      const ok = batch.filter((x) => !failed.has(x.eventId)).map((x) => x.eventId);
-      if (ok.length > 0) await recordDelivery(store, ok, channel.id, { ok: true, attempts }, now);
-      await recordDelivery(store, [...failed], channel.id, { ok: false, attempts, error }, now);
-      log.error(`channel ${channel.id} failed: ${error}`);
-      result.failedChannels.push({ channel: channel.id, error });
-    }
-  }
+function sessionsOf(options: AlertsOptions): WriteSessions {
+  if (options.sessions) return options.sessions;
+  if (options.store) return heldSessions(options.store);
+  throw new Error('runAlerts needs sessions or a store');
 }
 
 export async function runAlerts(options: AlertsOptions): Promise<AlertsResult> {
-  const { store, config } = options;
+  const { config } = options;
+  const sessions = sessionsOf(options);
   const log = options.log ?? silentLogger;
   const outDir = options.outDir ?? config.outDir;
   const stdout = options.stdout ?? process.stdout;
   const channels = options.dryRun ? [] : buildChannels(config, { outDir, env: options.env, stdout, logger: log, mailer: options.mailer });
+  const now = options.now ?? new Date();
   try {
-    if (!(await hasView(store, 'report_clock'))) {
-      throw new StoreError(`${store.path} has no views yet; run gpuledger sync first`);
-    }
-    if (options.asOf) await store.run(`set variable gpuledger_as_of = $1::timestamptz`, [options.asOf.toISOString()]);
-    else await store.run('reset variable gpuledger_as_of');
-    const clock = await store.one<{ as_of: string }>(`select strftime(as_of, '%Y-%m-%dT%H:%M:%S.%fZ') as as_of from report_clock`);
-    const asOf = new Date(clock!.as_of);
-    const now = options.now ?? new Date();
-    // staleness is judged at the wall clock, or at --as-of when back-testing
-    const { evaluated, conditions, failedRules } = await evaluate(store, config, options.asOf ?? now, log);
-    const plan = await planEvents(store, conditions, evaluated, asOf, now);
-    const accountRows = await store.all<{ account: string; simulated: boolean }>(`select account, simulated from _meta_accounts`);
-    const simulated = new Set(accountRows.filter((r) => r.simulated).map((r) => r.account));
-    // a rule over all accounts ('*') is about simulated data when every account is
-    if (accountRows.length > 0 && simulated.size === accountRows.length) simulated.add('*');
+    // step 1: evaluate, record, queue, expire, read what is owed – one short session
+    const step1 = await sessions.write(async (store) => {
+      const ev = await evaluateAt(store, options, now, log);
+      if (options.dryRun) return { ev, owed: new Map<string, AlertEvent[]>(), expired: [] as ExpiredLine[] };
+      await persistPlan(store, ev.plan, ev.conditions, channels, now);
+      const expired = await expire(store, channels, config.alerts.outbox.maxAgeHours, now);
+      return { ev, owed: await pendingByChannel(store), expired };
+    });
+    const { ev, owed, expired } = step1;
+    const events = ev.plan.events;
     const result: AlertsResult = {
-      asOf,
+      asOf: ev.asOf,
       dryRun: options.dryRun ?? false,
-      evaluated: [...evaluated],
-      conditions,
-      events: plan.events,
+      evaluated: [...ev.evaluated],
+      conditions: ev.conditions,
+      events,
       delivered: [],
       failedChannels: [],
-      failedRules,
+      failedRules: ev.failedRules,
+      pending: [],
+      expired,
     };
     log.info(
-      `${conditions.length} condition(s) true as of ${asOf.toISOString()}; ${plan.events.length} to announce ` +
-        `(${plan.events.filter((e) => e.event === 'fired').length} new, ${plan.events.filter((e) => e.event === 'escalated').length} escalated, ` +
-        `${plan.events.filter((e) => e.event === 'resolved').length} resolved)`,
+      `${ev.conditions.length} condition(s) true as of ${ev.asOf.toISOString()}` +
+        (options.asOf ? (options.withRestatements ? ' (data as loaded now)' : ' (data as loaded then)') : '') +
+        `; ${events.length} to announce ` +
+        `(${events.filter((e) => e.event === 'fired').length} new, ${events.filter((e) => e.event === 'escalated').length} escalated, ` +
+        `${events.filter((e) => e.event === 'resolved').length} resolved)`,
     );
+    for (const x of expired) log.warn(`${x.channel}: gave up on ${x.events} event(s): ${x.reason}`);
     if (options.dryRun) {
-      const lines = plan.events.map((e) => `would send: ${eventLine(e, simulated.has(e.account))}\n         ${e.message}\n`);
+      const lines = events.map((e) => `would send: ${eventLine(e, ev.simulated.has(e.account))}\n         ${e.message}\n`);
       stdout.write(lines.length > 0 ? lines.join('') : 'would send: nothing (no new, escalated or resolved alerts)\n');
       return result;
     }
-    await persistPlan(store, plan, conditions, now);
-    if (plan.events.length > 0) await deliver(store, channels, plan.events, simulated, now, log, result);
+
+    // step 2: deliver with the database closed
+    const runs = await deliverAll(channels, owed, ev.simulated, config.alerts.outbox.budgetSeconds * 1000, log);
+
+    // step 3: record the outcomes – a second short session
+    const finished = new Date();
+    result.pending = await sessions.write(async (store) => {
+      for (const r of runs) await recordOutcome(store, r.channel, r.outcome, finished);
+      return pendingSummary(store);
+    });
+    for (const r of runs) {
+      const attempts = Math.max(0, ...r.outcome.failed.map((f) => f.attempts), r.outcome.sent.length > 0 ? 1 : 0);
+      if (r.outcome.sent.length > 0) result.delivered.push({ channel: r.channel, events: r.outcome.sent.length, attempts });
+      if (r.outcome.failed.length > 0 || r.outcome.untried.length > 0) {
+        const first = r.outcome.failed[0];
+        const error =
+          `${r.outcome.failed.length + r.outcome.untried.length} of ${r.events} event(s) not delivered` +
+          (first ? `: ${first.error}` : '') +
+          (r.outcome.stopped ? `; ${r.outcome.stopped}` : '');
+        log.error(`channel ${r.channel} failed: ${error}`);
+        result.failedChannels.push({ channel: r.channel, error });
+      }
+    }
+    for (const p of result.pending) log.warn(pendingText(p));
     return result;
   } finally {
     for (const c of channels) c.close?.();
-    await store.run('reset variable gpuledger_as_of').catch(() => undefined);
   }
 }
 

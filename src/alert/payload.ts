@@ -7,6 +7,8 @@ export interface EventPayload {
   source: 'gpuledger';
   version: string;
   event_id: string;
+  /** The same for every retry of this event to a channel: receivers drop a key they have seen (the event id). */
+  idempotency_key: string;
   event: AlertEvent['event'];
   alert_key: string;
   rule: AlertEvent['rule'];
@@ -26,6 +28,7 @@ export function eventPayload(e: AlertEvent, simulated: boolean): EventPayload {
     source: 'gpuledger',
     version: VERSION,
     event_id: e.eventId,
+    idempotency_key: e.eventId,
     event: e.event,
     alert_key: e.key,
     rule: e.rule,

@@ -1,8 +1,9 @@
 // Alert state in DuckDB (sql/schema/004_alerts.sql): compare what the rules found with what was already announced,
 // and turn the difference into events – fired (new), escalated (its level rose), resolved (gone). Persisting is one
-// transaction, so a failed run announces nothing twice and forgets nothing.
+// transaction with the outbox rows, so a failed run announces nothing twice and forgets nothing.
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/database.ts';
+import { enqueue, type OutboxChannel } from './outbox.ts';
 import type { AlertEvent, Condition, RuleKind } from './types.ts';
 
 type StateRow = {
@@ -89,8 +90,14 @@ function detailsJson(c: Pick<Condition, 'details' | 'expiresAt'>): string {
   return JSON.stringify({ ...c.details, ...(c.expiresAt ? { expires_at: c.expiresAt.toISOString() } : {}) });
 }
 
-/** Write the plan: state rows and the event log, in one transaction. */
-export async function persistPlan(store: Store, plan: StatePlan, conditions: readonly Condition[], now: Date): Promise<void> {
+/** Write the plan: state rows, the event log and the outbox rows of every channel, in one transaction. */
+export async function persistPlan(
+  store: Store,
+  plan: StatePlan,
+  conditions: readonly Condition[],
+  channels: readonly OutboxChannel[],
+  now: Date,
+): Promise<void> {
   const byKey = new Map(conditions.map((c) => [c.key, c]));
   const ts = now.toISOString();
   await store.transaction(async () => {
@@ -123,22 +130,7 @@ export async function persistPlan(store: Store, plan: StatePlan, conditions: rea
     for (const key of plan.expired) {
       await store.run(`update _meta_alert_state set status = 'resolved', resolved_at = $2::timestamptz where alert_key = $1`, [key, ts]);
     }
-  });
-}
-
-export async function recordDelivery(
-  store: Store,
-  eventIds: readonly string[],
-  channel: string,
-  outcome: { ok: boolean; attempts: number; error?: string },
-  now: Date,
-): Promise<void> {
-  await store.transaction(async () => {
-    for (const id of eventIds) {
-      await store.run(
-        `insert or replace into _meta_alert_deliveries values ($1, $2, $3, $4, $5, $6::timestamptz)`,
-        [id, channel, outcome.ok ? 'sent' : 'failed', outcome.attempts, outcome.error ?? null, now.toISOString()],
-      );
-    }
+    // queued with the event, so an event recorded is an event owed: a crash before delivery loses nothing
+    await enqueue(store, plan.events, channels, now);
   });
 }

@@ -131,7 +131,13 @@ export const webhookChannelSchema = z
     secretEnv: envName
       .optional()
       .describe('Environment variable holding an HMAC key: each POST carries X-Gpuledger-Signature: sha256=<hex of HMAC(timestamp + "." + body)>.'),
-    attempts: z.number().int().min(1).max(10).default(4).describe('Tries per event; 5xx, 429 and connection errors are retried.'),
+    attempts: z
+      .number()
+      .int()
+      .min(1)
+      .max(10)
+      .default(4)
+      .describe('Tries per event in one run; 5xx, 429 and timeouts are retried within the channel\'s time budget. A refused connection is not: the channel waits for the next run.'),
     retryDelayMs: z.number().int().min(0).max(60_000).default(1000).describe('Wait before the second try; doubles each time (with jitter).'),
     timeoutSeconds: z.number().positive().max(120).default(10),
     ...channelBase,
@@ -150,6 +156,25 @@ export const channelSchema = z.discriminatedUnion('type', [stdoutChannelSchema, 
 export type ChannelConfig = z.infer<typeof channelSchema>;
 export type WebhookChannelConfig = z.infer<typeof webhookChannelSchema>;
 
+export const outboxSchema = z
+  .object({
+    maxAgeHours: z
+      .number()
+      .positive()
+      .max(24 * 90)
+      .default(72)
+      .describe('An event a channel has not taken after this many hours is given up on for that channel, with the reason recorded; until then every run tries it again, oldest first.'),
+    budgetSeconds: z
+      .number()
+      .positive()
+      .max(600)
+      .default(30)
+      .describe('Time each channel gets per run (channels deliver at the same time); what does not fit stays queued for the next run.'),
+  })
+  .strict()
+  .describe('The per-channel outbox: undelivered alert events are retried on later runs.');
+export type OutboxConfig = z.infer<typeof outboxSchema>;
+
 export const alertsConfigSchema = z
   .object({
     budgets: z.array(budgetRuleSchema).default([]).refine((b) => new Set(b.map((x) => x.name)).size === b.length, 'budget names must be unique'),
@@ -160,6 +185,7 @@ export const alertsConfigSchema = z
       .array(channelSchema)
       .default([{ type: 'stdout', minSeverity: 'info' }, { type: 'file', minSeverity: 'info' }])
       .describe('Where alert events go; default stdout and <outDir>/alerts.ndjson.'),
+    outbox: outboxSchema.prefault({}),
   })
   .strict()
   .describe('Alert rules and channels.');

@@ -21,6 +21,10 @@ export interface MailMessage {
   text: string;
   html?: string;
   attachments?: readonly MailAttachment[];
+  /** A Message-ID of our own (without <>), so a message sent again can be recognised as the same one. */
+  messageId?: string;
+  /** Extra headers (X-…), e.g. an idempotency key. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface SentMail {
@@ -116,6 +120,8 @@ export function createMailer(smtp: SmtpConfig, options: MailerOptions = {}): Mai
           text: message.text,
           ...(message.html !== undefined ? { html: message.html } : {}),
           attachments: (message.attachments ?? []).map((a) => ({ ...a })),
+          ...(message.messageId !== undefined ? { messageId: `<${message.messageId}>` } : {}),
+          ...(message.headers !== undefined ? { headers: { ...message.headers } } : {}),
         });
         const list = (v: unknown): string[] =>
           Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : String((x as { address?: string }).address ?? x))) : [];

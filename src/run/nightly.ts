@@ -3,13 +3,13 @@
 // the job ends with one summary and the exit code of DESIGN.md: 0 all went well, 3 some step failed, 1 nothing
 // useful could be done.
 import type { Config } from '../config/schema.ts';
-import { runAlerts, type AlertsResult } from '../alert/index.ts';
+import { pendingText, runAlerts, type AlertsResult } from '../alert/index.ts';
 import type { ResolvedAccount } from '../extract/accounts.ts';
 import { createProgress } from '../extract/progress.ts';
 import { runSync, type SyncResult } from '../extract/sync.ts';
 import { deliverReport, renderReport, type DeliveryResult, type RenderedReport } from '../report/index.ts';
 import { acquireSyncLock, describeWait } from '../store/lock.ts';
-import { SESSION_WAIT_MS, withReader, withWriter, writeSessions } from '../store/shared-database.ts';
+import { SESSION_WAIT_MS, withReader, writeSessions } from '../store/shared-database.ts';
 import { EXIT, errorMessage, isGpuledgerError, type ExitCode } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 
@@ -105,16 +105,18 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
     if (options.signal?.aborted) return;
 
     try {
-      const alerts = await withWriter(writer, (store) => runAlerts({ store, config, outDir, log: log.child('alerts') }));
+      // short sessions: the database is not held while webhooks and SMTP are reached
+      const alerts = await runAlerts({ sessions: writeSessions(writer), config, outDir, log: log.child('alerts') });
       result.alerts = alerts;
       const fired = alerts.events.length;
       step({
         step: 'alerts',
-        status: alerts.failedChannels.length > 0 || alerts.failedRules.length > 0 ? 'partial' : 'ok',
+        status: alerts.failedChannels.length > 0 || alerts.failedRules.length > 0 || alerts.pending.length > 0 ? 'partial' : 'ok',
         detail:
           `${fired} alert event${fired === 1 ? '' : 's'}` +
           (alerts.failedRules.length > 0 ? `; rules failed: ${alerts.failedRules.map((r) => `${r.rule} (${r.error})`).join(', ')}` : '') +
-          (alerts.failedChannels.length > 0 ? `; channels failed: ${alerts.failedChannels.map((c) => `${c.channel} (${c.error})`).join(', ')}` : ''),
+          (alerts.failedChannels.length > 0 ? `; channels failed: ${alerts.failedChannels.map((c) => `${c.channel} (${c.error})`).join(', ')}` : '') +
+          (alerts.pending.length > 0 ? `; still owed: ${alerts.pending.map(pendingText).join('; ')}` : ''),
       });
     } catch (e) {
       step({ step: 'alerts', status: 'failed', detail: errorMessage(e) });
@@ -126,7 +128,15 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
     }
     try {
       const rendered = result.workbook;
-      const delivery = await withWriter(writer, (store) => deliverReport({ store, config, rendered, logger: log.child('email') }));
+      // sessions: the database is not held while the SMTP server is reached; the alerts' per-channel budget bounds
+      // the retries, so a dead server costs the run seconds, not ~90 s of backoff
+      const delivery = await deliverReport({
+        sessions: writeSessions(writer),
+        config,
+        rendered,
+        logger: log.child('email'),
+        budgetMs: config.alerts.outbox.budgetSeconds * 1000,
+      });
       result.delivery = delivery;
       step({
         step: 'email',

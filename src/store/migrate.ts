@@ -39,9 +39,12 @@ export async function migrate(store: Store): Promise<number[]> {
       `database ${store.path} has schema version ${current}, newer than this gpuledger knows (${latest}); upgrade gpuledger`,
     );
   }
+  // every migration not yet recorded, in order – not only those above the highest: migrations written side by side
+  // (on branches merged in any order) may land below one a database already has
+  const done = new Set((await store.all<{ version: number }>('select version from _meta_schema_version')).map((r) => Number(r.version)));
   const applied: number[] = [];
   for (const m of migrations) {
-    if (m.version <= current) continue;
+    if (done.has(m.version)) continue;
     try {
       await store.transaction(async () => {
         await store.run(m.sql);

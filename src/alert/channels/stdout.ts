@@ -1,7 +1,7 @@
 // stdout: one line per event, then its message indented – for cron mail and a person at a terminal.
 import type { Severity } from '../../config/alerts.ts';
 import { eventLine } from '../payload.ts';
-import { isSimulated, type Channel } from './channel.ts';
+import { isSimulated, wholeBatch, type Channel } from './channel.ts';
 
 export function stdoutChannel(minSeverity: Severity, stream: NodeJS.WritableStream = process.stdout): Channel {
   return {
@@ -9,8 +9,12 @@ export function stdoutChannel(minSeverity: Severity, stream: NodeJS.WritableStre
     minSeverity,
     async deliver(events, context) {
       const text = events.map((e) => `${eventLine(e, isSimulated(e, context))}\n         ${e.message}\n`).join('');
-      await new Promise<void>((resolve, reject) => stream.write(text, (err) => (err ? reject(err) : resolve())));
-      return { attempts: 1 };
+      try {
+        await new Promise<void>((resolve, reject) => stream.write(text, (err) => (err ? reject(err) : resolve())));
+      } catch (e) {
+        return wholeBatch(events, `cannot write to stdout: ${(e as Error).message}`);
+      }
+      return wholeBatch(events);
     },
   };
 }

@@ -1,7 +1,13 @@
-// A webhook: one POST per event, generic JSON (payload.ts) or a Slack-compatible {text, blocks} message. With a
-// secret, each POST is signed: X-Gpuledger-Signature: sha256=HMAC(secret, "<X-Gpuledger-Timestamp>.<body>"), the
-// timestamp bound in so a captured request cannot be replayed later. 5xx, 429 and connection errors are retried with
-// jittered exponential backoff; another 4xx is the receiver saying no, and is not.
+// A webhook: one POST per event, oldest first, generic JSON (payload.ts) or a Slack-compatible {text, blocks}
+// message. Every POST carries Idempotency-Key: <event id> (and the JSON payload its idempotency_key), the same on
+// every retry and every run, so a receiver that dedupes sees each event once. One POST per event rather than a
+// batch: a receiver (PagerDuty, an incident bot, Slack) treats a request as one alert, the key then names exactly
+// one event, and a failure part-way leaves a clear line between what got through and what is still owed.
+// With a secret, each POST is signed: X-Gpuledger-Signature: sha256=HMAC(secret, "<X-Gpuledger-Timestamp>.<body>"),
+// the timestamp bound in so a captured request cannot be replayed later. 5xx, 429, 408 and timeouts are retried
+// with jittered exponential backoff inside the channel's time budget; another 4xx is the receiver saying no, and is
+// not. A refused connection (nobody listening, no such host) opens the circuit breaker: the events after it are not
+// tried this run and wait in the outbox, instead of costing attempts × timeout each.
 import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
@@ -11,7 +17,7 @@ import { readSecretEnv, redact } from '../../util/secrets.ts';
 import { VERSION } from '../../version.ts';
 import { eventPayload } from '../payload.ts';
 import type { AlertEvent } from '../types.ts';
-import { ChannelError, isSimulated, type Channel, type DeliveryContext } from './channel.ts';
+import { isConnectionRefusal, isSimulated, type Channel, type ChannelOutcome, type DeliveryContext } from './channel.ts';
 
 const SEVERITY_EMOJI = { info: ':information_source:', warning: ':warning:', critical: ':rotating_light:' } as const;
 
@@ -34,6 +40,8 @@ function isRetryable(status: number): boolean {
   return status >= 500 || status === 429 || status === 408;
 }
 
+type PostOutcome = { attempts: number; error?: string; permanent?: boolean; refused?: boolean; outOfTime?: boolean };
+
 export function webhookChannel(config: WebhookChannelConfig, env: NodeJS.ProcessEnv = process.env): Channel {
   const name = config.name ?? new URL(config.url).host;
   let secret: string | undefined;
@@ -45,55 +53,66 @@ export function webhookChannel(config: WebhookChannelConfig, env: NodeJS.Process
   }
   const timeoutMs = config.timeoutSeconds * 1000;
 
-  async function post(e: AlertEvent, context: DeliveryContext): Promise<{ attempts: number; error?: string }> {
+  async function post(e: AlertEvent, context: DeliveryContext): Promise<PostOutcome> {
     const simulated = isSimulated(e, context);
     const body = JSON.stringify(config.format === 'slack' ? slackBody(e, simulated) : eventPayload(e, simulated));
     let lastError = '';
-    for (let attempt = 1; attempt <= config.attempts; attempt++) {
-      if (attempt > 1) {
-        const base = config.retryDelayMs * 2 ** (attempt - 2);
-        await sleep(base / 2 + Math.random() * (base / 2));
+    let attempt = 0;
+    while (attempt < config.attempts) {
+      if (attempt > 0) {
+        const base = config.retryDelayMs * 2 ** (attempt - 1);
+        const wait = base / 2 + Math.random() * (base / 2);
+        if (Date.now() + wait >= context.deadline) return { attempts: attempt, error: `${lastError} (time budget spent)`, outOfTime: true };
+        await sleep(wait);
       }
+      const remaining = context.deadline - Date.now();
+      if (remaining <= 0) return { attempts: attempt, error: `${lastError || 'not tried'} (time budget spent)`, outOfTime: true };
+      attempt++;
       const timestamp = String(Math.floor(Date.now() / 1000));
       const headers: Record<string, string> = {
         'content-type': 'application/json',
         'user-agent': `gpuledger/${VERSION}`,
+        'idempotency-key': e.eventId,
         'x-gpuledger-event-id': e.eventId,
         'x-gpuledger-timestamp': timestamp,
       };
       if (secret) headers['x-gpuledger-signature'] = `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+      const limit = Math.min(timeoutMs, remaining);
       try {
-        const res = await request(config.url, { method: 'POST', body, headers, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+        const res = await request(config.url, { method: 'POST', body, headers, headersTimeout: limit, bodyTimeout: limit, signal: AbortSignal.timeout(limit) });
         await res.body.dump();
         if (res.statusCode < 300) return { attempts: attempt };
         lastError = `HTTP ${res.statusCode}`;
-        if (!isRetryable(res.statusCode)) return { attempts: attempt, error: `${lastError} (not retried)` };
+        if (!isRetryable(res.statusCode)) return { attempts: attempt, error: `${lastError} (not retried)`, permanent: true };
       } catch (err) {
-        lastError = (err as Error).message;
+        lastError = (err as Error).message || (err as Error).name;
+        if (isConnectionRefusal(err)) return { attempts: attempt, error: lastError, refused: true };
       }
     }
-    return { attempts: config.attempts, error: lastError };
+    return { attempts: attempt, error: `${lastError} after ${attempt} attempt(s)` };
   }
 
   return {
     id: `webhook:${name}`,
     minSeverity: config.minSeverity,
     async deliver(events, context) {
-      let attempts = 0;
-      const failed: string[] = [];
-      let error = '';
-      for (const e of events) {
-        const outcome = await post(e, context);
-        attempts = Math.max(attempts, outcome.attempts);
-        if (outcome.error) {
-          failed.push(e.eventId);
-          error = outcome.error;
+      const outcome: ChannelOutcome = { sent: [], failed: [], untried: [] };
+      for (const [i, e] of events.entries()) {
+        const r = await post(e, context);
+        if (r.error === undefined) {
+          outcome.sent.push(e.eventId);
+          continue;
+        }
+        if (r.attempts > 0) outcome.failed.push({ eventId: e.eventId, attempts: r.attempts, error: redact(r.error), ...(r.permanent ? { permanent: true } : {}) });
+        else outcome.untried.push(e.eventId);
+        if (r.refused || r.outOfTime) {
+          // keep the order: nothing after an undelivered event is sent before it
+          outcome.untried.push(...events.slice(i + 1).map((x) => x.eventId));
+          outcome.stopped = r.refused ? 'circuit open after a refused connection' : 'time budget spent';
+          break;
         }
       }
-      if (failed.length > 0) {
-        throw new ChannelError(redact(`${failed.length} of ${events.length} event(s) not accepted by ${name}: ${error} after ${attempts} attempt(s)`), attempts, failed);
-      }
-      return { attempts };
+      return outcome;
     },
   };
 }

@@ -1,6 +1,9 @@
-// `gpuledger alerts [--dry-run] [--as-of RFC3339] [--wait S]`: evaluate the alert rules and deliver new, escalated and
-// resolved alerts to the configured channels. --as-of back-tests the rules at a past moment; --dry-run prints what
-// would be sent and changes nothing. Exit 3 when a rule or a channel failed (the rest still ran).
+// `gpuledger alerts [--dry-run] [--as-of RFC3339 [--with-restatements]] [--wait S]`: evaluate the alert rules and
+// deliver new, escalated and resolved alerts – and what earlier runs could not deliver – to the configured channels.
+// The database is held only while evaluating and while recording outcomes, never while a channel is being reached.
+// --as-of back-tests the rules at a past moment on the data as loaded then (--with-restatements: as loaded now);
+// --dry-run prints what would be sent and changes nothing. Exit 3 when a rule or a channel failed, or a channel still
+// owes events (the rest still ran).
 import type { Command } from 'commander';
 import { parseRfc3339 } from '../../util/buckets.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
@@ -9,30 +12,34 @@ import type { ExitState } from '../main.ts';
 interface AlertsFlags {
   dryRun?: boolean;
   asOf?: string;
+  withRestatements?: boolean;
   wait?: string;
 }
 
 export function registerAlerts(program: Command, exit: ExitState): void {
   program
     .command('alerts')
-    .description('evaluate alert rules and deliver new, escalated and resolved alerts')
+    .description('evaluate alert rules and deliver new, escalated and resolved alerts (and any still owed)')
     .option('--dry-run', 'print what would be sent; change no alert state and send nothing')
-    .option('--as-of <time>', 'evaluate as of this RFC 3339 moment (back-test a rule on history)')
+    .option('--as-of <time>', 'evaluate as of this RFC 3339 moment, on the data as it was loaded then (back-test a rule on history)')
+    .option('--with-restatements', 'with --as-of: evaluate on the data as loaded now, later restatements included')
     .option('--wait <seconds>', 'wait this long for another gpuledger process to release the database', '0')
     .action(async (flags: AlertsFlags, command: Command) => {
       // implementations load only when the command runs, so --help and other commands start fast (issue 11)
-      const [{ contextFor }, { SESSION_WAIT_MS, withWriter }, { runAlerts }] = await Promise.all([
+      const [{ contextFor }, { SESSION_WAIT_MS, writeSessions }, { runAlerts }] = await Promise.all([
         import('../context.ts'),
         import('../../store/shared-database.ts'),
         import('../../alert/index.ts'),
       ]);
       const { settings, log } = contextFor(command);
       const asOf = flags.asOf === undefined ? undefined : parseRfc3339(flags.asOf, '--as-of');
+      if (flags.withRestatements && asOf === undefined) {
+        throw new UsageError('--with-restatements only applies to a back-test: pass --as-of RFC3339 too');
+      }
       const wait = Number(flags.wait ?? 0);
       if (!Number.isFinite(wait) || wait < 0) throw new UsageError(`--wait takes seconds (a number ≥ 0), got '${flags.wait}'`);
-      await withWriter({ dbPath: settings.dbPath, command: 'alerts', waitMs: Math.max(wait * 1000, SESSION_WAIT_MS), log, allocation: settings.config.allocation }, async (store) => {
-        const result = await runAlerts({ store, config: settings.config, log, asOf, dryRun: flags.dryRun });
-        if (result.failedChannels.length > 0 || result.failedRules.length > 0) exit.code = EXIT.partial;
-      });
+      const sessions = writeSessions({ dbPath: settings.dbPath, command: 'alerts', waitMs: Math.max(wait * 1000, SESSION_WAIT_MS), log, allocation: settings.config.allocation });
+      const result = await runAlerts({ sessions, config: settings.config, log, asOf, withRestatements: flags.withRestatements, dryRun: flags.dryRun });
+      if (result.failedChannels.length > 0 || result.failedRules.length > 0 || result.pending.length > 0) exit.code = EXIT.partial;
     });
 }

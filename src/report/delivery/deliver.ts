@@ -2,9 +2,12 @@
 // send; transient SMTP failures (connection trouble, 4xx) are retried with doubling, bounded waits; a permanent
 // refusal (5xx) ends it at once. A delivery that fails keeps the workbook on disk, keeps its record with the last
 // error, and comes back as status 'failed' – the CLI exits 1 on it, the nightly `run` job decides for itself.
+// The nightly job passes a time budget (a dead SMTP server must not add minutes of backoff to the run) and write
+// sessions, so the database is held only while the record is written, never while the server is being reached.
 import { setTimeout as sleepMs } from 'node:timers/promises';
 import type { Config } from '../../config/schema.ts';
 import type { Store } from '../../store/database.ts';
+import { heldSessions, type WriteSessions } from '../../store/shared-database.ts';
 import { ConfigError, errorMessage } from '../../util/errors.ts';
 import { silentLogger, type Logger } from '../../util/log.ts';
 import { redact } from '../../util/secrets.ts';
@@ -15,7 +18,12 @@ import { createMailer, MailError, type Mailer } from '../../mail/index.ts';
 import type { RenderedReport } from '../render.ts';
 
 export interface DeliverReportOptions {
-  store: Store;
+  /** Where the delivery is recorded: a store held open … */
+  store?: Store;
+  /** … or short writing sessions, one per record update (the nightly job). */
+  sessions?: WriteSessions;
+  /** No retry is started that would end after this many ms from now (default: no limit). */
+  budgetMs?: number;
   config: Config;
   rendered: RenderedReport;
   /** Default: config reports.delivery.<report>.recipients. */
@@ -59,7 +67,10 @@ export function checkDeliveryConfig(config: Config, report: string, recipients?:
 }
 
 export async function deliverReport(options: DeliverReportOptions): Promise<DeliveryResult> {
-  const { store, config, rendered } = options;
+  const { config, rendered } = options;
+  const sessions = options.sessions ?? (options.store ? heldSessions(options.store) : undefined);
+  if (!sessions) throw new Error('deliverReport needs sessions or a store');
+  const deadline = options.budgetMs === undefined ? Infinity : Date.now() + options.budgetMs;
   const log = (options.logger ?? silentLogger).child('email');
   const report = rendered.summary.report;
   const delivery = config.reports.delivery[report];
@@ -72,14 +83,14 @@ export async function deliverReport(options: DeliverReportOptions): Promise<Deli
     const prepared = prepareAttachment(rendered.path, rendered.bytes, limits);
     const line = attachmentLine(rendered, prepared.kind, prepared.attachment?.filename, prepared.bytes);
     const email = buildEmail(rendered, line, delivery?.subject);
-    const record = await startDelivery(store, {
+    const record = await sessions.write((store) => startDelivery(store, {
       report,
       period: rendered.summary.period.label,
       path: rendered.path,
       bytes: rendered.bytes,
       recipients,
       attachment: prepared.kind,
-    });
+    }), { publish: false });
     const result = (status: DeliveryResult['status'], attempts: number, extra: Partial<DeliveryResult>): DeliveryResult => ({
       deliveryId: record.deliveryId,
       report,
@@ -107,26 +118,28 @@ export async function deliverReport(options: DeliverReportOptions): Promise<Deli
         });
         if (sent.rejected.length > 0) {
           const error = `the server refused ${sent.rejected.join(', ')} (delivered to ${sent.accepted.join(', ')})`;
-          await updateDelivery(store, record.deliveryId, { attempts: attempt, status: 'partial', lastError: error, messageId: sent.messageId });
+          await sessions.write((store) => updateDelivery(store, record.deliveryId, { attempts: attempt, status: 'partial', lastError: error, messageId: sent.messageId }));
           log.error(`${report} ${record.period}: ${error}`);
           return result('partial', attempt, { rejected: sent.rejected, messageId: sent.messageId, error });
         }
-        await updateDelivery(store, record.deliveryId, { attempts: attempt, status: 'sent', messageId: sent.messageId });
+        await sessions.write((store) => updateDelivery(store, record.deliveryId, { attempts: attempt, status: 'sent', messageId: sent.messageId }));
         log.info(`${report} ${record.period}: sent to ${recipients.join(', ')} (${prepared.kind === 'none' ? 'path in body' : prepared.kind})`);
         return result('sent', attempt, { messageId: sent.messageId });
       } catch (e) {
         lastError = redact(errorMessage(e));
         const permanent = !(e instanceof MailError) || e.permanent;
-        const more = !permanent && attempt < limits.attempts;
-        await updateDelivery(store, record.deliveryId, { attempts: attempt, status: more ? 'sending' : 'failed', lastError });
-        if (!more) break;
         const wait = retryDelayMs(attempt, limits.retryDelaySeconds, limits.maxRetryDelaySeconds);
+        const inBudget = Date.now() + wait < deadline;
+        const more = !permanent && attempt < limits.attempts && inBudget;
+        if (!permanent && attempt < limits.attempts && !inBudget) lastError += ` (no retry: the next would end after the ${Math.round(options.budgetMs! / 1000)} s budget)`;
+        await sessions.write((store) => updateDelivery(store, record.deliveryId, { attempts: attempt, status: more ? 'sending' : 'failed', lastError }), { publish: !more });
+        if (!more) break;
         log.warn(`${report} ${record.period}: attempt ${attempt} of ${limits.attempts} failed (${lastError}); retrying in ${wait / 1000} s`);
         await sleep(wait);
       }
     }
     log.error(`${report} ${record.period}: not delivered (${lastError}); the workbook stays at ${rendered.path}`);
-    const attempts = (await store.one<{ attempts: number }>('select attempts from _meta_report_deliveries where delivery_id = $1', [record.deliveryId]))?.attempts ?? 0;
+    const attempts = (await sessions.write((store) => store.one<{ attempts: number }>('select attempts from _meta_report_deliveries where delivery_id = $1', [record.deliveryId])))?.attempts ?? 0;
     return result('failed', attempts, { error: lastError });
   } finally {
     if (!options.mailer) mailer.close();

@@ -1,0 +1,97 @@
+// Evaluating the rules as of a moment (inside a writing session): the report clock pinned to --as-of, the raw tables
+// shadowed by what was loaded then unless --with-restatements (known-at.ts), each rule run on its own so one that
+// fails is reported and its open alerts are left alone, and the difference with the alert state as events.
+import type { Config } from '../config/schema.ts';
+import type { Store } from '../store/database.ts';
+import { hasView } from '../store/has-view.ts';
+import { errorMessage, StoreError } from '../util/errors.ts';
+import type { Logger } from '../util/log.ts';
+import { dropKnownAt, shadowKnownAt } from './known-at.ts';
+import { evaluateAnomalies } from './rules/anomaly.ts';
+import { evaluateBudget } from './rules/budget.ts';
+import { evaluateDataQuality } from './rules/data-quality.ts';
+import { evaluateWaste } from './rules/waste.ts';
+import { planEvents, type StatePlan } from './state.ts';
+import type { Condition, RuleKind } from './types.ts';
+
+export interface EvaluateOptions {
+  config: Config;
+  asOf?: Date;
+  withRestatements?: boolean;
+}
+
+async function evaluate(store: Store, config: Config, now: Date, log: Logger) {
+  const rules = config.alerts;
+  const tasks: [RuleKind, () => Promise<Condition[]>][] = [];
+  if (rules.budgets.length > 0) {
+    tasks.push([
+      'budget',
+      async () => {
+        const found: Condition[] = [];
+        for (const b of rules.budgets) found.push(...(await evaluateBudget(store, b)));
+        return found;
+      },
+    ]);
+  }
+  if (rules.anomaly.enabled) tasks.push(['anomaly', () => evaluateAnomalies(store, rules.anomaly)]);
+  if (rules.waste.enabled) tasks.push(['waste', () => evaluateWaste(store, rules.waste.minMonthlyCost)]);
+  if (rules.dataQuality.enabled) tasks.push(['data_quality', () => evaluateDataQuality(store, rules.dataQuality, now)]);
+
+  const evaluated = new Set<RuleKind>();
+  const conditions: Condition[] = [];
+  const failedRules: Evaluation['failedRules'] = [];
+  // one connection: the rules run one after another
+  for (const [rule, run] of tasks) {
+    try {
+      conditions.push(...(await run()));
+      evaluated.add(rule);
+    } catch (e) {
+      const error = errorMessage(e);
+      log.error(`rule ${rule} could not be evaluated, its open alerts are kept as they are: ${error}`);
+      failedRules.push({ rule, error });
+    }
+  }
+  return { evaluated, conditions, failedRules };
+}
+
+export interface Evaluation {
+  asOf: Date;
+  evaluated: Set<RuleKind>;
+  conditions: Condition[];
+  failedRules: { rule: RuleKind; error: string }[];
+  plan: StatePlan;
+  simulated: Set<string>;
+}
+
+/** Step 1's reading half: the rules as of the moment asked for, and the events that makes. */
+export async function evaluateAt(store: Store, options: EvaluateOptions, now: Date, log: Logger): Promise<Evaluation> {
+  if (!(await hasView(store, 'report_clock'))) {
+    throw new StoreError(`${store.path} has no views yet; run gpuledger sync first`);
+  }
+  const knownThen = options.asOf !== undefined && !options.withRestatements;
+  try {
+    if (options.asOf) await store.run(`set variable gpuledger_as_of = $1::timestamptz`, [options.asOf.toISOString()]);
+    else await store.run('reset variable gpuledger_as_of');
+    if (knownThen) {
+      await shadowKnownAt(store, options.asOf!);
+      const first = await store.one<{ at: string | null }>(`select strftime(min(extracted_at), '%Y-%m-%dT%H:%M:%SZ') as at from _meta_loads`);
+      if (first?.at && new Date(first.at) > options.asOf!) {
+        log.warn(`nothing had been loaded by ${options.asOf!.toISOString()} (the first load was at ${first.at}); to back-test on the data as loaded now, add --with-restatements`);
+      }
+    }
+    const clock = await store.one<{ as_of: string }>(`select strftime(as_of, '%Y-%m-%dT%H:%M:%S.%fZ') as as_of from report_clock`);
+    const asOf = new Date(clock!.as_of);
+    // staleness is judged at the wall clock, or at --as-of when back-testing
+    const { evaluated, conditions, failedRules } = await evaluate(store, options.config, options.asOf ?? now, log);
+    const plan = await planEvents(store, conditions, evaluated, asOf, now);
+    const accountRows = await store.all<{ account: string; simulated: boolean }>(`select account, simulated from _meta_accounts`);
+    const simulated = new Set(accountRows.filter((r) => r.simulated).map((r) => r.account));
+    // a rule over all accounts ('*') is about simulated data when every account is
+    if (accountRows.length > 0 && simulated.size === accountRows.length) simulated.add('*');
+    return { asOf, evaluated, conditions, failedRules, plan, simulated };
+  } finally {
+    if (knownThen) await dropKnownAt(store).catch(() => undefined);
+    await store.run('reset variable gpuledger_as_of').catch(() => undefined);
+  }
+}
+

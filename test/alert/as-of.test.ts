@@ -1,0 +1,109 @@
+// Back-testing sees what was known then: a pod bucket loaded at T with 10 USD, then read again after T at 500 USD
+// (a restatement), with one record new after T and one gone after T. `--as-of T` evaluates on the first load, and
+// --with-restatements on the data as loaded now. The loads go through the real loader, which records the
+// restatements exactly as a sync does.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAlerts } from '../../src/alert/index.ts';
+import { dropKnownAt, shadowKnownAt } from '../../src/alert/known-at.ts';
+import type { BillingPage } from '../../src/api/index.ts';
+import { parseConfig } from '../../src/config/load.ts';
+import { BILLING_SOURCE_DEFS } from '../../src/extract/billing-sources/index.ts';
+import { loadBillingPage } from '../../src/extract/load-billing.ts';
+import { startRun } from '../../src/extract/runs.ts';
+import { openStore, type Store } from '../../src/store/database.ts';
+import { tempDir, type TempDir } from '../integration/sync-helpers.ts';
+import { Collect } from './helpers.ts';
+
+const DAY = 86_400_000;
+const usd = (s: string) => BigInt(s.replace('.', ''));
+
+describe('alerts --as-of on the data as loaded then', () => {
+  let tmp: TempDir;
+  let store: Store;
+  let knownAt: Date;
+
+  beforeAll(async () => {
+    tmp = tempDir('gpuledger-as-of-');
+    store = await openStore({ path: tmp.db, command: 'test' });
+    const runId = await startRun(store, 'sync', 'test');
+    // today's day bucket, so the budget's month is the one the back-test moment falls in
+    const start = new Date(Math.floor(Date.now() / DAY) * DAY);
+    const end = new Date(start.getTime() + DAY);
+    const record = (id: string, total: string, gpu: string, cpu: string, disk: string) => ({
+      startTime: start,
+      endTime: end,
+      id,
+      amounts: { totalAmount: usd(total), gpuAmount: usd(gpu), cpuAmount: usd(cpu), diskAmount: usd(disk) },
+    });
+    const page = (records: BillingPage['records']): BillingPage => ({
+      route: 'pods',
+      path: '/v2/billing/pods',
+      query: { startTime: start, endTime: end, bucketSize: 'day' },
+      body: '',
+      warnings: [],
+      records,
+      totals: {},
+      recordCount: records.length,
+      bytes: 100,
+    });
+    const load = (p: BillingPage) =>
+      loadBillingPage(
+        { store, runId, account: 'acme', def: BILLING_SOURCE_DEFS.pods, bucketSize: 'day', serverNow: new Date(), completeThrough: start, lastOfRange: true },
+        p,
+        Object.values(BILLING_SOURCE_DEFS),
+      );
+    await load(page([record('pod-r', '10.000000', '7.000000', '2.000000', '1.000000'), record('pod-gone', '5.000000', '5.000000', '0.000000', '0.000000')]));
+    const first = await store.one<{ at: string }>(`select strftime(extracted_at, '%Y-%m-%dT%H:%M:%S.%gZ') as at from _meta_loads`);
+    knownAt = new Date(first!.at);
+    // the second read must carry a later extraction time than the first
+    while (Date.now() <= knownAt.getTime()) await new Promise((r) => setTimeout(r, 2));
+    await load(page([record('pod-r', '500.000000', '333.333333', '100.000000', '66.666667'), record('pod-new', '40.000000', '40.000000', '0.000000', '0.000000')]));
+  }, 60_000);
+  afterAll(async () => {
+    await store?.close();
+    tmp?.cleanup();
+  });
+
+  it('rebuilds billing_pods as loaded at T: the old total, components scaled exactly, the later record absent, the removed one back', async () => {
+    await shadowKnownAt(store, knownAt);
+    try {
+      const then = await store.all(`select pod_id, total_amount::varchar as total, gpu_amount::varchar as gpu, cpu_amount::varchar as cpu, disk_amount::varchar as disk from billing_pods order by pod_id`);
+      expect(then).toEqual([
+        { pod_id: 'pod-gone', total: '5.000000', gpu: '5.000000', cpu: '0.000000', disk: '0.000000' },
+        // 100 × 10/500 = 2; 66.666667 × 10/500 = 1.33333334 → 1.333333; the remainder to the first component
+        { pod_id: 'pod-r', total: '10.000000', gpu: '6.666667', cpu: '2.000000', disk: '1.333333' },
+      ]);
+    } finally {
+      await dropKnownAt(store);
+    }
+    const now = await store.all(`select pod_id, total_amount::varchar as total from billing_pods order by pod_id`);
+    expect(now).toEqual([
+      { pod_id: 'pod-new', total: '40.000000' },
+      { pod_id: 'pod-r', total: '500.000000' },
+    ]);
+  });
+
+  it('--as-of before the restatement sees the old amount; --with-restatements sees the new one', async () => {
+    const config = parseConfig(
+      {
+        accounts: [{ name: 'acme', apiKeyEnv: 'ACME_KEY' }],
+        outDir: tmp.dir,
+        alerts: {
+          anomaly: { enabled: false },
+          waste: { enabled: false },
+          dataQuality: { enabled: false },
+          budgets: [{ name: 'restated', amount: '100.00', thresholds: [100], on: ['actual'] }],
+          channels: [{ type: 'stdout' }],
+        },
+      },
+      'test',
+    );
+    const at = (withRestatements: boolean) => runAlerts({ store, config, asOf: knownAt, withRestatements, dryRun: true, stdout: new Collect() });
+    const then = await at(false);
+    expect(then.failedRules).toEqual([]);
+    expect(then.conditions).toEqual([]);
+    const now = await at(true);
+    expect(now.conditions.map((c) => c.key)).toEqual([expect.stringMatching(/^budget:restated:\*:/)]);
+    expect(now.conditions[0]!.details).toMatchObject({ basis: 'actual' });
+  });
+});
