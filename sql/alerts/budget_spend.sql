@@ -2,7 +2,7 @@
 -- including the open day) and a forecast of its end: actual + for each day still to come the average spend of the same
 -- weekday over the 4 weeks before today (today: what that average says is still to come). Spend is cost_daily
 -- restricted to $account (null: all accounts) and the scope: $family, $template, $endpoint, $gpu_type (ids or names;
--- null: any).
+-- null: any) – or, with $category and $value, that allocation value's share in cost_allocated.
 with clock as (
     select * from report_clock
 ),
@@ -19,13 +19,24 @@ period as (
 scoped as (
     select c.day, c.amount
     from cost_daily as c, period as p
-    where ($account::varchar is null or c.account = $account)
+    where $category::varchar is null
+        and ($account::varchar is null or c.account = $account)
         and ($family::varchar is null or c.family = $family)
         and ($template::varchar is null or c.template_id = $template or c.template_name = $template)
         and ($endpoint::varchar is null or c.endpoint_id = $endpoint or c.endpoint_name = $endpoint)
         and ($gpu_type::varchar is null or c.gpu_type_id = $gpu_type or c.gpu_type_name = $gpu_type)
         and c.day >= least(p.period_start, p.as_of_date - 28)
         and c.day <= p.as_of_date
+    union all
+    -- an allocation value's cost after rules and splits (cost_allocated has one row per cost_daily row and category)
+    select a.day, a.amount
+    from cost_allocated as a, period as p
+    where $category::varchar is not null
+        and a.category = $category
+        and a.value = $value
+        and ($account::varchar is null or a.account = $account)
+        and a.day >= least(p.period_start, p.as_of_date - 28)
+        and a.day <= p.as_of_date
 ),
 
 history_start as (

@@ -29,10 +29,17 @@ export const budgetRuleSchema = z
         template: z.string().min(1).optional().describe('Template name or id.'),
         endpoint: z.string().min(1).optional().describe('Serverless endpoint name or id.'),
         gpuType: z.string().min(1).optional().describe('GPU type id or name, e.g. "NVIDIA A100 80GB PCIe".'),
+        category: z.string().min(1).optional().describe('An allocation category (allocation.categories), with `value`.'),
+        value: z.string().min(1).optional().describe('The allocation value of `category` whose cost the budget covers, e.g. "imaging".'),
       })
       .strict()
+      .refine((s) => (s.category === undefined) === (s.value === undefined), 'category and value go together: {"category": "team", "value": "imaging"}')
+      .refine(
+        (s) => s.category === undefined || (s.family ?? s.template ?? s.endpoint ?? s.gpuType) === undefined,
+        'a category scope stands alone: allocation already decides which family, template, endpoint or GPU type belongs to the value',
+      )
       .default({})
-      .describe('Restrict the budget to spend on a family, template, endpoint or GPU type (all given must match).'),
+      .describe('Restrict the budget to spend on a family, template, endpoint or GPU type (all given must match), or to one allocation value.'),
     thresholds: z
       .array(z.number().positive().max(1000))
       .min(1)

@@ -42,7 +42,25 @@ export const configSchema = z
     schedule: scheduleConfigSchema.prefault({}),
     allocation: allocationConfigSchema.prefault({}),
   })
-  .strict();
+  .strict()
+  .superRefine((config, ctx) => {
+    // a budget on an allocation value that no category gives would silently watch $0
+    for (const [i, budget] of config.alerts.budgets.entries()) {
+      const { category, value } = budget.scope;
+      if (category === undefined) continue;
+      const def = config.allocation.categories[category];
+      const values = def ? new Set([def.default, ...def.rules.map((r) => r.value)]) : undefined;
+      if (!values || !values.has(value!)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['alerts', 'budgets', i, 'scope'],
+          message: !def
+            ? `category '${category}' is not in allocation.categories (${Object.keys(config.allocation.categories).join(', ') || 'none configured'})`
+            : `category '${category}' gives no value '${value}' (its values: ${[...values!].join(', ')})`,
+        });
+      }
+    }
+  });
 
 export type Config = z.infer<typeof configSchema>;
 export type ConfigInput = z.input<typeof configSchema>;

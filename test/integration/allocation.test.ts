@@ -1,7 +1,9 @@
 // Allocation on a synced simulator account (issue 13): the issue's example config gives each team its direct cost
 // plus its day-by-day proportional share of the platform cost, platform ends at $0, the category adds up to the
 // account total exactly, and `gpuledger allocation explain` says which rule put each resource where.
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAlerts } from '../../src/alert/index.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import type { ConfigInput } from '../../src/config/schema.ts';
 import type { Simulator } from '../../src/simulator/index.ts';
@@ -151,6 +153,33 @@ describe('allocation on a synced simulator account', () => {
     } finally {
       store = await openStore({ path: tmp.db, command: 'test' });
     }
+  });
+
+  it('watches a budget scoped to one allocation value on that value\'s cost after splits', async () => {
+    const config = parseConfig(
+      smallSyncConfig(sim, {
+        allocation: ALLOCATION,
+        alerts: { budgets: [{ name: 'imaging', amount: 1, scope: { category: 'team', value: 'imaging' }, on: ['actual'] }], channels: [] },
+      }),
+      'test',
+    );
+    const sink = new PassThrough();
+    const result = await runAlerts({ store, config, dryRun: true, stdout: sink });
+    const budget = result.conditions.find((c) => c.rule === 'budget');
+    expect(budget?.message).toMatch(/team imaging/);
+    // the spend it compares is the value's month to date in cost_allocated
+    const mtd = await store.one<{ usd: string }>(
+      `select sum(a.amount)::decimal(18,2)::varchar usd from cost_allocated a, report_clock r
+       where a.category = 'team' and a.value = 'imaging' and a.day >= r.month_start and a.day <= r.as_of_date`,
+    );
+    expect(Number(mtd?.usd)).toBeGreaterThan(1);
+    expect(budget?.message).toContain(Number(mtd!.usd).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
+  });
+
+  it('refuses a budget on an allocation value no category gives, naming it', () => {
+    expect(() =>
+      parseConfig(smallSyncConfig(sim, { allocation: ALLOCATION, alerts: { budgets: [{ name: 'x', amount: 1, scope: { category: 'team', value: 'marketing' } }] } }), 'test'),
+    ).toThrow(/category 'team' gives no value 'marketing'/);
   });
 
   it('refuses a bad rule on the command line with one line and exit 2', async () => {

@@ -25,6 +25,7 @@ function scopeText(rule: BudgetRule): string {
     rule.scope.template ? `template ${rule.scope.template}` : undefined,
     rule.scope.endpoint ? `endpoint ${rule.scope.endpoint}` : undefined,
     rule.scope.gpuType ? `GPU ${rule.scope.gpuType}` : undefined,
+    rule.scope.category ? `${rule.scope.category} ${rule.scope.value}` : undefined,
   ].filter(Boolean);
   return parts.length > 0 ? parts.join(', ') : 'all spend';
 }
@@ -37,7 +38,7 @@ function percentOf(amount: string, budget: string): number {
 }
 
 async function spend(store: Store, rule: BudgetRule): Promise<SpendRow> {
-  const fine = rule.scope.template ?? rule.scope.endpoint ?? rule.scope.gpuType;
+  const fine = rule.scope.template ?? rule.scope.endpoint ?? rule.scope.gpuType ?? rule.scope.category;
   const params: Record<string, DuckDBValue> = { account: rule.account ?? null, family: rule.scope.family ?? null };
   // a month budget over an account or family alerts on the workbook's own forecast
   if (rule.period === 'month' && fine === undefined) {
@@ -48,6 +49,8 @@ async function spend(store: Store, rule: BudgetRule): Promise<SpendRow> {
     template: rule.scope.template ?? null,
     endpoint: rule.scope.endpoint ?? null,
     gpu_type: rule.scope.gpuType ?? null,
+    category: rule.scope.category ?? null,
+    value: rule.scope.value ?? null,
   });
   return (await store.all<SpendRow>(readSqlFile('alerts', 'budget_spend'), params))[0]!;
 }
