@@ -32,7 +32,8 @@ built_in as (
         and case s.kind
             when '' then true
             when 'family' then c.family = s.value
-            when 'endpoint' then s.value in (c.endpoint_id, c.endpoint_name)
+            -- by id also without inventory: a Serverless cost row's resource is its endpoint
+            when 'endpoint' then s.value in (c.endpoint_id, c.endpoint_name) or (c.family = 'serverless' and c.resource_id = s.value)
             when 'template' then s.value in (c.template_id, c.template_name)
             when 'gpuType' then s.value in (c.gpu_type_id, c.gpu_type_name)
         end
