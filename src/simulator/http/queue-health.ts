@@ -26,18 +26,29 @@ export interface QueueState {
 
 export const HEALTH_PATH = /^\/v2\/([A-Za-z0-9_-]+)\/health$/;
 
-/** Worker-hours billed to the endpoint from its creation to `now` (GPU or CPU amount ÷ the worker price). */
-function workerHours(account: SyntheticAccount, ledger: Ledger, id: string, now: Date): number {
+/**
+ * Busy worker-hours of the endpoint from its creation to `now`: hour by hour, the billed GPU or CPU amount ÷ the
+ * worker price, counting only hours in which more than workers.min were billed – the always-on minimum alone serves no
+ * jobs, so an idle endpoint kept warm (planted fact a) has almost none and a high cost per job.
+ */
+function busyWorkerHours(account: SyntheticAccount, ledger: Ledger, id: string, now: number): number {
   const e = account.endpoints.find((x) => x.id === id)!;
-  if (now.getTime() <= e.createdAt.getTime()) return 0;
-  const sums = ledger.sum({ source: 'serverless', start: e.createdAt, end: now, resourceId: id }) as Record<string, bigint>;
-  const compute = Number((sums.gpuAmount ?? 0n) + (sums.cpuAmount ?? 0n));
-  return compute / Math.round(e.workerPrice * 1e6);
+  if (now <= e.createdAt.getTime()) return 0;
+  const price = Math.round(e.workerPrice * 1e6);
+  let hours = 0;
+  for (const r of ledger.records('serverless', e.createdAt, new Date(now), 'hour', { resourceId: id, sparse: true })) {
+    const a = r.amounts as Record<string, bigint>;
+    const workerHours = Number((a.gpuAmount ?? 0n) + (a.cpuAmount ?? 0n)) / price;
+    const start = Date.parse(r.startTime);
+    const elapsed = Math.min(HOUR, now - start) / HOUR; // the open hour so far
+    if (elapsed > 0 && workerHours / elapsed > e.workersMin + 1e-6) hours += workerHours;
+  }
+  return hours;
 }
 
 /** The lifetime counters at now, before any reset: the ground truth tests compare deltas with. */
 export function lifetimeQueueCounts(account: SyntheticAccount, ledger: Ledger, id: string): QueueCounts {
-  const jobs = workerHours(account, ledger, id, ledger.now()) * JOBS_PER_WORKER_HOUR;
+  const jobs = busyWorkerHours(account, ledger, id, ledger.now().getTime()) * JOBS_PER_WORKER_HOUR;
   return { completed: Math.floor(jobs * (1 - FAILED_SHARE)), failed: Math.floor(jobs * FAILED_SHARE), retried: Math.floor(jobs * RETRIED_SHARE) };
 }
 
@@ -54,8 +65,8 @@ export function healthRoute(id: string, state: QueueState): Route {
       const off = state.offsets.get(id) ?? { completed: 0, failed: 0, retried: 0 };
       // gauges: the workers busy in the current hour, from its billed amount so far
       const hourStart = Math.floor(now / HOUR) * HOUR;
-      const busy = Math.round(Math.max(0, workerHours(account, ledger, id, new Date(now)) - workerHours(account, ledger, id, new Date(hourStart))) * (HOUR / Math.max(1, now - hourStart)));
-      const running = Math.min(e.workersMax, busy);
+      const sofar = busyWorkerHours(account, ledger, id, now) - busyWorkerHours(account, ledger, id, hourStart);
+      const running = Math.min(e.workersMax, Math.round(sofar / Math.max(1 / 3600, (now - hourStart) / HOUR)));
       return jsonReply(200, {
         jobs: { completed: life.completed - off.completed, failed: life.failed - off.failed, inProgress: running, inQueue: 0, retried: life.retried - off.retried },
         workers: { idle: Math.max(0, e.workersMin - running), initializing: 0, ready: Math.max(0, e.workersMin - running), running, throttled: 0 },
