@@ -8,6 +8,7 @@ import { registerAlerts } from './commands/alerts.ts';
 import { registerAllocation } from './commands/allocation.ts';
 import { registerBilling } from './commands/billing.ts';
 import { registerExport } from './commands/export.ts';
+import { registerMetrics } from './commands/metrics.ts';
 import { registerQuery } from './commands/query.ts';
 import { registerReport } from './commands/report.ts';
 import { registerRun } from './commands/run.ts';
@@ -28,6 +29,7 @@ export function buildProgram(exit: ExitState): Command {
     .option('--config <file>', 'config file (env GPULEDGER_CONFIG; default ./gpuledger.config.json if present)')
     .option('--db <file>', 'DuckDB database file (env GPULEDGER_DB; default data/gpuledger.duckdb)')
     .option('--api-url <url>', 'platform API base URL (env GPULEDGER_API_URL; default https://api.runpod.io)')
+    .option('--queue-api-url <url>', 'Serverless queue API base URL (env GPULEDGER_QUEUE_API_URL; default https://api.runpod.ai)')
     .option('--log-level <level>', 'error, warn, info or debug (env GPULEDGER_LOG_LEVEL)')
     .showHelpAfterError('(run gpuledger --help for usage)')
     .exitOverride();
@@ -43,6 +45,7 @@ export function buildProgram(exit: ExitState): Command {
     registerRun,
     registerSchedule,
     registerAllocation,
+    registerMetrics,
   ]) {
     register(program, exit);
   }

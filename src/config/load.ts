@@ -12,6 +12,7 @@ export interface GlobalFlags {
   config?: string;
   db?: string;
   apiUrl?: string;
+  queueApiUrl?: string;
 }
 
 export interface Settings {
@@ -20,6 +21,8 @@ export interface Settings {
   configPath: string | undefined;
   dbPath: string;
   apiUrl: string;
+  /** Flag > env > config; undefined means the default for each account's API URL (src/metrics/queue-url.ts). */
+  queueApiUrl: string | undefined;
 }
 
 /** The first zod issue as `path: message` – one line a user can act on. */
@@ -69,8 +72,18 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv = pro
   } catch {
     throw new ConfigError(`API URL '${apiUrl}' is not a valid URL (expected e.g. https://api.runpod.io)`);
   }
+  const queueApiUrl = flags.queueApiUrl ?? env.GPULEDGER_QUEUE_API_URL ?? config.queueApiUrl;
+  if (queueApiUrl !== undefined) {
+    try {
+      new URL(queueApiUrl);
+    } catch {
+      throw new ConfigError(`queue API URL '${queueApiUrl}' is not a valid URL (expected e.g. https://api.runpod.ai)`);
+    }
+  }
   return {
-    config,
+    // the sync reads the queue URL from the config it is given: the resolved one goes there
+    config: queueApiUrl === undefined ? config : { ...config, queueApiUrl: queueApiUrl.replace(/\/+$/, '') },
+    queueApiUrl: queueApiUrl?.replace(/\/+$/, ''),
     configPath,
     dbPath: resolve(cwd, flags.db ?? env.GPULEDGER_DB ?? config.database),
     apiUrl: apiUrl.replace(/\/+$/, ''),

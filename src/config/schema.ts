@@ -22,6 +22,12 @@ export const configSchema = z
   .object({
     $schema: z.string().optional().describe('Path of the JSON Schema, for editors.'),
     apiUrl: z.url().default('https://api.runpod.io').describe('Platform API base URL (env GPULEDGER_API_URL, flag --api-url).'),
+    queueApiUrl: z
+      .url()
+      .optional()
+      .describe(
+        'Serverless queue API base URL for /v2/{endpoint}/health (env GPULEDGER_QUEUE_API_URL, flag --queue-api-url). Default: https://api.runpod.ai for the platform, the API URL itself for any other apiUrl (the simulator serves both).',
+      ),
     database: z.string().min(1).default('data/gpuledger.duckdb').describe('DuckDB file (env GPULEDGER_DB, flag --db).'),
     outDir: z.string().min(1).default('out').describe('Where workbooks and alert files are written.'),
     timeZone: z

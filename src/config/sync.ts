@@ -5,7 +5,8 @@ import { BILLING_SOURCE_DEFS, BILLING_SOURCES, type BillingSource } from '../ext
 import { BUCKET_SIZES } from '../util/buckets.ts';
 
 export { BILLING_SOURCES, type BillingSource };
-export const SOURCES = [...BILLING_SOURCES, 'inventory'] as const;
+// health: the Serverless queue API's /health samples (src/metrics/), the denominators of cost per job
+export const SOURCES = [...BILLING_SOURCES, 'inventory', 'health'] as const;
 export type Source = (typeof SOURCES)[number];
 
 const bucketSizeSchema = z.enum(BUCKET_SIZES).describe('Bucket length: hour, day, week, month or year (UTC boundaries).');

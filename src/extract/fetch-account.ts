@@ -6,6 +6,7 @@ import { BILLING_SOURCES, type BillingSource, type BucketPlan, type Source } fro
 import { errorMessage } from '../util/errors.ts';
 import type { BucketSize } from '../util/buckets.ts';
 import type { Logger } from '../util/log.ts';
+import { sampleQueueHealth, type QueueHealthHarvest } from '../metrics/sample-queue-health.ts';
 import type { ResolvedAccount } from './accounts.ts';
 import { BILLING_SOURCE_DEFS } from './billing-sources/index.ts';
 import { fetchRange, type FetchedRange } from './fetch-range.ts';
@@ -25,6 +26,8 @@ export interface AccountHarvest {
   warnings: string[];
   /** 403s: a key that may not read a source (a configuration problem when nothing else could be read). */
   forbidden: unknown[];
+  /** Serverless queue /health samples (source `health`, src/metrics/). */
+  health?: QueueHealthHarvest;
 }
 
 export interface FetchAccountOptions {
@@ -130,5 +133,6 @@ export async function fetchAccount(options: FetchAccountOptions): Promise<Accoun
       }
     }
   }
+  harvest.health = await sampleQueueHealth({ ...options, client, account, config, log }, harvest);
   return harvest;
 }

@@ -7,6 +7,7 @@ import type { Logger } from '../util/log.ts';
 import type { ResolvedAccount } from './accounts.ts';
 import { BILLING_SOURCE_DEFS } from './billing-sources/index.ts';
 import type { AccountHarvest } from './fetch-account.ts';
+import { loadQueueHealth } from '../metrics/load-queue-health.ts';
 import { loadInventory } from './inventory.ts';
 import { loadBillingPage } from './load-billing.ts';
 import { readWatermark } from './watermarks.ts';
@@ -32,6 +33,7 @@ export async function loadAccount(store: Store, runId: string, harvest: AccountH
       harvest.errors.push({ account: account.name, source: 'inventory', message: summary.error });
     }
   }
+  await loadQueueHealth(store, runId, account.name, harvest.health);
   const defs = Object.values(BILLING_SOURCE_DEFS);
   for (const { summary, range, fetched } of harvest.ranges) {
     if (!range || !fetched) {

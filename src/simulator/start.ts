@@ -7,6 +7,7 @@ import type { Scale, SyntheticAccount } from './account/types.ts';
 import { createSimClock } from './clock.ts';
 import { createFaultInjector, type FaultSpec } from './http/faults.ts';
 import { createRateLimiter, DEFAULT_QUOTAS, type Quotas } from './http/rate-limit.ts';
+import { lifetimeQueueCounts, resetQueueCounters, type QueueCounts, type QueueState } from './http/queue-health.ts';
 import { createSimulatorServer, type SimulatorStats } from './http/server.ts';
 import { createLedger } from './ledger/ledger.ts';
 import type { Ledger } from './ledger/types.ts';
@@ -47,6 +48,10 @@ export interface Simulator {
   stats(): SimulatorStats;
   account: SyntheticAccount;
   ledger: Ledger;
+  /** The queue API's job counters of a Serverless endpoint start again from 0 now (GET /v2/{id}/health). */
+  resetQueueCounters(endpointId: string): void;
+  /** The endpoint's lifetime job counts at now, ignoring resets: ground truth for tests. */
+  queueCounts(endpointId: string): QueueCounts;
 }
 
 /** The simulator could not listen (port taken, address not local…). */
@@ -86,7 +91,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const keys = { full: new Set(options.keys ?? [DEFAULT_KEY]), restricted: new Set(options.restrictedKeys ?? [DEFAULT_RESTRICTED_KEY]) };
   const faults = createFaultInjector(seed, options.faults);
   const limiter = createRateLimiter(checkQuotas(options.quotas ?? {}));
-  const { server, stats } = createSimulatorServer({ account, ledger, now: clock.now, keys, limiter, faults, sparse: options.sparse ?? false });
+  const queue: QueueState = { offsets: new Map() };
+  const { server, stats } = createSimulatorServer({ account, ledger, now: clock.now, keys, limiter, faults, sparse: options.sparse ?? false, queue });
 
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -113,5 +119,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     stats,
     account,
     ledger,
+    resetQueueCounters: (id) => resetQueueCounters(account, ledger, queue, id),
+    queueCounts: (id) => lifetimeQueueCounts(account, ledger, id),
   };
 }

@@ -1,4 +1,4 @@
--- One row per billed amount in FinOps FOCUS 1.2 columns (all 57, the mandatory ones non-null where the spec says so): the cost facts at one bucket size per account, family and UTC day – `day` buckets where extracted, else `hour` buckets – so the rows add up without double counting. Costs are DECIMAL; list, contracted and effective cost equal the billed cost (v2 billing has no unit prices or usage quantities).
+-- One row per billed amount in FinOps FOCUS 1.2 columns (all 57, the mandatory ones non-null where the spec says so): the cost facts at one bucket size per account, family and UTC day – `day` buckets where extracted, else `hour` buckets – so the rows add up without double counting. Costs are DECIMAL; contracted and effective cost equal the billed cost (v2 billing has no unit prices or usage quantities). GPU rows of pods, clusters and Serverless carry estimated GPU-hours as ConsumedQuantity (GPU amount ÷ the catalog list price per GPU-hour, int_gpu_list_prices; gpu_hours_daily) with ListUnitPrice and ListCost = quantity × price; other rows keep ListCost = billed cost.
 create or replace view focus_cost as
 with records as (
     select
@@ -42,6 +42,7 @@ described_stretch as (
         r.*,
         coalesce(t.tags, '{"attribution":"unknown"}'::json) as tags,
         coalesce(t.description_tail, '') as description_tail,
+        t.cloud as resource_cloud,
     from one_size_per_day as r
     left join timeline as t
         on t.account = r.account
@@ -83,6 +84,28 @@ described as (
     from described_stretch
 ),
 
+list_prices as (
+    select * from int_gpu_list_prices
+),
+
+-- estimated GPU-hours of GPU amounts: amount ÷ list price per GPU-hour in integers, rounded half up at 6 decimals
+priced as (
+    select
+        d.*,
+        p.list_unit_price,
+        case when p.list_unit_price > 0 then
+            ((2 * (d.amount::decimal(38,6) * 1000000)::hugeint * 1000000 + (p.list_unit_price::decimal(38,6) * 1000000)::hugeint)
+                // (2 * (p.list_unit_price::decimal(38,6) * 1000000)::hugeint))::decimal(38,0) * 0.000001::decimal(7,6)
+        end as gpu_hours,
+    from described as d
+    left join list_prices as p
+        on d.component = 'gpu'
+        and p.account = d.account
+        and p.family = d.family
+        and p.gpu_key = d.gpu_type_id
+        and p.cloud is not distinct from (case when d.family = 'pod' then coalesce(d.resource_cloud, 'SECURE') end)
+),
+
 final as (
     select
         null::varchar as AvailabilityZone,
@@ -108,15 +131,15 @@ final as (
         null::varchar as CommitmentDiscountStatus,
         null::varchar as CommitmentDiscountType,
         null::varchar as CommitmentDiscountUnit,
-        null::decimal(18,6) as ConsumedQuantity,
-        null::varchar as ConsumedUnit,
+        gpu_hours::decimal(18,6) as ConsumedQuantity,
+        case when gpu_hours is not null then 'GPU-Hours' end as ConsumedUnit,
         amount::decimal(18,6) as ContractedCost,
         null::decimal(18,6) as ContractedUnitPrice,
         amount::decimal(18,6) as EffectiveCost,
         null::varchar as InvoiceId,
         'RunPod' as InvoiceIssuerName,
-        amount::decimal(18,6) as ListCost,
-        null::decimal(18,6) as ListUnitPrice,
+        coalesce(round(gpu_hours * list_unit_price, 6), amount)::decimal(18,6) as ListCost,
+        list_unit_price::decimal(18,6) as ListUnitPrice,
         'Standard' as PricingCategory,
         'USD' as PricingCurrency,
         null::decimal(18,6) as PricingCurrencyContractedUnitPrice,
@@ -153,7 +176,7 @@ final as (
         null::varchar as SubAccountName,
         null::varchar as SubAccountType,
         tags as Tags,
-    from described
+    from priced
 )
 
 select * from final;

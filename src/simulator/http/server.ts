@@ -10,6 +10,7 @@ import type { ConnectionFault, FaultInjector } from './faults.ts';
 import { handleGraphQL } from './graphql-route.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { bodyLength, problemReply, type Reply } from './reply.ts';
+import { HEALTH_PATH, healthRoute, type QueueState } from './queue-health.ts';
 import { ROUTES } from './routes.ts';
 
 export interface SimulatorStats {
@@ -28,6 +29,8 @@ export interface ServerDeps {
   limiter: RateLimiter;
   faults: FaultInjector;
   sparse: boolean;
+  /** The queue API's counter resets (queue-health.ts). */
+  queue: QueueState;
 }
 
 export function createSimulatorServer(deps: ServerDeps): { server: Server; stats: () => SimulatorStats } {
@@ -71,7 +74,8 @@ export function createSimulatorServer(deps: ServerDeps): { server: Server; stats
       const headers = { ...peek.headers, 'Retry-After': String(retryAfter) };
       return { reply: problemReply(429, `rate limit exceeded for the ${window} window`, { headers }), delay };
     }
-    const route = ROUTES.get(path);
+    const health = HEALTH_PATH.exec(path);
+    const route = ROUTES.get(path) ?? (health ? healthRoute(health[1]!, deps.queue) : undefined);
     const consumed = () => deps.limiter.consume(auth.key).headers;
     if (!route) return { reply: problemReply(404, `no route ${path}`, { headers: consumed() }), delay };
     if (!route.methods.includes(req.method ?? '')) {
@@ -100,7 +104,7 @@ export function createSimulatorServer(deps: ServerDeps): { server: Server; stats
     stats.requests++;
     const url = new URL(req.url ?? '/', 'http://simulator');
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : url.pathname;
-    const routeKey = path === '/graphql' || ROUTES.has(path) ? path : '(unmatched)';
+    const routeKey = path === '/graphql' || ROUTES.has(path) ? path : HEALTH_PATH.test(path) ? '/v2/{endpoint_id}/health' : '(unmatched)';
     stats.byRoute[routeKey] = (stats.byRoute[routeKey] ?? 0) + 1;
     const fail = (e: unknown) => send(res, problemReply(500, `simulator error: ${e instanceof Error ? e.message : String(e)}`));
     if (path === '/graphql') {

@@ -1,0 +1,105 @@
+// `gpuledger metrics import`: read a metrics file (CSV, or Parquet/JSON through DuckDB, or CSV on stdin), check it
+// whole, then write it in one writing session (shared-database.ts). A row replaces the stored one for the same
+// account, day, metric and scope; nothing is written when any row is bad.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { extname, join } from 'node:path';
+import type { Config } from '../config/schema.ts';
+import type { Store } from '../store/database.ts';
+import { withWriter, type WriterOptions } from '../store/shared-database.ts';
+import { UsageError } from '../util/errors.ts';
+import { checkMetricRows, MetricsFileError, type MetricRow, type RawMetricRow } from './metric-rows.ts';
+import { readMetricsCsv } from './read-csv.ts';
+import { readMetricsWithDuckdb } from './read-duckdb-file.ts';
+
+export interface ImportOptions {
+  /** A path, or '-' for CSV on stdin. */
+  file: string;
+  account?: string;
+  config: Config;
+  writer: WriterOptions;
+  /** stdin's text when file is '-' (read by the caller). */
+  stdin?: () => Promise<string>;
+}
+
+export interface ImportSummary {
+  account: string;
+  rows: number;
+  /** Rows that replaced a stored value. */
+  replaced: number;
+  days: number;
+  metrics: string[];
+}
+
+/** The account rows belong to: --account, else the config's only account. */
+export function importAccount(config: Config, requested: string | undefined): string {
+  const names = config.accounts.map((a) => a.name);
+  if (requested !== undefined) {
+    if (!names.includes(requested)) throw new UsageError(`--account '${requested}' is not in the config; configured accounts: ${names.join(', ')}`);
+    return requested;
+  }
+  if (names.length > 1) throw new UsageError(`the config has ${names.length} accounts (${names.join(', ')}); say which with --account NAME`);
+  return names[0]!;
+}
+
+async function readRows(options: ImportOptions): Promise<{ rows: RawMetricRow[]; unit: string }> {
+  const { file } = options;
+  if (file === '-') return { rows: readMetricsCsv(await (options.stdin ?? readStdin)(), '(stdin)'), unit: 'line' };
+  const ext = extname(file).toLowerCase();
+  if (ext === '.parquet') return { rows: await readMetricsWithDuckdb(file, 'parquet', file), unit: 'record' };
+  if (ext === '.json' || ext === '.ndjson' || ext === '.jsonl') return { rows: await readMetricsWithDuckdb(file, 'json', file), unit: 'record' };
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new MetricsFileError(`${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? 'error'})`, { cause: e });
+  }
+  return { rows: readMetricsCsv(text, file), unit: 'line' };
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Write checked rows: staged as NDJSON and read by DuckDB in one statement (no per-row INSERT), values as text → DECIMAL. */
+export async function writeMetricRows(store: Store, account: string, source: string, rows: readonly MetricRow[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const dir = mkdtempSync(join(tmpdir(), 'gpuledger-metrics-'));
+  try {
+    const staged = join(dir, 'rows.ndjson');
+    writeFileSync(staged, rows.map((r) => JSON.stringify({ day: r.day, metric: r.metric, scope: r.scope, value: r.value, line: r.line })).join('\n'));
+    const before = await store.one<{ n: string }>(
+      `select count(*)::varchar as n from raw_metrics as m
+       semi join read_json($staged, columns = {day: 'DATE', metric: 'VARCHAR', scope: 'VARCHAR', value: 'VARCHAR', line: 'INTEGER'}) as s
+         on m.account = $account and m.day = s.day and m.metric = s.metric and m.scope = s.scope`,
+      { staged, account },
+    );
+    await store.run(
+      `insert or replace into raw_metrics
+       select $account, day, metric, scope, cast(value as decimal(38,6)), $source, line, $load, now()
+       from read_json($staged, columns = {day: 'DATE', metric: 'VARCHAR', scope: 'VARCHAR', value: 'VARCHAR', line: 'INTEGER'})`,
+      { staged, account, source, load: randomUUID() },
+    );
+    return Number(before?.n ?? 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function importMetrics(options: ImportOptions): Promise<ImportSummary> {
+  const account = importAccount(options.config, options.account);
+  const { rows: raw, unit } = await readRows(options);
+  const categories = Object.keys(options.config.allocation.categories);
+  const rows = checkMetricRows(options.file === '-' ? '(stdin)' : options.file, raw, categories, unit);
+  const replaced = await withWriter(options.writer, (store) => store.transaction(() => writeMetricRows(store, account, options.file, rows)));
+  return {
+    account,
+    rows: rows.length,
+    replaced,
+    days: new Set(rows.map((r) => r.day)).size,
+    metrics: [...new Set(rows.map((r) => r.metric))].sort(),
+  };
+}

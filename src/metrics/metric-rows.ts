@@ -1,0 +1,73 @@
+// The rows of a metrics file, checked whole before anything is written: a UTC day, a metric name, a non-negative
+// decimal kept as its exact text (DECIMAL(38,6) in raw_metrics, never a float) and a scope (scope.ts). The first bad
+// row refuses the file with one line naming its line and field.
+import { EXIT, GpuledgerError } from '../util/errors.ts';
+import { checkScope } from './scope.ts';
+
+export const METRICS_HEADER = ['date', 'metric', 'value', 'scope'] as const;
+
+/** A field of a metrics file as read, with the line (CSV) or record number (Parquet/JSON) that holds it. */
+export interface RawMetricRow {
+  line: number;
+  date: string;
+  metric: string;
+  value: string;
+  scope: string;
+}
+
+export interface MetricRow {
+  line: number;
+  day: string;
+  metric: string;
+  /** Exact decimal text, e.g. '1250' or '0.75'. */
+  value: string;
+  scope: string;
+}
+
+/** The file is refused whole: a usage error (exit 2) naming where and what. */
+export class MetricsFileError extends GpuledgerError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('metrics_file', message, EXIT.usage, options);
+  }
+}
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+// digits, optionally a fraction; no sign, no exponent: a value is a count or an amount, never negative
+const DECIMAL = /^(\d{1,32})(?:\.(\d{1,6}))?$/;
+const METRIC = /^[A-Za-z][A-Za-z0-9_.-]*$/;
+
+function isUtcDay(s: string): boolean {
+  const m = DAY.exec(s);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.toISOString().slice(0, 10) === s;
+}
+
+function valueProblem(v: string): string | undefined {
+  if (DECIMAL.test(v)) return undefined;
+  if (/^-\s*\d/.test(v)) return `negative value '${v}'; a metric value is ≥ 0`;
+  if (/^\d+\.\d{7,}$/.test(v)) return `value '${v}' has more than 6 decimal places`;
+  return `'${v}' is not a non-negative decimal (e.g. 1250 or 0.75)`;
+}
+
+/** Check every row; the first problem throws MetricsFileError `FILE line N, field F: …`. */
+export function checkMetricRows(file: string, rows: readonly RawMetricRow[], categories: readonly string[], unit = 'line'): MetricRow[] {
+  const seen = new Map<string, number>();
+  return rows.map((r) => {
+    const at = (field: string, problem: string) => new MetricsFileError(`${file} ${unit} ${r.line}, field ${field}: ${problem}`);
+    const date = r.date.trim();
+    if (!isUtcDay(date)) throw at('date', `'${date}' is not a UTC day YYYY-MM-DD`);
+    const metric = r.metric.trim();
+    if (!METRIC.test(metric)) throw at('metric', `'${metric}' is not a metric name (a letter, then letters, digits, '_', '.' or '-')`);
+    const value = r.value.trim();
+    const problem = valueProblem(value);
+    if (problem) throw at('value', problem);
+    const scope = checkScope(r.scope, categories);
+    if (!scope.ok) throw at('scope', scope.problem);
+    const key = `${date}\u0000${metric}\u0000${scope.scope}`;
+    const earlier = seen.get(key);
+    if (earlier !== undefined) throw at('date', `${date} ${metric} '${scope.scope}' is already given on ${unit} ${earlier}; one value per day, metric and scope`);
+    seen.set(key, r.line);
+    return { line: r.line, day: date, metric, value, scope: scope.scope };
+  });
+}

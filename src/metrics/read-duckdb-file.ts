@@ -1,0 +1,39 @@
+// Parquet and JSON metrics files, read by DuckDB (in memory, nothing else opened): the same four columns as the
+// CSV, each taken as text so a JSON number or a Parquet DECIMAL keeps its exact digits. Records are numbered from 1.
+import { DuckDBInstance } from '@duckdb/node-api';
+import { MetricsFileError, METRICS_HEADER, type RawMetricRow } from './metric-rows.ts';
+
+const asText = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+
+export async function readMetricsWithDuckdb(path: string, kind: 'parquet' | 'json', file: string): Promise<RawMetricRow[]> {
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  try {
+    const source =
+      kind === 'parquet'
+        ? `read_parquet($path)`
+        : // JSON numbers read as VARCHAR keep the text as written: 0.1 stays 0.1, never a double
+          `read_json($path, columns = {date: 'VARCHAR', metric: 'VARCHAR', value: 'VARCHAR', scope: 'VARCHAR'})`;
+    let names: string[];
+    try {
+      const described = await connection.runAndReadAll(`describe select * from ${source}`, { path });
+      names = described.getRowObjectsJson().map((r) => String(r.column_name));
+    } catch (e) {
+      throw new MetricsFileError(`${file}: DuckDB cannot read it as ${kind} (${(e as Error).message.split('\n')[0]})`, { cause: e });
+    }
+    const missing = METRICS_HEADER.filter((h) => h !== 'scope' && !names.includes(h));
+    if (missing.length > 0) throw new MetricsFileError(`${file}: no ${missing.join(', ')} column; expected ${METRICS_HEADER.join(', ')}`);
+    const cols = METRICS_HEADER.map((h) => (names.includes(h) ? `cast("${h}" as varchar) as "${h}"` : `'' as "${h}"`)).join(', ');
+    const reader = await connection.runAndReadAll(`select ${cols} from ${source}`, { path });
+    return reader.getRowObjectsJson().map((r, i) => ({
+      line: i + 1,
+      date: asText(r.date),
+      metric: asText(r.metric),
+      value: asText(r.value),
+      scope: asText(r.scope),
+    }));
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}

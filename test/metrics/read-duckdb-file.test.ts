@@ -1,0 +1,31 @@
+// Parquet and JSON metrics files go through DuckDB with every field as text, so values keep their exact digits.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readMetricsWithDuckdb } from '../../src/metrics/read-duckdb-file.ts';
+
+describe('Parquet and JSON metrics files', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gpuledger-metrics-files-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads a JSON array with numbers as written (0.1 stays 0.1)', async () => {
+    const file = join(dir, 'm.json');
+    writeFileSync(file, JSON.stringify([{ date: '2026-11-01', metric: 'images', value: 0.1, scope: 'family:serverless' }, { date: '2026-11-02', metric: 'images', value: 12 }]));
+    expect(await readMetricsWithDuckdb(file, 'json', file)).toEqual([
+      { line: 1, date: '2026-11-01', metric: 'images', value: '0.1', scope: 'family:serverless' },
+      { line: 2, date: '2026-11-02', metric: 'images', value: '12', scope: '' },
+    ]);
+  });
+
+  it('reads Parquet DATE and DECIMAL columns as exact text', async () => {
+    const file = join(dir, 'm.parquet');
+    const instance = await DuckDBInstance.create(':memory:');
+    const c = await instance.connect();
+    await c.run(`copy (select date '2026-11-03' as date, 'images' as metric, 1234.5::decimal(18,3) as value, '' as scope) to '${file}' (format parquet)`);
+    c.closeSync();
+    instance.closeSync();
+    expect(await readMetricsWithDuckdb(file, 'parquet', file)).toEqual([{ line: 1, date: '2026-11-03', metric: 'images', value: '1234.500', scope: '' }]);
+  });
+});
