@@ -176,6 +176,16 @@ describe('allocation on a synced simulator account', () => {
     expect(budget?.message).toContain(Number(mtd!.usd).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
   });
 
+  it('carries each category\'s value in the FOCUS Tags', async () => {
+    const rows = await store.all<{ team: string | null; n: string }>(
+      `select Tags->>'team' as team, count(*)::varchar as n from focus_cost
+       where Tags->>'endpoint' like 'sdxl-%' group by 1`,
+    );
+    expect(rows).toEqual([{ team: 'imaging', n: expect.any(String) }]);
+    const storage = await store.one<{ team: string | null }>(`select any_value(Tags->>'team') as team from focus_cost where ServiceName = 'Network Volumes'`);
+    expect(storage?.team).toBe('platform');
+  });
+
   it('refuses a budget on an allocation value no category gives, naming it', () => {
     expect(() =>
       parseConfig(smallSyncConfig(sim, { allocation: ALLOCATION, alerts: { budgets: [{ name: 'x', amount: 1, scope: { category: 'team', value: 'marketing' } }] } }), 'test'),

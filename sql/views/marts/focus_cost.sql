@@ -1,4 +1,4 @@
--- One row per billed amount in FinOps FOCUS 1.2 columns (all 57, the mandatory ones non-null where the spec says so): the cost facts at one bucket size per account, family and UTC day – `day` buckets where extracted, else `hour` buckets – so the rows add up without double counting. Costs are DECIMAL; contracted and effective cost equal the billed cost (v2 billing has no unit prices or usage quantities). GPU rows of pods, clusters and Serverless carry estimated GPU-hours as ConsumedQuantity (GPU amount ÷ the catalog list price per GPU-hour, int_gpu_list_prices; gpu_hours_daily) with ListUnitPrice and ListCost = quantity × price; other rows keep ListCost = billed cost.
+-- One row per billed amount in FinOps FOCUS 1.2 columns (all 57, the mandatory ones non-null where the spec says so): the cost facts at one bucket size per account, family and UTC day – `day` buckets where extracted, else `hour` buckets – so the rows add up without double counting. Costs are DECIMAL; contracted and effective cost equal the billed cost (v2 billing has no unit prices or usage quantities). Tags carry the template, endpoint, GPU type and attribution, and each allocation category's value (before splits). GPU rows of pods, clusters and Serverless carry estimated GPU-hours as ConsumedQuantity (GPU amount ÷ the catalog list price per GPU-hour, int_gpu_list_prices; gpu_hours_daily) with ListUnitPrice and ListCost = quantity × price; other rows keep ListCost = billed cost.
 create or replace view focus_cost as
 with records as (
     select
@@ -52,6 +52,36 @@ described_stretch as (
         and t.valid_to = r.valid_to
 ),
 
+-- each allocation category's value (before splits) of the row's subject, added to Tags (issue 13); no category
+-- configured: no rows, Tags unchanged
+allocation_tags as (
+    select
+        account, family, component, resource_id, resource_name, template_id, template_name, endpoint_id,
+        endpoint_name, gpu_type_id, gpu_type_name, data_center_id,
+        to_json(map_from_entries(list({'key': category, 'value': value} order by category))) as categories,
+    from int_allocation_matches
+    group by all
+),
+
+tagged as (
+    select
+        r.* replace (coalesce(json_merge_patch(r.tags, a.categories), r.tags) as tags),
+    from described_stretch as r
+    left join allocation_tags as a
+        on a.account = r.account
+        and a.family = r.family
+        and a.component = r.component
+        and a.resource_id is not distinct from r.resource_id
+        and a.resource_name is not distinct from r.resource_name
+        and a.template_id is not distinct from r.template_id
+        and a.template_name is not distinct from r.template_name
+        and a.endpoint_id is not distinct from r.endpoint_id
+        and a.endpoint_name is not distinct from r.endpoint_name
+        and a.gpu_type_id is not distinct from r.gpu_type_id
+        and a.gpu_type_name is not distinct from r.gpu_type_name
+        and a.data_center_id is not distinct from r.data_center_id
+),
+
 described as (
     select
         *,
@@ -81,7 +111,7 @@ described as (
             when 'networking' then 'networking'
             when 'usage' then 'usage'
         end as component_label,
-    from described_stretch
+    from tagged
 ),
 
 list_prices as (
