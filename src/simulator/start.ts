@@ -8,6 +8,7 @@ import { createSimClock } from './clock.ts';
 import { createFaultInjector, type FaultSpec } from './http/faults.ts';
 import { createRateLimiter, DEFAULT_QUOTAS, type Quotas } from './http/rate-limit.ts';
 import { createSimulatorServer, type SimulatorStats } from './http/server.ts';
+import { createSimBalance, DEFAULT_SPEND_LIMIT, type SimBalance } from './ledger/balance.ts';
 import { createLedger } from './ledger/ledger.ts';
 import type { Ledger } from './ledger/types.ts';
 
@@ -34,6 +35,10 @@ export interface SimulatorOptions {
   faults?: string | FaultSpec;
   /** Default false: a dense grid (zeros included). */
   sparse?: boolean;
+  /** GraphQL `myself` fields this simulator does not know (e.g. ['stripeReloadHistory']): asking for one is an error. */
+  unknownGraphqlFields?: string[];
+  /** The hourly spend limit GraphQL reports; default $80/h. */
+  spendLimit?: number;
 }
 
 export interface Simulator {
@@ -47,6 +52,8 @@ export interface Simulator {
   stats(): SimulatorStats;
   account: SyntheticAccount;
   ledger: Ledger;
+  /** The prepaid balance: top-ups minus what the ledger billed. */
+  balance: SimBalance;
 }
 
 /** The simulator could not listen (port taken, address not local…). */
@@ -86,7 +93,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const keys = { full: new Set(options.keys ?? [DEFAULT_KEY]), restricted: new Set(options.restrictedKeys ?? [DEFAULT_RESTRICTED_KEY]) };
   const faults = createFaultInjector(seed, options.faults);
   const limiter = createRateLimiter(checkQuotas(options.quotas ?? {}));
-  const { server, stats } = createSimulatorServer({ account, ledger, now: clock.now, keys, limiter, faults, sparse: options.sparse ?? false });
+  const balance = createSimBalance(account, ledger, options.spendLimit ?? DEFAULT_SPEND_LIMIT);
+  const graphql = { balance, hiddenFields: new Set(options.unknownGraphqlFields ?? []) };
+  const { server, stats } = createSimulatorServer({ account, ledger, now: clock.now, keys, limiter, faults, sparse: options.sparse ?? false, graphql });
 
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -113,5 +122,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     stats,
     account,
     ledger,
+    balance,
   };
 }
