@@ -5,7 +5,8 @@ import { BILLING_SOURCE_DEFS, BILLING_SOURCES, type BillingSource } from '../ext
 import { BUCKET_SIZES } from '../util/buckets.ts';
 
 export { BILLING_SOURCES, type BillingSource };
-export const SOURCES = [...BILLING_SOURCES, 'inventory'] as const;
+// balance: one cheap read of the prepaid balance (src/extract/balance.ts), so an hourly `sync --source balance` works
+export const SOURCES = [...BILLING_SOURCES, 'inventory', 'balance'] as const;
 export type Source = (typeof SOURCES)[number];
 
 const bucketSizeSchema = z.enum(BUCKET_SIZES).describe('Bucket length: hour, day, week, month or year (UTC boundaries).');

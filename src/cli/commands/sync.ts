@@ -82,7 +82,7 @@ export function summaryTable(result: SyncResult): Table {
       r.bucketSize,
       r.requests,
       r.records,
-      r.source === 'inventory' ? null : dollars(r.amountMicros),
+      r.source === 'inventory' || r.source === 'balance' ? null : dollars(r.amountMicros),
       r.completeThrough ?? null,
       r.error ? `${r.status}: ${r.error}` : r.status,
     ]),
