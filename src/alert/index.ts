@@ -13,6 +13,7 @@ import { eventLine } from './payload.ts';
 import { evaluateAnomalies } from './rules/anomaly.ts';
 import { evaluateBudget } from './rules/budget.ts';
 import { evaluateDataQuality } from './rules/data-quality.ts';
+import { evaluateRunway } from './rules/runway.ts';
 import { evaluateWaste } from './rules/waste.ts';
 import { persistPlan, planEvents, recordDelivery } from './state.ts';
 import { SEVERITY_RANK, type AlertEvent, type Condition, type RuleKind } from './types.ts';
@@ -61,6 +62,7 @@ async function evaluate(store: Store, config: Config, now: Date, log: Logger) {
   if (rules.anomaly.enabled) tasks.push(['anomaly', () => evaluateAnomalies(store, rules.anomaly)]);
   if (rules.waste.enabled) tasks.push(['waste', () => evaluateWaste(store, rules.waste.minMonthlyCost)]);
   if (rules.dataQuality.enabled) tasks.push(['data_quality', () => evaluateDataQuality(store, rules.dataQuality, now)]);
+  if (rules.runway.enabled) tasks.push(['runway', () => evaluateRunway(store, rules.runway)]);
 
   const evaluated = new Set<RuleKind>();
   const conditions: Condition[] = [];
