@@ -76,11 +76,28 @@ describe('runway on a synced account', () => {
     }
   });
 
-  it('rpt_balance_daily carries the balance at the day\'s end, top-ups and spend', async () => {
-    const days = await store!.all<{ day_text: string; balance_end: string; spend: string }>(`select day::varchar as day_text, balance_end, spend from rpt_balance_daily`);
-    expect(days.map((d) => d.day_text)).toEqual(['2026-11-20']);
-    expect(Number(days[0]!.spend)).toBeGreaterThan(0);
-    expect(days[0]!.balance_end).toBe(microsToDecimalString(BigInt(sim.balance.at(sim.now().getTime()).balanceMicros)));
+  it('rpt_balance_daily gives the balance at each day\'s end, walked back from the first observation, to the micro-dollar', async () => {
+    const days = await store!.all<{ day_text: string; balance_end: string; top_ups: string; spend: string; balance_basis: string }>(
+      `select day::varchar as day_text, balance_end, top_ups, spend, balance_basis from rpt_balance_daily order by day`,
+    );
+    expect(days.length).toBeGreaterThan(15); // the synced billing window
+    const hs = sim.account.historyStart;
+    const schedule = sim.balance.schedule();
+    for (const d of days) {
+      // the simulator's truth: every top-up before the day's end less everything billed before it
+      const end = new Date(Date.parse(`${d.day_text}T00:00:00Z`) + 86_400_000);
+      const cut = end < sim.now() ? end : sim.now();
+      const toppedUp = schedule.filter((r) => r.at < cut).reduce((s, r) => s + BigInt(r.amountMicros), 0n);
+      const billed = sim.ledger.sum({ source: 'aggregate', start: hs, end: cut }).totalAmount;
+      expect([d.day_text, d.balance_end]).toEqual([d.day_text, microsToDecimalString(toppedUp - billed)]);
+    }
+    expect(days.at(-1)!.balance_basis).toBe('observed');
+    expect(days[0]!.balance_basis).toBe('reconstructed');
+    // the planted low moment: the evening before the manual top-up, less than a day of that day's spend is left
+    const low = sim.balance.lowPoint()!.at.toISOString().slice(0, 10);
+    const before = days[days.findIndex((d) => d.day_text === low) - 1]!;
+    expect(Number(before.balance_end)).toBeLessThan(Number(before.spend));
+    expect(Number(days.find((d) => d.day_text === low)!.top_ups)).toBeGreaterThan(0);
   });
 
   it('sync --source balance adds one observation and stores no top-up twice', async () => {
