@@ -10,6 +10,7 @@ import { dropKnownAt, shadowKnownAt } from './known-at.ts';
 import { evaluateAnomalies } from './rules/anomaly.ts';
 import { evaluateBudget } from './rules/budget.ts';
 import { evaluateDataQuality } from './rules/data-quality.ts';
+import { evaluateRunway } from './rules/runway.ts';
 import { evaluateWaste } from './rules/waste.ts';
 import { planEvents, type StatePlan } from './state.ts';
 import type { Condition, RuleKind } from './types.ts';
@@ -36,6 +37,7 @@ async function evaluate(store: Store, config: Config, now: Date, log: Logger) {
   if (rules.anomaly.enabled) tasks.push(['anomaly', () => evaluateAnomalies(store, rules.anomaly)]);
   if (rules.waste.enabled) tasks.push(['waste', () => evaluateWaste(store, rules.waste.minMonthlyCost)]);
   if (rules.dataQuality.enabled) tasks.push(['data_quality', () => evaluateDataQuality(store, rules.dataQuality, now)]);
+  if (rules.runway.enabled) tasks.push(['runway', () => evaluateRunway(store, rules.runway)]);
 
   const evaluated = new Set<RuleKind>();
   const conditions: Condition[] = [];

@@ -4,6 +4,8 @@ import { silentLogger, type Logger } from '../util/log.ts';
 import type { BillingPage, BillingQuery } from './billing-page.ts';
 import { ApiNotPlatformError, ApiRequestError } from './errors.ts';
 import { ApiRequester, type ApiStats, type RequesterOptions } from './request.ts';
+import type { BalanceReading, BalanceSource } from './balance.ts';
+import { createGraphqlBalanceSource } from './routes/balance.ts';
 import { createBillingRouteState, fetchBillingPage, type BillingRouteState } from './routes/billing.ts';
 import { fetchGraphqlEndpoints, type GraphqlEndpoints } from './routes/graphql.ts';
 import { fetchInventory } from './routes/inventory.ts';
@@ -25,10 +27,13 @@ export class ApiClient {
   private readonly billingState: BillingRouteState = createBillingRouteState();
   /** Warnings already logged once (a derived total is said once per route, not once per chunk). */
   private readonly warned = new Set<string>();
+  /** Where the balance comes from: GraphQL until a REST route replaces it (balance-and-queue.md §1). */
+  private readonly balanceSource: BalanceSource;
 
   constructor(options: ApiClientOptions) {
     this.requester = new ApiRequester(options);
     this.log = options.log ?? silentLogger;
+    this.balanceSource = createGraphqlBalanceSource(this.requester);
   }
 
   get stats(): ApiStats {
@@ -85,6 +90,10 @@ export class ApiClient {
 
   graphqlEndpoints(signal?: AbortSignal): Promise<GraphqlEndpoints> {
     return fetchGraphqlEndpoints(this.requester, signal);
+  }
+
+  balance(signal?: AbortSignal): Promise<BalanceReading> {
+    return this.balanceSource.read(signal);
   }
 
   /** A raw GET, validated only as JSON (tests, diagnostics). */

@@ -98,7 +98,8 @@ export const problemSchema = z.looseObject({
   title: z.string().optional(),
   status: z.number().optional(),
   detail: z.string().optional(),
-  errors: z.array(z.string()).optional(),
+  // problem+json lists strings; a GraphQL server answering 400 lists {message} objects: both read as text
+  errors: z.array(z.union([z.string(), z.looseObject({ message: z.string() }).transform((e) => e.message)])).optional(),
 });
 
 /** The first issue of a failed parse as `path: message`, e.g. `records[17].gpuAmount: expected number, received undefined`. */

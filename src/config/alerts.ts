@@ -115,6 +115,37 @@ export const dataQualityRuleSchema = z
   })
   .strict();
 
+export const runwayRuleSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    warningHours: z
+      .number()
+      .positive()
+      .default(72)
+      .describe('Warn when the prepaid balance lasts fewer hours than this at the current spend (rpt_runway.runway_hours).'),
+    criticalHours: z
+      .number()
+      .positive()
+      .default(24)
+      .describe('Critical when the balance lasts fewer hours than this. At $0 pods stop and pods without a network volume lose their data.'),
+    spendLimitPct: z
+      .number()
+      .positive()
+      .max(100)
+      .default(80)
+      .describe('Warn when current spend reaches this % of the hourly spend limit: the platform refuses new resources at the limit.'),
+    listResources: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .default(10)
+      .describe('How many at-risk resources (pods without a network volume first, then network volumes) a runway alert names.'),
+  })
+  .strict()
+  .refine((r) => r.criticalHours <= r.warningHours, 'criticalHours must not exceed warningHours');
+export type RunwayRule = z.infer<typeof runwayRuleSchema>;
+
 const channelBase = {
   minSeverity: z.enum(SEVERITIES).default('info').describe('Only events of this severity or higher go to this channel.'),
 };
@@ -188,6 +219,7 @@ export const alertsConfigSchema = z
     anomaly: anomalyRuleSchema.prefault({}),
     waste: wasteRuleSchema.prefault({}),
     dataQuality: dataQualityRuleSchema.prefault({}),
+    runway: runwayRuleSchema.prefault({}).describe('Prepaid balance: runway, spend-limit headroom and the one-hour deploy floor (docs/runway.md).'),
     channels: z
       .array(channelSchema)
       .default([{ type: 'stdout', minSeverity: 'info' }, { type: 'file', minSeverity: 'info' }])

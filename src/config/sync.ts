@@ -6,7 +6,8 @@ import { BUCKET_SIZES } from '../util/buckets.ts';
 
 export { BILLING_SOURCES, type BillingSource };
 // health: the Serverless queue API's /health samples (src/metrics/), the denominators of cost per job
-export const SOURCES = [...BILLING_SOURCES, 'inventory', 'health'] as const;
+// balance: one cheap read of the prepaid balance (src/extract/balance.ts), so an hourly `sync --source balance` works
+export const SOURCES = [...BILLING_SOURCES, 'inventory', 'health', 'balance'] as const;
 export type Source = (typeof SOURCES)[number];
 
 const bucketSizeSchema = z.enum(BUCKET_SIZES).describe('Bucket length: hour, day, week, month or year (UTC boundaries).');

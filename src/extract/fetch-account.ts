@@ -8,6 +8,7 @@ import type { BucketSize } from '../util/buckets.ts';
 import type { Logger } from '../util/log.ts';
 import { sampleQueueHealth, type QueueHealthHarvest } from '../metrics/sample-queue-health.ts';
 import type { ResolvedAccount } from './accounts.ts';
+import { fetchBalance, type BalanceHarvest } from './balance.ts';
 import { BILLING_SOURCE_DEFS } from './billing-sources/index.ts';
 import { fetchRange, type FetchedRange } from './fetch-range.ts';
 import { fetchInventory } from './inventory.ts';
@@ -21,6 +22,7 @@ export type InventoryRead = Awaited<ReturnType<typeof fetchInventory>>;
 export interface AccountHarvest {
   account: ResolvedAccount;
   inventory?: { read: InventoryRead; readAt: Date; summary: RangeSummary };
+  balance?: BalanceHarvest;
   ranges: Array<{ summary: RangeSummary; range?: PlannedRange; fetched?: FetchedRange }>;
   errors: Array<{ account: string; source: string; message: string }>;
   warnings: string[];
@@ -84,6 +86,7 @@ export async function fetchAccount(options: FetchAccountOptions): Promise<Accoun
       if (first.error instanceof ApiAuthError || first.error instanceof ApiForbiddenError) throw first.error;
     }
   }
+  if (options.sources.includes('balance')) await fetchBalance(client, harvest, log);
   for (const source of BILLING_SOURCES) {
     if (!options.sources.includes(source)) continue;
     for (const plan of plansFor(config, source, options.bucketSize)) {

@@ -5,6 +5,7 @@ import type { Store } from '../store/database.ts';
 import { errorMessage } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import type { ResolvedAccount } from './accounts.ts';
+import { loadBalance } from './balance.ts';
 import { BILLING_SOURCE_DEFS } from './billing-sources/index.ts';
 import type { AccountHarvest } from './fetch-account.ts';
 import { loadQueueHealth } from '../metrics/load-queue-health.ts';
@@ -34,6 +35,7 @@ export async function loadAccount(store: Store, runId: string, harvest: AccountH
     }
   }
   await loadQueueHealth(store, runId, account.name, harvest.health);
+  if (harvest.balance) await loadBalance(store, runId, harvest.balance);
   const defs = Object.values(BILLING_SOURCE_DEFS);
   for (const { summary, range, fetched } of harvest.ranges) {
     if (!range || !fetched) {

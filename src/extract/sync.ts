@@ -108,6 +108,7 @@ export async function runSync(options: SyncOptions): Promise<SyncResult> {
     } finally {
       if (harvest) {
         if (harvest.inventory) ranges.push(harvest.inventory.summary);
+        if (harvest.balance) ranges.push(harvest.balance.summary);
         ranges.push(...harvest.ranges.map((r) => r.summary));
         errors.push(...harvest.errors);
         warnings.push(...harvest.warnings);
@@ -127,7 +128,7 @@ export async function runSync(options: SyncOptions): Promise<SyncResult> {
   await sessions.write((store) => finishRun(store, runId, status, counters, errors, { ranges, warnings }));
   const result: SyncResult = { runId, status, ranges, errors, warnings, ...counters, records };
   // a key that may not read what it must, or a URL that is not the platform, is a configuration problem (exit 2)
-  const billingOk = ranges.some((r) => r.source !== 'inventory' && (r.status === 'ok' || r.status === 'skipped'));
+  const billingOk = ranges.some((r) => r.source !== 'inventory' && r.source !== 'balance' && (r.status === 'ok' || r.status === 'skipped'));
   if (authFailures.length > 0 && !billingOk) throw authFailures[0];
   return result;
 }

@@ -9,3 +9,4 @@ export { SOURCES, SOURCE_FIELDS, BILLING_SOURCES, type AmountField, type Billing
 export { SCALES, type AccountCounts } from './account/account.ts';
 export { GPU_CATALOG, GPU_POOLS, type CatalogGpu, type GpuPool } from './account/catalog.ts';
 export type * from './account/types.ts';
+export type { SimBalance, SimReload, BalanceSnapshot } from './ledger/balance.ts';

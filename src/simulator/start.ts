@@ -9,6 +9,7 @@ import { createFaultInjector, type FaultSpec } from './http/faults.ts';
 import { createRateLimiter, DEFAULT_QUOTAS, type Quotas } from './http/rate-limit.ts';
 import { lifetimeQueueCounts, resetQueueCounters, type QueueCounts, type QueueState } from './http/queue-health.ts';
 import { createSimulatorServer, type SimulatorStats } from './http/server.ts';
+import { createSimBalance, DEFAULT_SPEND_LIMIT, type SimBalance } from './ledger/balance.ts';
 import { createLedger } from './ledger/ledger.ts';
 import type { Ledger } from './ledger/types.ts';
 
@@ -35,6 +36,10 @@ export interface SimulatorOptions {
   faults?: string | FaultSpec;
   /** Default false: a dense grid (zeros included). */
   sparse?: boolean;
+  /** GraphQL `myself` fields this simulator does not know (e.g. ['stripeReloadHistory']): asking for one is an error. */
+  unknownGraphqlFields?: string[];
+  /** The hourly spend limit GraphQL reports; default $80/h. */
+  spendLimit?: number;
 }
 
 export interface Simulator {
@@ -52,6 +57,8 @@ export interface Simulator {
   resetQueueCounters(endpointId: string): void;
   /** The endpoint's lifetime job counts at now, ignoring resets: ground truth for tests. */
   queueCounts(endpointId: string): QueueCounts;
+  /** The prepaid balance: top-ups minus what the ledger billed. */
+  balance: SimBalance;
 }
 
 /** The simulator could not listen (port taken, address not local…). */
@@ -92,7 +99,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const faults = createFaultInjector(seed, options.faults);
   const limiter = createRateLimiter(checkQuotas(options.quotas ?? {}));
   const queue: QueueState = { offsets: new Map() };
-  const { server, stats } = createSimulatorServer({ account, ledger, now: clock.now, keys, limiter, faults, sparse: options.sparse ?? false, queue });
+  const balance = createSimBalance(account, ledger, options.spendLimit ?? DEFAULT_SPEND_LIMIT);
+  const graphql = { balance, hiddenFields: new Set(options.unknownGraphqlFields ?? []) };
+  const { server, stats } = createSimulatorServer({ account, ledger, now: clock.now, keys, limiter, faults, sparse: options.sparse ?? false, queue, graphql });
 
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -121,5 +130,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     ledger,
     resetQueueCounters: (id) => resetQueueCounters(account, ledger, queue, id),
     queueCounts: (id) => lifetimeQueueCounts(account, ledger, id),
+    balance,
   };
 }

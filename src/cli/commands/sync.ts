@@ -76,7 +76,7 @@ export function summaryTable(result: SyncResult): Table {
       r.bucketSize,
       r.requests,
       r.records,
-      r.source === 'inventory' || r.source === 'health' ? null : dollars(r.amountMicros),
+      r.source === 'inventory' || r.source === 'health' || r.source === 'balance' ? null : dollars(r.amountMicros),
       r.completeThrough ?? null,
       r.error ? `${r.status}: ${r.error}` : r.status,
     ]),
@@ -93,7 +93,7 @@ export function registerSync(program: Command, exit: ExitState): void {
     .command('sync')
     .description('extract billing histories and inventory into the database')
     // the list is spelled out so --help does not load zod with config/sync.ts; test/cli checks it names every source
-    .option('--source <list>', 'comma-separated sources (aggregate, pods, serverless, network-volumes, endpoints, clusters, inventory, health); default: config sync.sources')
+    .option('--source <list>', 'comma-separated sources (aggregate, pods, serverless, network-volumes, endpoints, clusters, inventory, health, balance); default: config sync.sources')
     .option('--bucket-size <size>', `one bucket size for every billing source (${BUCKET_SIZES.join(', ')}); default: config sync.bucketSizes`)
     .option('--since <rfc3339>', 'read from here (a backfill), instead of resuming after the last sync')
     .option('--until <rfc3339>', 'read up to here (exclusive) instead of now')

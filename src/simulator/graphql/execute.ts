@@ -1,7 +1,10 @@
 // The slice of the GraphQL schema gpuledger reads (billing-api-v2.md §4): myself { endpoints { … } serverlessDiscount
 // { … } }. Selections are validated against the schema first (unknown fields, missing or superfluous subselections,
 // arguments), then resolved with only the selected fields, aliases honoured. Endpoints are those alive at now.
+// The balance fields (balance-and-queue.md §1) come from the ledger's balance; a server may be told not to know
+// some User fields (`hiddenFields`), to answer as an older or newer schema would.
 import type { SimEndpoint, SyntheticAccount } from '../account/types.ts';
+import { balanceFields, type SimBalance } from '../ledger/balance.ts';
 import type { FieldNode, OperationNode } from './parser.ts';
 
 type FieldType = { scalar: string } | { object: string; list: boolean; nullable: boolean };
@@ -15,7 +18,14 @@ const SCHEMA: Record<string, Record<string, FieldType>> = {
     email: scalar('String'),
     endpoints: object('Endpoint', true),
     serverlessDiscount: object('ServerlessDiscount', false, true),
+    clientBalance: scalar('Float'),
+    currentSpendPerHr: scalar('Float'),
+    spendLimit: scalar('Float'),
+    minBalance: scalar('Float'),
+    underBalance: scalar('Boolean'),
+    stripeReloadHistory: object('StripeReload', true),
   },
+  StripeReload: { amount: scalar('Float'), transactionCompletedAt: scalar('String'), type: scalar('String'), medium: scalar('String') },
   Endpoint: {
     id: scalar('String!'),
     name: scalar('String!'),
@@ -44,11 +54,11 @@ export interface GraphQLError {
   locations?: { line: number; column: number }[];
 }
 
-function validate(fields: FieldNode[], type: string, errors: GraphQLError[]): void {
+function validate(fields: FieldNode[], type: string, errors: GraphQLError[], hidden: ReadonlySet<string>): void {
   for (const f of fields) {
     const locations = [{ line: f.line, column: f.column }];
     if (f.name === '__typename') continue;
-    const def = SCHEMA[type]![f.name];
+    const def = type === 'User' && hidden.has(f.name) ? undefined : SCHEMA[type]![f.name];
     if (!def) {
       errors.push({ message: `Cannot query field "${f.name}" on type "${type}".`, locations });
       continue;
@@ -59,7 +69,7 @@ function validate(fields: FieldNode[], type: string, errors: GraphQLError[]): vo
     } else if ('object' in def && !f.selections) {
       errors.push({ message: `Field "${f.name}" of type "${typeName(def)}" must have a selection of subfields. Did you mean "${f.name} { ... }"?`, locations });
     } else if ('object' in def && f.selections) {
-      validate(f.selections, def.object, errors);
+      validate(f.selections, def.object, errors, hidden);
     }
   }
 }
@@ -105,20 +115,38 @@ function endpointSource(e: SimEndpoint): Source {
   };
 }
 
+const BALANCE_FIELDS = { clientBalance: 1, currentSpendPerHr: 1, spendLimit: 1, minBalance: 1, underBalance: 1, stripeReloadHistory: 1 };
+
 export type ExecutionResult = { status: 200; body: { data: Source } } | { status: 400; body: { errors: GraphQLError[] } };
 
-export function execute(operations: OperationNode[], operationName: string | null, account: SyntheticAccount, now: number): ExecutionResult {
+export interface ExecuteOptions {
+  balance?: SimBalance;
+  /** User fields this server does not know (answered like any unknown field). */
+  hiddenFields?: ReadonlySet<string>;
+}
+
+export function execute(
+  operations: OperationNode[],
+  operationName: string | null,
+  account: SyntheticAccount,
+  now: number,
+  options: ExecuteOptions = {},
+): ExecutionResult {
   const fail = (message: string): ExecutionResult => ({ status: 400, body: { errors: [{ message }] } });
   const op = operationName === null ? operations[0] : operations.find((o) => o.name === operationName);
   if (operationName === null && operations.length > 1) return fail('Must provide operation name if query contains multiple operations.');
   if (!op) return fail(`Unknown operation named "${operationName}".`);
   if (op.operation !== 'query') return fail(`Schema is not configured to execute ${op.operation} operation.`);
   const errors: GraphQLError[] = [];
-  validate(op.selections, 'Query', errors);
+  validate(op.selections, 'Query', errors, options.hiddenFields ?? new Set());
   if (errors.length) return { status: 400, body: { errors } };
   const endpoints = account.endpoints.filter((e) => e.createdAt.getTime() <= now && (e.deletedAt === null || e.deletedAt.getTime() > now));
+  // the balance costs a ledger sum: computed only when a balance field is asked for
+  const asksBalance = op.selections.some((f) => f.selections?.some((u) => u.name in BALANCE_FIELDS));
+  const balance = asksBalance && options.balance ? balanceFields(options.balance.at(now)) : {};
   const root: Source = {
     myself: {
+      ...balance,
       id: `user_${account.seed}`,
       email: 'ml-platform@acme.example',
       endpoints: endpoints.map(endpointSource),

@@ -4,6 +4,7 @@
 // Every authenticated answer carries RateLimit and RateLimit-Policy; latency delays every one of them.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { SyntheticAccount } from '../account/types.ts';
+import type { ExecuteOptions } from '../graphql/execute.ts';
 import type { LedgerInternal } from '../ledger/types.ts';
 import { authenticate, type KeyRing } from './auth.ts';
 import type { ConnectionFault, FaultInjector } from './faults.ts';
@@ -31,6 +32,8 @@ export interface ServerDeps {
   sparse: boolean;
   /** The queue API's counter resets (queue-health.ts). */
   queue: QueueState;
+  /** The balance GraphQL serves and the User fields it does not know. */
+  graphql?: ExecuteOptions;
 }
 
 export function createSimulatorServer(deps: ServerDeps): { server: Server; stats: () => SimulatorStats } {

@@ -3,7 +3,7 @@
 // money to the micro-dollar, totals are sums of records, and the aggregate equals the sum of the family routes.
 import { addBuckets, ceilToBucket, floorToBucket, formatRfc3339 } from '../../util/buckets.ts';
 import type { SyntheticAccount } from '../account/types.ts';
-import { DAY, HOUR, ceilTo, floorTo } from '../time.ts';
+import { DAY, HOUR, MINUTE, ceilTo, floorTo } from '../time.ts';
 import { createMeterSums, type MeterSums } from './meter-sums.ts';
 import { createMeters } from './meters.ts';
 import { AGGREGATE_OFFSET, FAMILY_SOURCES, SOURCE_FIELDS, SOURCES, type BillingSource, type FamilySource, type SourceDef } from './sources.ts';
@@ -139,5 +139,22 @@ export function createLedger(account: SyntheticAccount, nowMs: () => number, def
       }));
     },
     table,
+    finalTotal(a, b) {
+      // every hour as it will finally be reported: a `now` past the horizon makes no hour open or preliminary
+      const comps = new Float64Array(SOURCES.aggregate.components.length);
+      addSums('aggregate', all, floorTo(a, HOUR), ceilTo(b, HOUR), account.horizonEnd.getTime() + 2 * HOUR, comps);
+      return comps.reduce((x, y) => x + y, 0);
+    },
+    spendRatePerHour(at) {
+      // what everything accrues in the minute from `at`, times 60: the burn rate of what is running at `at`
+      let rate = 0;
+      for (const s of all) {
+        if (at < s.meter.from || at >= s.meter.to) continue;
+        const out = new Float64Array(s.k);
+        s.meter.accrue(at, at + MINUTE, out);
+        for (const x of out) rate += x * 60;
+      }
+      return rate;
+    },
   };
 }

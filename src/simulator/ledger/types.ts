@@ -79,4 +79,8 @@ export interface RecordTable {
 
 export interface LedgerInternal extends Ledger {
   table(query: TableQuery): RecordTable;
+  /** Final micro-dollars of everything billed in [a, b) (hour-snapped), whatever the current now: unrounded sum of rounded hours. */
+  finalTotal(a: number, b: number): number;
+  /** Micro-dollars per hour accruing at `at` over every meter (running pods, warm workers, storage). */
+  spendRatePerHour(at: number): number;
 }

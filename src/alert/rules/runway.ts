@@ -1,0 +1,106 @@
+// Runway rule (balance-and-queue.md §2): the prepaid balance decides what keeps running. Three conditions per
+// account, each keyed on its own so each alerts, escalates and resolves through the usual state:
+// - runway: balance ÷ current spend under warningHours (warning) or criticalHours (critical), naming what $0 would
+//   hurt – running pods without a network volume lose their data, network volumes may be deleted later;
+// - deploy floor: a balance under one hour of current spend – no new pod can start (402 Insufficient balance);
+// - spend limit: current spend at spendLimitPct % of the hourly limit – new resources will be refused.
+import type { RunwayRule } from '../../config/alerts.ts';
+import type { Store } from '../../store/database.ts';
+import { readSqlFile } from '../../store/sql-files.ts';
+import { decimalStringToMicros } from '../../util/decimal.ts';
+import { usdText } from '../../util/money-text.ts';
+import type { Condition } from '../types.ts';
+
+type RunwayRow = {
+  account: string;
+  observed_at: string;
+  balance: string;
+  spend_per_hour: string;
+  spend_limit_per_hour: string;
+  runway_hours: string | null;
+  runs_out_at: string | null;
+  storage_only_per_hour: string;
+  storage_runway_hours: string | null;
+  spend_limit_used_pct: string | null;
+  estimated: boolean;
+  billed_per_hour_24h: string | null;
+  runway_hours_at_billed_rate: string | null;
+};
+
+type AtRisk = { resource_kind: string; resource_id: string; resource_name: string | null; risk: string; reason: string };
+
+/** "about 29 hours", "about 61 hours (2.5 days)". */
+export function hoursText(hours: number): string {
+  const rounded = Math.round(hours);
+  const text = `about ${rounded} hour${rounded === 1 ? '' : 's'}`;
+  return hours >= 48 ? `${text} (${(hours / 24).toFixed(1)} days)` : text;
+}
+
+function atRiskText(rows: AtRisk[], limit: number): string {
+  const name = (r: AtRisk) => (r.resource_name ? `${r.resource_name} (${r.resource_id})` : r.resource_id);
+  const lost = rows.filter((r) => r.risk === 'lost');
+  const volumes = rows.filter((r) => r.risk === 'at_risk');
+  const parts: string[] = [];
+  const list = (items: AtRisk[]) => items.slice(0, limit).map(name).join(', ') + (items.length > limit ? ` and ${items.length - limit} more` : '');
+  if (lost.length > 0) parts.push(`${lost.length} running pod(s) without a network volume would be terminated with their data: ${list(lost)}`);
+  if (volumes.length > 0) parts.push(`${volumes.length} network volume(s) keep billing and may eventually be deleted: ${list(volumes)}`);
+  return parts.length > 0 ? ` At $0: ${parts.join('; ')}.` : '';
+}
+
+export async function evaluateRunway(store: Store, rule: RunwayRule): Promise<Condition[]> {
+  const rows = await store.all<RunwayRow>(readSqlFile('alerts', 'runway'));
+  const found: Condition[] = [];
+  for (const r of rows) {
+    const estimate = r.estimated ? ' (estimated: the balance source did not answer; last known balance less billing since)' : '';
+    const burn = `${usdText(r.balance)} at ${usdText(r.spend_per_hour)}/h`;
+    const billed = r.billed_per_hour_24h === null ? '' : ` The last full day billed ${usdText(r.billed_per_hour_24h)}/h.`;
+    const details = { ...r, rule: { warningHours: rule.warningHours, criticalHours: rule.criticalHours, spendLimitPct: rule.spendLimitPct } };
+    const hours = r.runway_hours === null ? null : Number(r.runway_hours);
+    if (hours !== null && hours < rule.warningHours) {
+      const critical = hours < rule.criticalHours;
+      const atRisk = await store.all<AtRisk>(readSqlFile('alerts', 'runway_at_risk'), { account: r.account });
+      found.push({
+        key: `runway:${r.account}`,
+        rule: 'runway',
+        account: r.account,
+        level: critical ? 2 : 1,
+        severity: critical ? 'critical' : 'warning',
+        title: `Runway: ${r.account} has ${hoursText(hours)} of credit left (${burn})${r.estimated ? ', estimated' : ''}`,
+        message:
+          `${r.account}: balance ${usdText(r.balance)} as of ${r.observed_at}${estimate} runs out around ${r.runs_out_at} at the current ` +
+          `${usdText(r.spend_per_hour)}/h (runway ${r.runway_hours} h, under the ${critical ? rule.criticalHours : rule.warningHours} h threshold).${billed}` +
+          ` Storage alone bills ${usdText(r.storage_only_per_hour)}/h after pods stop.` +
+          atRiskText(atRisk, rule.listResources) + ' Top up the balance or stop resources.',
+        details: { ...details, at_risk: atRisk.slice(0, 100) },
+      });
+    }
+    const balance = decimalStringToMicros(r.balance);
+    const hour = decimalStringToMicros(r.spend_per_hour);
+    if (hour > 0n && balance < hour) {
+      found.push({
+        key: `runway:deploy-floor:${r.account}`,
+        rule: 'runway',
+        account: r.account,
+        level: 1,
+        severity: 'critical',
+        title: `Balance under one hour of spend: ${r.account} cannot start new pods (${burn})`,
+        message: `${r.account}: balance ${usdText(r.balance)}${estimate} is less than one hour of the current ${usdText(r.spend_per_hour)}/h; the platform refuses a new pod without an hour of credit (402 Insufficient balance).`,
+        details,
+      });
+    }
+    const usedPct = r.spend_limit_used_pct === null ? null : Number(r.spend_limit_used_pct);
+    if (usedPct !== null && usedPct >= rule.spendLimitPct) {
+      found.push({
+        key: `runway:spend-limit:${r.account}`,
+        rule: 'runway',
+        account: r.account,
+        level: usedPct >= 100 ? 2 : 1,
+        severity: 'warning',
+        title: `Spend limit: ${r.account} spends ${usdText(r.spend_per_hour)}/h, ${usedPct} % of its ${usdText(r.spend_limit_per_hour)}/h limit`,
+        message: `${r.account}: current spend ${usdText(r.spend_per_hour)}/h is ${usedPct} % of the hourly spend limit ${usdText(r.spend_limit_per_hour)}/h; the platform refuses new resources that would take spend above it. Ask support to raise the limit or stop resources.`,
+        details,
+      });
+    }
+  }
+  return found;
+}

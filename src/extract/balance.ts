@@ -1,0 +1,82 @@
+// The balance source: one cheap read of the prepaid balance per account and sync (balance-and-queue.md §1), kept as
+// history because the platform keeps none. The network half reads it with the database untouched; the load half
+// stores the observation and the top-ups not seen before, in one transaction. A balance that cannot be read makes
+// the sync partial with a warning – runway views then estimate from the last known balance.
+import { randomUUID } from 'node:crypto';
+import { ApiAuthError, type ApiClient, type BalanceReading } from '../api/index.ts';
+import type { Store } from '../store/database.ts';
+import { errorMessage } from '../util/errors.ts';
+import type { Logger } from '../util/log.ts';
+import type { RangeSummary } from './range-summary.ts';
+
+export interface BalanceHarvest {
+  reading?: BalanceReading;
+  /** The platform's clock when the answer came. */
+  observedAt: Date;
+  source: string;
+  summary: RangeSummary;
+}
+
+/** Reads the balance into harvest.balance; a failure is a warning and a failed `balance` row, never thrown (but a rejected key). */
+export async function fetchBalance(client: ApiClient, harvest: { account: { name: string }; balance?: BalanceHarvest; warnings: string[] }, log: Logger): Promise<void> {
+  const account = harvest.account.name;
+  const summary: RangeSummary = { account, source: 'balance', bucketSize: '', requests: 0, records: 0, amountMicros: 0n, restated: 0, status: 'ok' };
+  const before = client.stats.requests;
+  const read: BalanceHarvest = { observedAt: new Date(), source: 'GraphQL myself', summary };
+  harvest.balance = read;
+  try {
+    read.reading = await client.balance();
+    read.observedAt = client.serverTime() ?? new Date();
+    summary.records = 1;
+    if (read.reading.missing.length > 0) log.debug(`balance: the platform does not know ${read.reading.missing.join(', ')}; read without`);
+  } catch (e) {
+    if (e instanceof ApiAuthError) throw e; // the key is rejected: nothing else of this account can work
+    summary.status = 'failed';
+    summary.error = `${errorMessage(e)}; runway is estimated from the last known balance`;
+    harvest.warnings.push(`${account} balance: ${summary.error}`);
+    log.warn(`${account} balance: ${summary.error}`);
+  }
+  summary.requests = client.stats.requests - before;
+}
+
+export async function loadBalance(store: Store, runId: string, harvest: BalanceHarvest): Promise<void> {
+  const { reading, summary } = harvest;
+  if (!reading) return;
+  const loadId = randomUUID();
+  const p = { account: summary.account, at: harvest.observedAt.toISOString(), load: loadId };
+  await store.transaction(async () => {
+    await store.run(
+      `insert into raw_balance_observations values ($account, $at::timestamptz, $balance::decimal(18,6), $spend::decimal(18,6),
+         $limit::decimal(18,6), $under, $min::decimal(18,6), $source,
+         case when $missing = '' then []::varchar[] else string_split($missing, ',') end, $load, now())`,
+      {
+        ...p,
+        balance: reading.balance,
+        spend: reading.spendPerHour,
+        limit: reading.spendLimit,
+        under: reading.underBalance,
+        min: reading.minBalance,
+        source: harvest.source,
+        missing: reading.missing.join(','),
+      },
+    );
+    let added = 0;
+    for (const t of reading.topUps ?? []) {
+      const rows = await store.all(
+        `insert into raw_balance_top_ups
+         select $account, $completed::timestamptz, $amount::decimal(18,6), $type, $load, now()
+         where not exists (select 1 from raw_balance_top_ups
+                           where account = $account and completed_at = $completed::timestamptz
+                             and amount = $amount::decimal(18,6) and type = $type)
+         returning 1`,
+        { account: p.account, load: p.load, completed: t.completedAt, amount: t.amount, type: t.type },
+      );
+      added += rows.length;
+    }
+    summary.records = 1 + added;
+    await store.run(
+      `insert into _meta_loads values ($load, $run, $account, 'balance', null, null, $at::timestamptz, $records, null, null, now())`,
+      { ...p, run: runId, records: summary.records },
+    );
+  });
+}

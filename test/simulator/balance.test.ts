@@ -1,0 +1,73 @@
+// GraphQL myself balance fields (balance-and-queue.md §1): the balance is the top-ups minus what the ledger billed,
+// to the micro-dollar, at any simulated now; the planted low-balance moment has a runway under a day.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/simulator/index.ts';
+import { numberToMicros } from '../../src/util/decimal.ts';
+import { graphql, NOW } from './helpers.ts';
+
+const QUERY = `query { myself { clientBalance currentSpendPerHr spendLimit underBalance minBalance
+  stripeReloadHistory { amount transactionCompletedAt type } } }`;
+
+let sim: Simulator;
+beforeAll(async () => {
+  sim = await startSimulator({ now: NOW });
+});
+afterAll(() => sim.close());
+
+async function myself(s: Simulator) {
+  const { status, body } = await graphql(s, QUERY);
+  expect(status).toBe(200);
+  return body.data.myself;
+}
+
+function expectedBalanceMicros(s: Simulator): bigint {
+  const now = s.now().getTime();
+  const toppedUp = s.balance.schedule().filter((r) => r.at.getTime() <= now).reduce((sum, r) => sum + BigInt(r.amountMicros), 0n);
+  return toppedUp - s.ledger.sum({ source: 'aggregate', start: s.account.historyStart, end: s.now() }).totalAmount;
+}
+
+describe('GraphQL balance', () => {
+  it('answers top-ups minus everything billed up to now, to the micro-dollar, and the reload history so far', async () => {
+    for (const at of [NOW, '2026-10-03T07:20:00Z', '2026-11-18T09:30:00Z']) {
+      sim.setNow(at);
+      const m = await myself(sim);
+      expect(numberToMicros(m.clientBalance)).toBe(expectedBalanceMicros(sim));
+      const visible = sim.balance.schedule().filter((r) => r.at <= sim.now());
+      expect(m.stripeReloadHistory).toHaveLength(visible.length);
+      const listed = m.stripeReloadHistory.reduce((s: bigint, r: { amount: number }) => s + numberToMicros(r.amount), 0n);
+      expect(listed).toBe(visible.reduce((s, r) => s + BigInt(r.amountMicros), 0n));
+      expect(m.spendLimit).toBe(80);
+      expect(m.currentSpendPerHr).toBeGreaterThan(0);
+      expect(m.underBalance).toBe(m.clientBalance < m.currentSpendPerHr);
+    }
+    sim.setNow(NOW);
+  });
+
+  it('has a planted low-balance moment: under a day of runway, then a top-up', async () => {
+    const low = sim.balance.lowPoint()!;
+    expect(low).not.toBeNull();
+    sim.setNow(new Date(low.at.getTime() - 60_000));
+    const before = await myself(sim);
+    expect(before.clientBalance).toBeGreaterThan(0);
+    expect(before.clientBalance / before.currentSpendPerHr).toBeLessThan(24);
+    sim.setNow(new Date(low.topUpAt.getTime() + 60_000));
+    const after = await myself(sim);
+    expect(after.stripeReloadHistory).toHaveLength(before.stripeReloadHistory.length + 1);
+    expect(after.clientBalance / after.currentSpendPerHr).toBeGreaterThan(72);
+    sim.setNow(NOW);
+  });
+
+  it('still refuses unknown fields, and fields it was told not to know, as graphql-js does', async () => {
+    const unknown = await graphql(sim, 'query { myself { clientBalance creditAlertThreshold } }');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors[0].message).toBe('Cannot query field "creditAlertThreshold" on type "User".');
+    const older = await startSimulator({ now: NOW, unknownGraphqlFields: ['stripeReloadHistory'] });
+    try {
+      const { status, body } = await graphql(older, QUERY);
+      expect(status).toBe(400);
+      expect(body.errors.map((e: { message: string }) => e.message)).toEqual(['Cannot query field "stripeReloadHistory" on type "User".']);
+    } finally {
+      await older.close();
+    }
+  });
+});
