@@ -103,7 +103,11 @@ export async function renderReport(options: RenderReportOptions): Promise<Render
     });
     log.info(`rendering ${def.name} for ${clock.period.title} to ${finalPath}`);
 
-    const writer = createXlsxWriter(tmpPath, { creator: `gpuledger ${VERSION}`, title: def.title });
+    const writer = createXlsxWriter(tmpPath, {
+      creator: `gpuledger ${VERSION}`,
+      title: def.title,
+      footer: { left: def.title, center: clock.period.title },
+    });
     const queries: MetadataInput['queries'] = [];
     const sheets: ReportSummary['sheets'] = [];
     let figures: SummaryFigure[] = [];

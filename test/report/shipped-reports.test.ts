@@ -5,7 +5,7 @@ import { renderReport, type RenderedReport } from '../../src/report/render.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { installContractStubs } from './contract-stubs.ts';
 import { tempDir, testConfig } from './fixtures.ts';
-import { columnNumbers, columnOf, conditionalRules, expectCents, headerRow, readWorkbook, sheet, sum, totalValue } from './workbook-read.ts';
+import { columnNumbers, columnOf, conditionalRules, expectCents, expectPrintable, headerRow, printTitleRows, readWorkbook, sheet, sum, totalValue } from './workbook-read.ts';
 
 // The shipped definitions against the contract's column names, on stand-in views over a deterministic cost table
 // (test/report/contract-stubs.ts; the database is opened without the real views). The real views on raw billing
@@ -116,6 +116,27 @@ describe('shipped reports on contract-shaped stand-in views', () => {
     expect(texts.some((t) => t.startsWith('SIMULATED DATA – account demo is simulated'))).toBe(true);
     expect(texts.filter((t) => t === 'SIMULATED DATA')).toHaveLength(1); // the Accounts covered table
     expect(nightly.summary.simulatedAccounts).toEqual(['demo']);
+  });
+
+  it('prints every sheet of both workbooks landscape, one page wide, with its header rows on each page and a footer', () => {
+    for (const [wb, r] of [[nwb, nightly], [mwb, monthly]] as const) {
+      for (const ws of wb.worksheets) expectPrintable(ws, { report: r.summary.title, period: r.summary.period.title });
+    }
+  });
+
+  it('repeats a table sheet\'s totals and header rows on each printed page, and the Summary\'s heading', () => {
+    const detail = sheet(mwb, 'Detail');
+    const h = headerRow(detail, 'Day');
+    expect(printTitleRows(detail)).toEqual([h - 1, h]);
+    expect(printTitleRows(sheet(nwb, 'Summary'))).toEqual([1, 3]); // title, period line, SIMULATED DATA banner
+  });
+
+  it('keeps the Summary within one page width: columns no wider than a landscape page, as wide as the charts', () => {
+    const ws = sheet(nwb, 'Summary');
+    const widths = (ws.columns ?? []).map((c) => c.width ?? 9);
+    const px = widths.reduce((a, w) => a + w * 7 + 5, 0);
+    expect(widths.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(160);
+    for (const chart of nightly.summary.charts) expect(px).toBeGreaterThanOrEqual(chart.width);
   });
 
   it('records on the About sheet when, from what and with which queries the workbook was made', () => {

@@ -16,6 +16,11 @@ export function simulatedBanner(accounts: readonly string[]): string {
   return `${SIMULATED_LABEL} – account${accounts.length > 1 ? 's' : ''} ${accounts.join(', ')} ${accounts.length > 1 ? 'are' : 'is'} simulated by gpuledger's demo, not real spend`;
 }
 
+/** How many rows writeHeading writes (known before the sheet is opened, for its print titles). */
+export function headingRows(heading: Heading): number {
+  return 1 + heading.lines.length + (heading.simulatedAccounts.length > 0 ? 1 : 0);
+}
+
 /** Write the heading rows; returns the number of rows written. */
 export function writeHeading(ws: SheetWriter, heading: Heading): number {
   let n = 0;

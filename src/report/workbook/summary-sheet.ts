@@ -6,7 +6,7 @@ import { ReportDefinitionError, type ColumnDefinition, type SummarySheetDefiniti
 import { buildChart, type ChartFont, type RenderedChart } from '../charts/index.ts';
 import { queryAll, type QueryParameters, type QueryResult } from '../query.ts';
 import { cellStyle, COLORS, displayLength, formatText, humanize, inferFormat, isNumericFormat, STYLE, toCellValue, type CellValue, type ColumnFormat } from '../cells/index.ts';
-import { SIMULATED_LABEL, writeHeading, type Heading } from './sheet-heading.ts';
+import { headingRows, SIMULATED_LABEL, writeHeading, type Heading } from './sheet-heading.ts';
 import { addChangeColors, excelColumn } from './table-sheet.ts';
 import type { XlsxWriter } from './xlsx-writer.ts';
 
@@ -30,6 +30,38 @@ type Cell = { value: CellValue; style: object; format?: ColumnFormat };
 type Line = { cells: Cell[]; height?: number; changeCols?: number[] };
 
 const ROW_PX = 20; // default row height (15 pt) in pixels
+// What fits across a landscape page (A4 or Letter, narrow margins) at a legible fit-to-width scale: about 1,150 px
+// of columns. Wider tables are narrowed (their text wraps) rather than shrunk further on paper.
+const PAGE_CHARS = 160;
+const MIN_NARROWED = 12;
+
+/** Excel's column width in characters → pixels (Calibri 11: 7 px a character plus 5 px padding). */
+function widthPx(chars: number): number {
+  return Math.floor(chars * 7 + 5);
+}
+
+/**
+ * Column widths that fit one page width and hold the widest chart: the widest columns give way first (never below
+ * MIN_NARROWED), then the last column grows until the columns are as wide as the charts, so a chart never reaches
+ * past the printed columns (LibreOffice cuts it there).
+ */
+export function pageWidths(natural: readonly number[], chartPx: number): number[] {
+  const widths = [...natural];
+  const total = () => widths.reduce((a, b) => a + b, 0);
+  while (total() > PAGE_CHARS) {
+    const widest = widths.indexOf(Math.max(...widths));
+    if (widths[widest]! <= MIN_NARROWED) break;
+    widths[widest] = widths[widest]! - 1;
+  }
+  const px = widths.reduce((a, w) => a + widthPx(w), 0);
+  if (px < chartPx) widths[widths.length - 1] = widths.at(-1)! + Math.ceil((chartPx - px) / 7);
+  return widths;
+}
+
+function wrapStyle(style: object): object {
+  const s = style as { alignment?: object };
+  return { ...style, alignment: { ...s.alignment, wrapText: true, vertical: 'top' } };
+}
 
 function noteText(template: string, result: QueryResult, row: unknown[], timeZone: string): string {
   return template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, field: string) => {
@@ -123,12 +155,21 @@ export async function writeSummarySheet(
   // widths from table and figure lines; one-cell lines (section titles, notes) may overflow into empty cells
   const all = [...before, ...after].filter((l) => l.cells.length > 1);
   const ncols = Math.max(3, ...all.map((l) => l.cells.length));
-  const widths = Array.from({ length: ncols }, (_, i) => {
+  const natural = Array.from({ length: ncols }, (_, i) => {
     const w = Math.max(0, ...all.map((l) => (l.cells[i] ? displayLength(l.cells[i].value, l.cells[i].format ?? 'text') : 0)));
     return Math.min(i === 2 ? 24 : 48, Math.max(10, w + 2));
   });
+  const widths = pageWidths(natural, Math.max(0, ...charts.map((c) => c.width)));
+  const wrapped = widths.map((w, i) => w < natural[i]!);
+  for (const l of [...before, ...after]) {
+    if (l.cells.length < 2) continue;
+    l.cells.forEach((c, i) => {
+      if (wrapped[i] && (c.format ?? 'text') === 'text') c.style = wrapStyle(c.style);
+    });
+  }
 
-  const ws = writer.addSheet(def.name, { showGridLines: false, tabColor: COLORS.headerFill });
+  // the heading (title, period, banner) heads every printed page
+  const ws = writer.addSheet(def.name, { showGridLines: false, tabColor: COLORS.headerFill, printTitleRows: { first: 1, last: headingRows(heading) } });
   ws.columns = widths.map((width) => ({ width }));
   let rowNo = writeHeading(ws, heading);
   const changeCells = new Map<number, string[]>();
