@@ -2,6 +2,7 @@
 // figures, the charts, then the small tables (top movers, waste, data freshness, accounts). Everything here is
 // small, so each block is read whole and then written row by row through the streaming writer.
 import type { Store } from '../../store/database.ts';
+import { hasView } from '../../store/has-view.ts';
 import { ReportDefinitionError, type ColumnDefinition, type SummarySheetDefinition } from '../definition/index.ts';
 import { buildChart, type ChartFont, type RenderedChart } from '../charts/index.ts';
 import { queryAll, type QueryParameters, type QueryResult } from '../query.ts';
@@ -105,15 +106,24 @@ export async function writeSummarySheet(
 ): Promise<SummaryResult> {
   const figures: SummaryFigure[] = [];
   const queries: SummaryResult['queries'] = [];
-  // the charts follow the first figures block: blocks up to it go above the charts, the rest below
+  // the charts follow the first figures blocks (and any figures blocks right after them): blocks up to there go
+  // above the charts, the rest below
   const before: Line[] = [];
   const after: Line[] = [];
   let seenFigures = false;
+  let lastWasFigures = false;
+  let placeAfter = false;
   for (const [j, block] of def.blocks.entries()) {
     const where = `${ctx.where}.blocks.${j}`;
+    if (block.requiresView !== undefined && !(await hasView(store, block.requiresView))) {
+      queries.push({ what: `${block.title} – not shown: this database has no ${block.requiresView} yet`, sql: block.sql });
+      continue;
+    }
     const result = await queryAll(store, block.sql, ctx.params, where);
     queries.push({ what: block.title, sql: block.sql });
-    const target = seenFigures ? after : before;
+    if (seenFigures && !(block.kind === 'figures' && lastWasFigures)) placeAfter = true;
+    const target = placeAfter ? after : before;
+    lastWasFigures = block.kind === 'figures';
     if (block.kind === 'table') {
       target.push(...tableLines(block.title, block.columns, result, block.limit, block.emptyText, ctx.timeZone, where));
       continue;
