@@ -69,7 +69,7 @@ const DRAWING_REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relat
 const IMAGE_REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/image';
 const DRAWING_TYPE = 'application/vnd.openxmlformats-officedocument.drawing+xml';
 const EMU_PER_PX = 9525;
-const MAX_PENDING_BYTES = 4 * 1024 * 1024;
+const MAX_PENDING_BYTES = 1024 * 1024;
 // Excel refuses a header/footer longer than 255 characters (codes included)
 const MAX_FOOTER_PART = 100;
 
