@@ -12,6 +12,7 @@ import { loadReportDefinition, type ReportDefinition, type TableSheetDefinition 
 import { createXlsxWriter, writeMetadataSheet, writeSummarySheet, writeTableSheet, type Heading, type MetadataInput, type SummaryFigure } from './workbook/index.ts';
 import { resetReportVariables, setReportClock, type ReportPeriod } from './period/index.ts';
 import { snapshotCostDaily } from './snapshot.ts';
+import { limitReportMemory, withinBudget } from './memory-budget.ts';
 import { instantText } from './cells/index.ts';
 
 export interface RenderReportOptions {
@@ -90,8 +91,10 @@ export async function renderReport(options: RenderReportOptions): Promise<Render
   mkdirSync(outDir, { recursive: true });
   const finalPath = join(outDir, workbookFileName(def.name, clock.period));
   const tmpPath = join(outDir, `.${workbookFileName(def.name, clock.period)}.${process.pid}.${Date.now()}.tmp`);
-  const dropSnapshot = await snapshotCostDaily(store, def);
+  const unlimitMemory = await limitReportMemory(store);
+  let dropSnapshot = async () => {};
   try {
+    dropSnapshot = await withinBudget(store, log, 'reading cost_daily', () => snapshotCostDaily(store, def));
     const accounts = await readAccounts(store, config);
     const simulatedAccounts = accounts.filter((a) => a.simulated).map((a) => a.account);
     const asOfText = instantText(clock.asOf, timeZone);
@@ -103,7 +106,11 @@ export async function renderReport(options: RenderReportOptions): Promise<Render
     });
     log.info(`rendering ${def.name} for ${clock.period.title} to ${finalPath}`);
 
-    const writer = createXlsxWriter(tmpPath, { creator: `gpuledger ${VERSION}`, title: def.title });
+    const writer = createXlsxWriter(tmpPath, {
+      creator: `gpuledger ${VERSION}`,
+      title: def.title,
+      footer: { left: def.title, center: clock.period.title },
+    });
     const queries: MetadataInput['queries'] = [];
     const sheets: ReportSummary['sheets'] = [];
     let figures: SummaryFigure[] = [];
@@ -185,6 +192,7 @@ export async function renderReport(options: RenderReportOptions): Promise<Render
     throw e;
   } finally {
     await dropSnapshot();
+    await unlimitMemory();
     await resetReportVariables(store);
   }
 }

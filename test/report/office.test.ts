@@ -6,6 +6,7 @@ import { renderReport, type RenderedReport } from '../../src/report/render.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { installContractStubs } from './contract-stubs.ts';
 import { tempDir, testConfig } from './fixtures.ts';
+import { readWorkbook } from './workbook-read.ts';
 
 // Opening the workbook in a real office suite: LibreOffice headless converts it to CSV (every sheet) and PDF.
 // CI installs libreoffice-calc-nogui (.ci/run); where soffice is missing these tests are skipped, visibly.
@@ -95,5 +96,45 @@ describe.skipIf(!soffice)('the nightly workbook in LibreOffice', () => {
     expect(existsSync(pdf)).toBe(true);
     expect(readFileSync(pdf).subarray(0, 5).toString()).toBe('%PDF-');
     expect(statSync(pdf).size).toBeGreaterThan(10_000);
+  });
+});
+
+describe.skipIf(!soffice)('the finance-monthly workbook of a closed month in LibreOffice', () => {
+  let dir: string;
+  let store: Store;
+  let rendered: RenderedReport;
+  const SHEETS = ['Summary', 'By family', 'By template', 'By endpoint', 'By GPU type', 'Daily spend', 'Top resources', 'Waste', 'Reconciliation', 'Detail', 'About'];
+
+  beforeAll(async () => {
+    dir = tempDir();
+    store = await openStore({ path: join(dir, 'gpuledger.duckdb'), applyViews: false });
+    await installContractStubs(store);
+    rendered = await renderReport({ store, config: testConfig(), report: 'finance-monthly', period: '2026-10', outDir: dir });
+    convert(rendered.path, 'csv:Text - txt - csv (StarCalc):44,34,UTF8,1,,0,false,true,false,false,false,-1', join(dir, 'csv'));
+    convert(rendered.path, 'pdf', join(dir, 'pdf'));
+  }, 300_000);
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  it('opens with every sheet finance reads, Reconciliation among them', () => {
+    const base = basename(rendered.path, '.xlsx');
+    const files = readdirSync(join(dir, 'csv'));
+    for (const name of SHEETS) expect(files).toContain(`${base}-${name}.csv`);
+    const recon = parseCsv(readFileSync(join(dir, 'csv', `${base}-Reconciliation.csv`), 'utf8'));
+    expect(recon.some((r) => r.includes('Aggregate route') && r.includes('Family routes'))).toBe(true);
+  });
+
+  it('sets every sheet to one page wide, landscape', async () => {
+    const wb = await readWorkbook(rendered.path);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(SHEETS);
+    for (const ws of wb.worksheets) expect(ws.pageSetup, ws.name).toMatchObject({ orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 });
+  });
+
+  it('prints landscape pages in LibreOffice', () => {
+    const pdf = readFileSync(join(dir, 'pdf', basename(rendered.path).replace(/\.xlsx$/, '.pdf'))).toString('latin1');
+    const boxes = [...pdf.matchAll(/\/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]/g)].map((m) => [Number(m[1]), Number(m[2])] as const);
+    expect(boxes.length).toBeGreaterThan(0);
+    for (const [w, h] of boxes) expect(w).toBeGreaterThan(h);
   });
 });

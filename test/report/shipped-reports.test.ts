@@ -5,7 +5,7 @@ import { renderReport, type RenderedReport } from '../../src/report/render.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { installContractStubs } from './contract-stubs.ts';
 import { tempDir, testConfig } from './fixtures.ts';
-import { columnNumbers, columnOf, conditionalRules, expectCents, headerRow, readWorkbook, sheet, sum, totalValue } from './workbook-read.ts';
+import { columnNumbers, columnOf, conditionalRules, expectCents, expectPrintable, headerRow, printTitleRows, readWorkbook, sheet, sum, totalValue } from './workbook-read.ts';
 
 // The shipped definitions against the contract's column names, on stand-in views over a deterministic cost table
 // (test/report/contract-stubs.ts; the database is opened without the real views). The real views on raw billing
@@ -46,7 +46,9 @@ describe('shipped reports on contract-shaped stand-in views', () => {
     expect(nwb.worksheets.map((w) => w.name)).toEqual([
       'Summary', 'Daily spend', 'By template', 'By endpoint', 'By GPU type', 'Top resources', 'Waste', 'Reconciliation', 'Detail', 'About',
     ]);
-    expect(mwb.worksheets.map((w) => w.name)).toEqual(['Summary', 'By family', 'By template', 'By endpoint', 'By GPU type', 'Detail', 'About']);
+    expect(mwb.worksheets.map((w) => w.name)).toEqual([
+      'Summary', 'By family', 'By template', 'By endpoint', 'By GPU type', 'Daily spend', 'Top resources', 'Waste', 'Reconciliation', 'Detail', 'About',
+    ]);
   });
 
   it('puts every cost_daily row of the period into Detail, with dates as dates and a total equal to SQL to the cent', async () => {
@@ -116,6 +118,60 @@ describe('shipped reports on contract-shaped stand-in views', () => {
     expect(texts.some((t) => t.startsWith('SIMULATED DATA – account demo is simulated'))).toBe(true);
     expect(texts.filter((t) => t === 'SIMULATED DATA')).toHaveLength(1); // the Accounts covered table
     expect(nightly.summary.simulatedAccounts).toEqual(['demo']);
+  });
+
+  it('reconciles the closed month in finance-monthly: the aggregate route against the family routes, to the cent', async () => {
+    const ws = sheet(mwb, 'Reconciliation');
+    const h = headerRow(ws, 'Account');
+    const where = `where bucket_start >= date '2026-10-01' and bucket_start < date '2026-11-01'`;
+    expectCents(totalValue(ws.getRow(h - 1).getCell(columnOf(ws, h, 'Aggregate route'))), await one(`select sum(aggregate_amount)::varchar as v from rpt_reconciliation ${where}`));
+    expectCents(totalValue(ws.getRow(h - 1).getCell(columnOf(ws, h, 'Difference'))), await one(`select sum(difference)::varchar as v from rpt_reconciliation ${where}`));
+    const daily = sheet(mwb, 'Daily spend');
+    expect(daily.rowCount - headerRow(daily, 'Day')).toBe(31);
+  });
+
+  it('leaves out credits purchased while the database has no rpt_balance_daily, and shows them beside spend once it has', async () => {
+    expect(monthly.summary.figures.map((f) => f.label)).not.toContain('Credits purchased in the month');
+    const about: string[] = [];
+    sheet(mwb, 'About').eachRow((row) => about.push(String(row.getCell(2).value)));
+    expect(about).toContain('Credits – not shown: this database has no rpt_balance_daily yet');
+    await store.run(`create view rpt_balance_daily as
+      select * from (values (date '2026-09-30', 900.00::decimal(18,2)), (date '2026-10-03', 500.00), (date '2026-10-20', 250.50), (date '2026-11-01', 70.00)) t(day, top_ups)`);
+    try {
+      const r = await renderReport({ store, config, report: 'finance-monthly', outDir: join(dir, 'credits') });
+      const labels = r.summary.figures.map((f) => f.label);
+      expect(labels.indexOf('Credits purchased in the month')).toBe(labels.indexOf('Monthly budget') + 1);
+      const credits = r.summary.figures.find((f) => f.label === 'Credits purchased in the month')!;
+      expect(Number(credits.value)).toBe(750.5);
+      expect(credits.note).toMatch(/^spent \$/);
+      // a second figures block right after the first still sits above the charts
+      const ws = sheet(await readWorkbook(r.path), 'Summary');
+      const creditsRow = ws.getRows(1, ws.rowCount)!.find((row) => row.getCell(1).value === 'Credits purchased in the month')!.number;
+      expect(ws.getImages()[0]!.range.tl.nativeRow).toBeGreaterThan(creditsRow - 1);
+    } finally {
+      await store.run('drop view rpt_balance_daily');
+    }
+  });
+
+  it('prints every sheet of both workbooks landscape, one page wide, with its header rows on each page and a footer', () => {
+    for (const [wb, r] of [[nwb, nightly], [mwb, monthly]] as const) {
+      for (const ws of wb.worksheets) expectPrintable(ws, { report: r.summary.title, period: r.summary.period.title });
+    }
+  });
+
+  it('repeats a table sheet\'s totals and header rows on each printed page, and the Summary\'s heading', () => {
+    const detail = sheet(mwb, 'Detail');
+    const h = headerRow(detail, 'Day');
+    expect(printTitleRows(detail)).toEqual([h - 1, h]);
+    expect(printTitleRows(sheet(nwb, 'Summary'))).toEqual([1, 3]); // title, period line, SIMULATED DATA banner
+  });
+
+  it('keeps the Summary within one page width: columns no wider than a landscape page, as wide as the charts', () => {
+    const ws = sheet(nwb, 'Summary');
+    const widths = (ws.columns ?? []).map((c) => c.width ?? 9);
+    const px = widths.reduce((a, w) => a + w * 7 + 5, 0);
+    expect(widths.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(160);
+    for (const chart of nightly.summary.charts) expect(px).toBeGreaterThanOrEqual(chart.width);
   });
 
   it('records on the About sheet when, from what and with which queries the workbook was made', () => {

@@ -77,3 +77,19 @@ export function conditionalRules(ws: ExcelJS.Worksheet): ReadRule[] {
   const cfs = (ws as unknown as { conditionalFormattings: { ref: string; rules: Omit<ReadRule, 'ref'>[] }[] }).conditionalFormattings;
   return cfs.flatMap((cf) => cf.rules.map((r) => ({ ref: cf.ref, ...r })));
 }
+
+/** The print settings every sheet promises: landscape, one page wide, header rows repeated, the footer. */
+export function expectPrintable(ws: ExcelJS.Worksheet, footer: { report: string; period: string }): void {
+  expect(ws.pageSetup, ws.name).toMatchObject({ orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0 });
+  expect(ws.pageSetup.printTitlesRow, ws.name).toMatch(/^\d+:\d+$/);
+  const footerText = ws.headerFooter.oddFooter ?? '';
+  expect(footerText, ws.name).toContain(`&L${footer.report.replace(/&/g, '&&')}`);
+  expect(footerText, ws.name).toContain(`&C${footer.period}`);
+  expect(footerText, ws.name).toContain('&RPage &P of &N');
+}
+
+/** The rows printed on every page, as [first, last]. */
+export function printTitleRows(ws: ExcelJS.Worksheet): [number, number] {
+  const [first, last] = (ws.pageSetup.printTitlesRow ?? '').split(':').map(Number);
+  return [first!, last!];
+}

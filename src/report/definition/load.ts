@@ -8,6 +8,7 @@ import { parse as parseYaml } from 'yaml';
 import { describeZodError } from '../../config/load.ts';
 import { EXIT, GpuledgerError, UsageError } from '../../util/errors.ts';
 import { reportDefinitionSchema, SQL_PARAMETERS, type ReportDefinition } from './schema.ts';
+import { resolveSheetReferences, type ReadRawReport } from './sheet-reference.ts';
 
 export const BUILTIN_REPORTS_DIR = fileURLToPath(new URL('../../../reports/', import.meta.url));
 const EXTENSIONS = ['.yaml', '.yml', '.json'];
@@ -67,15 +68,39 @@ function checkParameters(def: ReportDefinition): void {
   });
 }
 
-/** Parse and check one definition's text. */
-export function parseReportDefinition(text: string, file: string): ReportDefinition {
-  let raw: unknown;
+function parseText(text: string, file: string): unknown {
   try {
-    raw = extname(file) === '.json' ? JSON.parse(text) : parseYaml(text);
+    return extname(file) === '.json' ? JSON.parse(text) : parseYaml(text);
   } catch (e) {
     const first = (e as Error).message.split('\n')[0];
     throw new ReportDefinitionError(`report definition ${shown(file)}: not valid ${extname(file) === '.json' ? 'JSON' : 'YAML'} (${first})`, { cause: e });
   }
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ReportDefinitionError(`report definition ${shown(file)}: cannot read it (${(e as NodeJS.ErrnoException).code ?? 'error'})`, { cause: e });
+  }
+}
+
+/** Other reports, for sheets taken `from:` them: found the same way as the report itself (the user's folder first). */
+function rawReports(userDirectory: string | undefined): ReadRawReport {
+  return (name) => {
+    const files = listReportFiles(userDirectory);
+    const file = files.get(name);
+    if (!file) return { available: [...files.keys()].sort() };
+    return { raw: parseText(readText(file), file), file: shown(file) };
+  };
+}
+
+/** Parse and check one definition's text; sheets `from:` another report are looked up beside it. */
+export function parseReportDefinition(text: string, file: string, userDirectory?: string): ReportDefinition {
+  const fail = (path: string, message: string): never => {
+    throw new ReportDefinitionError(`report definition ${shown(file)}: ${path}: ${message}`);
+  };
+  const raw = resolveSheetReferences(parseText(text, file), rawReports(userDirectory), fail);
   const result = reportDefinitionSchema.safeParse(raw);
   if (!result.success) throw new ReportDefinitionError(`report definition ${shown(file)}: ${describeZodError(result.error)}`);
   const name = basename(file, extname(file));
@@ -87,14 +112,8 @@ export function parseReportDefinition(text: string, file: string): ReportDefinit
   return def;
 }
 
-export function readReportDefinition(file: string): ReportDefinition {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new ReportDefinitionError(`report definition ${shown(file)}: cannot read it (${(e as NodeJS.ErrnoException).code ?? 'error'})`, { cause: e });
-  }
-  return parseReportDefinition(text, file);
+export function readReportDefinition(file: string, userDirectory?: string): ReportDefinition {
+  return parseReportDefinition(readText(file), file, userDirectory);
 }
 
 /** The definition of a report by name, or a usage error listing the reports there are. */
@@ -105,5 +124,5 @@ export function loadReportDefinition(name: string, userDirectory: string | undef
     const names = [...files.keys()].sort().join(', ') || '(none)';
     throw new UsageError(`no report named '${name}'; available: ${names} (add your own as ${userDirectory ?? 'reports'}/${name}.yaml)`);
   }
-  return readReportDefinition(file);
+  return readReportDefinition(file, userDirectory);
 }

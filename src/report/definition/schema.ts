@@ -85,10 +85,15 @@ const figureSchema = z
   })
   .strict();
 
+// a block over a view that another feature adds (e.g. rpt_balance_daily with the prepaid balance): the block is
+// left out, and the About sheet says so, in a database that does not have the view yet
+const requiresView = identifier.optional().describe('Show this block only when this view exists in the database.');
+
 const figuresBlockSchema = z
   .object({
     kind: z.literal('figures'),
     title: z.string().min(1),
+    requiresView,
     sql: z.string().min(1).describe('One row; each item shows one of its columns.'),
     items: z.array(figureSchema).min(1),
   })
@@ -98,6 +103,7 @@ const tableBlockSchema = z
   .object({
     kind: z.literal('table'),
     title: z.string().min(1),
+    requiresView,
     sql: z.string().min(1),
     columns: z.array(columnSchema).min(1).optional(),
     limit: z.number().int().min(1).max(1000).default(50).describe('At most this many rows (a summary stays short).'),

@@ -15,7 +15,9 @@ export interface MetadataInput {
 const MAX_CELL = 32_000;
 
 export function writeMetadataSheet(writer: XlsxWriter, input: MetadataInput): void {
-  const ws = writer.addSheet('About', { showGridLines: false });
+  // the query table is the long part: its header row heads every printed page
+  const queryHeaderRow = 1 + (input.simulatedAccounts.length > 0 ? 1 : 0) + 1 + input.facts.length + 2 + input.parameters.length + 2;
+  const ws = writer.addSheet('About', { showGridLines: false, printTitleRows: { first: queryHeaderRow, last: queryHeaderRow } });
   ws.columns = [{ width: 26 }, { width: 28 }, { width: 110 }];
   writeHeading(ws, { title: 'About this workbook', lines: [], simulatedAccounts: input.simulatedAccounts });
   const put = (cells: (string | null)[], styles: object[], height?: number) => {

@@ -16,6 +16,11 @@ export function simulatedBanner(accounts: readonly string[]): string {
   return `${SIMULATED_LABEL} – account${accounts.length > 1 ? 's' : ''} ${accounts.join(', ')} ${accounts.length > 1 ? 'are' : 'is'} simulated by gpuledger's demo, not real spend`;
 }
 
+/** How many rows writeHeading writes (known before the sheet is opened, for its print titles). */
+export function headingRows(heading: Heading): number {
+  return 1 + heading.lines.length + (heading.simulatedAccounts.length > 0 ? 1 : 0);
+}
+
 /** Write the heading rows; returns the number of rows written. */
 export function writeHeading(ws: SheetWriter, heading: Heading): number {
   let n = 0;
@@ -28,6 +33,14 @@ export function writeHeading(ws: SheetWriter, heading: Heading): number {
   };
   put(heading.title, STYLE.title, 22);
   for (const line of heading.lines) put(line, STYLE.subtitle);
-  if (heading.simulatedAccounts.length > 0) put(simulatedBanner(heading.simulatedAccounts), STYLE.alert, 20);
+  if (heading.simulatedAccounts.length > 0) {
+    // the banner's white text runs past its cell: fill the row across the sheet's columns, or it prints white on white
+    const row = ws.addRow([simulatedBanner(heading.simulatedAccounts)]);
+    const width = Math.max(1, Math.min(ws.columns?.length ?? 1, 12));
+    for (let i = 1; i <= width; i++) row.getCell(i).style = STYLE.alert;
+    row.height = 20;
+    row.commit();
+    n += 1;
+  }
   return n;
 }

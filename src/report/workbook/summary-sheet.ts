@@ -2,11 +2,13 @@
 // figures, the charts, then the small tables (top movers, waste, data freshness, accounts). Everything here is
 // small, so each block is read whole and then written row by row through the streaming writer.
 import type { Store } from '../../store/database.ts';
+import { hasView } from '../../store/has-view.ts';
 import { ReportDefinitionError, type ColumnDefinition, type SummarySheetDefinition } from '../definition/index.ts';
 import { buildChart, type ChartFont, type RenderedChart } from '../charts/index.ts';
 import { queryAll, type QueryParameters, type QueryResult } from '../query.ts';
 import { cellStyle, COLORS, displayLength, formatText, humanize, inferFormat, isNumericFormat, STYLE, toCellValue, type CellValue, type ColumnFormat } from '../cells/index.ts';
-import { SIMULATED_LABEL, writeHeading, type Heading } from './sheet-heading.ts';
+import { headingRows, SIMULATED_LABEL, writeHeading, type Heading } from './sheet-heading.ts';
+import { pageWidths, wrapStyle } from './page-width.ts';
 import { addChangeColors, excelColumn } from './table-sheet.ts';
 import type { XlsxWriter } from './xlsx-writer.ts';
 
@@ -30,7 +32,6 @@ type Cell = { value: CellValue; style: object; format?: ColumnFormat };
 type Line = { cells: Cell[]; height?: number; changeCols?: number[] };
 
 const ROW_PX = 20; // default row height (15 pt) in pixels
-
 function noteText(template: string, result: QueryResult, row: unknown[], timeZone: string): string {
   return template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, field: string) => {
     const i = result.columns.findIndex((c) => c.name === field);
@@ -73,15 +74,24 @@ export async function writeSummarySheet(
 ): Promise<SummaryResult> {
   const figures: SummaryFigure[] = [];
   const queries: SummaryResult['queries'] = [];
-  // the charts follow the first figures block: blocks up to it go above the charts, the rest below
+  // the charts follow the first figures blocks (and any figures blocks right after them): blocks up to there go
+  // above the charts, the rest below
   const before: Line[] = [];
   const after: Line[] = [];
   let seenFigures = false;
+  let lastWasFigures = false;
+  let placeAfter = false;
   for (const [j, block] of def.blocks.entries()) {
     const where = `${ctx.where}.blocks.${j}`;
+    if (block.requiresView !== undefined && !(await hasView(store, block.requiresView))) {
+      queries.push({ what: `${block.title} – not shown: this database has no ${block.requiresView} yet`, sql: block.sql });
+      continue;
+    }
     const result = await queryAll(store, block.sql, ctx.params, where);
     queries.push({ what: block.title, sql: block.sql });
-    const target = seenFigures ? after : before;
+    if (seenFigures && !(block.kind === 'figures' && lastWasFigures)) placeAfter = true;
+    const target = placeAfter ? after : before;
+    lastWasFigures = block.kind === 'figures';
     if (block.kind === 'table') {
       target.push(...tableLines(block.title, block.columns, result, block.limit, block.emptyText, ctx.timeZone, where));
       continue;
@@ -123,12 +133,21 @@ export async function writeSummarySheet(
   // widths from table and figure lines; one-cell lines (section titles, notes) may overflow into empty cells
   const all = [...before, ...after].filter((l) => l.cells.length > 1);
   const ncols = Math.max(3, ...all.map((l) => l.cells.length));
-  const widths = Array.from({ length: ncols }, (_, i) => {
+  const natural = Array.from({ length: ncols }, (_, i) => {
     const w = Math.max(0, ...all.map((l) => (l.cells[i] ? displayLength(l.cells[i].value, l.cells[i].format ?? 'text') : 0)));
     return Math.min(i === 2 ? 24 : 48, Math.max(10, w + 2));
   });
+  const widths = pageWidths(natural, Math.max(0, ...charts.map((c) => c.width)));
+  const wrapped = widths.map((w, i) => w < natural[i]!);
+  for (const l of [...before, ...after]) {
+    if (l.cells.length < 2) continue;
+    l.cells.forEach((c, i) => {
+      if (wrapped[i] && (c.format ?? 'text') === 'text') c.style = wrapStyle(c.style);
+    });
+  }
 
-  const ws = writer.addSheet(def.name, { showGridLines: false, tabColor: COLORS.headerFill });
+  // the heading (title, period, banner) heads every printed page
+  const ws = writer.addSheet(def.name, { showGridLines: false, tabColor: COLORS.headerFill, printTitleRows: { first: 1, last: headingRows(heading) } });
   ws.columns = widths.map((width) => ({ width }));
   let rowNo = writeHeading(ws, heading);
   const changeCells = new Map<number, string[]>();

@@ -10,7 +10,7 @@ import type { Store } from '../../store/database.ts';
 import { ReportDefinitionError, type ColumnDefinition } from '../definition/index.ts';
 import { queryColumns, streamRawRows, type QueryColumn, type QueryParameters } from '../query.ts';
 import { cellStyle, COLORS, humanize, inferFormat, isNumericFormat, rawConverter, STYLE, type CellValue, type ColumnFormat } from '../cells/index.ts';
-import { writeHeading, type Heading } from './sheet-heading.ts';
+import { headingRows, writeHeading, type Heading } from './sheet-heading.ts';
 import { fitWidth, readSmall, sqlStats } from './table-stats.ts';
 import type { SheetWriter, XlsxWriter } from './xlsx-writer.ts';
 
@@ -103,13 +103,17 @@ export async function writeTableSheet(
   const stats = small?.stats ?? (await sqlStats(store, spec, columns, resultColumns.length, params));
   const hasTotals = columns.some((c) => c.total === 'sum');
 
-  const headingRows = spec.heading.lines.length + 1 + (spec.heading.simulatedAccounts.length > 0 ? 1 : 0);
-  const totalsRow = hasTotals ? headingRows + 1 : 0;
-  const headerRow = headingRows + (hasTotals ? 2 : 1);
+  const above = headingRows(spec.heading);
+  const totalsRow = hasTotals ? above + 1 : 0;
+  const headerRow = above + (hasTotals ? 2 : 1);
   const firstDataRow = headerRow + 1;
   const lastDataRow = headerRow + stats.rows;
 
-  const ws: SheetWriter = writer.addSheet(spec.name, { freeze: { rows: headerRow, columns: spec.freezeColumns } });
+  // the totals row and the header row head every printed page, as they stay in view on screen
+  const ws: SheetWriter = writer.addSheet(spec.name, {
+    freeze: { rows: headerRow, columns: spec.freezeColumns },
+    printTitleRows: { first: hasTotals ? totalsRow : headerRow, last: headerRow },
+  });
   // every cell gets its column's shared style object: exceljs then resolves the style id once per object, not per cell
   const styles = columns.map((c) => cellStyle(c.format, { signed: c.upIsBad }));
   ws.columns = columns.map((c) => ({ key: c.field, width: fitWidth(c, stats) }));

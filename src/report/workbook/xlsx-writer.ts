@@ -26,6 +26,14 @@ export interface SheetOptions {
   freeze?: { rows: number; columns?: number };
   tabColor?: string;
   showGridLines?: boolean;
+  /** Rows printed at the top of every page (the table's header rows), 1-based and inclusive. */
+  printTitleRows?: { first: number; last: number };
+}
+
+/** What every printed page says at its foot: left the report, centre the period, right "Page x of y". */
+export interface PrintFooter {
+  left: string;
+  center: string;
 }
 
 export interface XlsxWriter {
@@ -61,7 +69,34 @@ const DRAWING_REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relat
 const IMAGE_REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/image';
 const DRAWING_TYPE = 'application/vnd.openxmlformats-officedocument.drawing+xml';
 const EMU_PER_PX = 9525;
-const MAX_PENDING_BYTES = 4 * 1024 * 1024;
+const MAX_PENDING_BYTES = 1024 * 1024;
+// Excel refuses a header/footer longer than 255 characters (codes included)
+const MAX_FOOTER_PART = 100;
+
+/** Header/footer text: a literal & is written && (a single & starts a code such as &P). */
+function footerText(s: string): string {
+  const cut = s.length > MAX_FOOTER_PART ? `${s.slice(0, MAX_FOOTER_PART - 1)}…` : s;
+  return cut.replace(/&/g, '&&');
+}
+
+/**
+ * Every sheet prints landscape, one page wide and as many pages tall as it needs (fitToHeight 0), with its header
+ * rows on each page and the footer. The streaming writer writes <sheetPr><pageSetUpPr fitToPage> when the sheet
+ * opens, so this must be given to addWorksheet, not set afterwards.
+ */
+function printSetup(footer: PrintFooter | undefined, titles: SheetOptions['printTitleRows']) {
+  return {
+    pageSetup: {
+      orientation: 'landscape' as const,
+      fitToPage: true,
+      fitToWidth: 1,
+      fitToHeight: 0,
+      margins: { left: 0.4, right: 0.4, top: 0.5, bottom: 0.6, header: 0.2, footer: 0.25 },
+      ...(titles ? { printTitlesRow: `${titles.first}:${titles.last}` } : {}),
+    },
+    ...(footer ? { headerFooter: { oddFooter: `&L${footerText(footer.left)}&C${footerText(footer.center)}&RPage &P of &N` } } : {}),
+  };
+}
 
 function escapeXml(s: string): string {
   return s.replace(/[<>&"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;' })[c]!);
@@ -98,7 +133,7 @@ function relsXml(targets: readonly string[]): string {
   );
 }
 
-export function createXlsxWriter(path: string, meta: { creator: string; title?: string }): XlsxWriter {
+export function createXlsxWriter(path: string, meta: { creator: string; title?: string; footer?: PrintFooter }): XlsxWriter {
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useStyles: true, useSharedStrings: false });
   wb.creator = meta.creator;
   wb.lastModifiedBy = meta.creator;
@@ -126,6 +161,7 @@ export function createXlsxWriter(path: string, meta: { creator: string; title?: 
       ];
       return wb.addWorksheet(name, {
         views: views as ExcelJS.WorksheetView[],
+        ...(printSetup(meta.footer, options.printTitleRows) as Partial<ExcelJS.AddWorksheetOptions>),
         ...(options.tabColor ? { properties: { tabColor: { argb: options.tabColor } } } : {}),
       });
     },

@@ -53,6 +53,32 @@ describe('report definitions', () => {
     expect(e.message).not.toContain('\n');
   });
 
+  it('takes a sheet from another report as written there, retitled where asked', () => {
+    const monthly = loadReportDefinition('finance-monthly', undefined);
+    const nightly = loadReportDefinition('nightly', undefined);
+    const waste = (d: typeof monthly) => d.sheets.find((s) => s.name === 'Waste');
+    expect(waste(monthly)).toEqual(waste(nightly));
+    const dir = tempDir();
+    writeDefinition(dir, 'mine', minimal('  - { from: nightly, sheet: Reconciliation, name: Invoice check, title: Against the invoice }'));
+    const mine = loadReportDefinition('mine', dir).sheets[0]!;
+    const recon = nightly.sheets.find((s) => s.name === 'Reconciliation')!;
+    expect(mine).toEqual({ ...recon, name: 'Invoice check', title: 'Against the invoice' });
+  });
+
+  it.each([
+    ['  - { from: weekly, sheet: Waste }', /mine\.yaml: sheets\.0\.from: no report named 'weekly' \(available: .*finance-monthly.*nightly/],
+    ['  - { from: nightly, sheet: Wastes }', /mine\.yaml: sheets\.0\.sheet: .*nightly\.yaml has no sheet 'Wastes' \(it has Summary, Daily spend/],
+    ['  - { from: nightly, sheet: Waste, colour: red }', /mine\.yaml: sheets\.0: Unrecognized key/],
+    ['  - { from: mine, sheet: A }\n  - { name: A, from: mine, sheet: A }', /mine\.yaml: sheets\.\d\.from: sheet references go in a circle/],
+  ])('rejects a bad sheet reference in one line naming the key (%#)', (sheets, message) => {
+    const dir = tempDir();
+    writeDefinition(dir, 'mine', minimal(sheets));
+    const e = errorOf(() => loadReportDefinition('mine', dir));
+    expect(e).toBeInstanceOf(ReportDefinitionError);
+    expect(e.message).toMatch(message);
+    expect(e.message).not.toContain('\n');
+  });
+
   it('reads JSON definitions too', () => {
     const def = parseReportDefinition(JSON.stringify({ title: 'J', defaultPeriod: 'previous_month', sheets: [{ name: 'A', view: 'cost_daily' }] }), '/r/j.json');
     expect(def).toMatchObject({ name: 'j', sheets: [{ kind: 'table', view: 'cost_daily' }] });

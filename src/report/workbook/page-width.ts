@@ -1,0 +1,37 @@
+// The Summary's columns on paper: every sheet prints one page wide (fit to width), so a Summary as wide as its
+// widest table would print tiny, and a chart wider than the columns is cut where the columns end (LibreOffice).
+// The widths here keep the columns within a landscape page and at least as wide as the charts.
+
+// What fits across a landscape page (A4 or Letter, narrow margins) at a legible fit-to-width scale: about 1,150 px
+// of columns. Wider tables are narrowed (their text wraps) rather than shrunk further on paper.
+const PAGE_CHARS = 160;
+const MIN_NARROWED = 12;
+
+/** Excel's column width in characters → pixels (Calibri 11: 7 px a character plus 5 px padding). */
+function widthPx(chars: number): number {
+  return Math.floor(chars * 7 + 5);
+}
+
+/**
+ * Column widths that fit one page width and hold the widest chart: the widest columns give way first (never below
+ * MIN_NARROWED), then the last column grows until the columns are as wide as the charts, so a chart never reaches
+ * past the printed columns (LibreOffice cuts it there).
+ */
+export function pageWidths(natural: readonly number[], chartPx: number): number[] {
+  const widths = [...natural];
+  const total = () => widths.reduce((a, b) => a + b, 0);
+  while (total() > PAGE_CHARS) {
+    const widest = widths.indexOf(Math.max(...widths));
+    if (widths[widest]! <= MIN_NARROWED) break;
+    widths[widest] = widths[widest]! - 1;
+  }
+  const px = widths.reduce((a, w) => a + widthPx(w), 0);
+  if (px < chartPx) widths[widths.length - 1] = widths.at(-1)! + Math.ceil((chartPx - px) / 7);
+  return widths;
+}
+
+export function wrapStyle(style: object): object {
+  const s = style as { alignment?: object };
+  return { ...style, alignment: { ...s.alignment, wrapText: true, vertical: 'top' } };
+}
+
