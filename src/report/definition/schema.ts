@@ -128,6 +128,7 @@ export const chartSchema = z
     high: identifier.optional().describe('cumulative: upper end of the forecast range.'),
     budget: identifier.optional().describe('cumulative: a column holding the budget line (NULL: no line).'),
     email: z.boolean().default(false).describe('Also show this chart inline in the email.'),
+    requiresView: identifier.optional().describe('Draw this chart only when this view exists in the database.'),
     width: z.number().int().min(300).max(2000).default(760),
     height: z.number().int().min(200).max(1200).default(340),
   })

@@ -126,6 +126,10 @@ export async function writeSummarySheet(
 
   const charts: RenderedChart[] = [];
   for (const [j, c] of def.charts.entries()) {
+    if (c.requiresView !== undefined && !(await hasView(store, c.requiresView))) {
+      queries.push({ what: `${c.title} – not drawn: this database has no ${c.requiresView} yet`, sql: c.sql });
+      continue;
+    }
     charts.push(await buildChart(store, c, ctx.params, ctx.font, `${ctx.where}.charts.${j}`));
     queries.push({ what: `chart: ${c.title}`, sql: c.sql });
   }
