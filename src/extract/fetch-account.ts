@@ -1,5 +1,6 @@
-// The network half of a sync for one account: its inventory and every planned billing range, read into memory
-// without the database held. What it read – and what failed – is handed to load-account.ts in one short session.
+// The network half of a sync for one account: its inventory and every planned billing range, read without the
+// database held. Each billing page is spooled and handed to `onPage` (load-account.ts queues its load) as it
+// arrives; the inventory and what failed are handed to load-account.ts at the end.
 import { ApiAuthError, ApiForbiddenError, type ApiClient } from '../api/index.ts';
 import type { Config } from '../config/schema.ts';
 import { BILLING_SOURCES, type BillingSource, type BucketPlan, type Source } from '../config/sync.ts';
@@ -8,19 +9,28 @@ import type { BucketSize } from '../util/buckets.ts';
 import type { Logger } from '../util/log.ts';
 import type { ResolvedAccount } from './accounts.ts';
 import { BILLING_SOURCE_DEFS } from './billing-sources/index.ts';
-import { fetchRange, type FetchedRange } from './fetch-range.ts';
+import { fetchRange, type FetchedPage, type FetchedRange } from './fetch-range.ts';
 import { fetchInventory } from './inventory.ts';
 import type { Progress } from './progress.ts';
 import type { RangeSummary } from './range-summary.ts';
+import type { Spool } from './spool.ts';
 import type { SyncState } from './sync-state.ts';
 import { planRange, type PlannedRange } from './window-plan.ts';
 
 export type InventoryRead = Awaited<ReturnType<typeof fetchInventory>>;
 
+export interface HarvestedRange {
+  summary: RangeSummary;
+  range?: PlannedRange;
+  fetched?: FetchedRange;
+  /** Set by the load when one of its pages failed: the rest of the range is neither read nor loaded. */
+  loadFailed?: boolean;
+}
+
 export interface AccountHarvest {
   account: ResolvedAccount;
   inventory?: { read: InventoryRead; readAt: Date; summary: RangeSummary };
-  ranges: Array<{ summary: RangeSummary; range?: PlannedRange; fetched?: FetchedRange }>;
+  ranges: HarvestedRange[];
   errors: Array<{ account: string; source: string; message: string }>;
   warnings: string[];
   /** 403s: a key that may not read a source (a configuration problem when nothing else could be read). */
@@ -39,6 +49,9 @@ export interface FetchAccountOptions {
   log: Logger;
   signal?: AbortSignal;
   progress?: Progress;
+  spool: Spool;
+  /** Queue one spooled page's load; false when its range already failed to load. */
+  onPage(harvest: AccountHarvest, entry: HarvestedRange, page: FetchedPage): Promise<boolean>;
 }
 
 function plansFor(config: Config, source: BillingSource, override: BucketSize | undefined): readonly BucketPlan[] {
@@ -84,7 +97,7 @@ export async function fetchAccount(options: FetchAccountOptions): Promise<Accoun
   for (const source of BILLING_SOURCES) {
     if (!options.sources.includes(source)) continue;
     for (const plan of plansFor(config, source, options.bucketSize)) {
-      const entry: AccountHarvest['ranges'][number] = { summary: newSummary(account.name, source, plan.size) };
+      const entry: HarvestedRange = { summary: newSummary(account.name, source, plan.size) };
       harvest.ranges.push(entry);
       if (options.signal?.aborted) {
         entry.summary.status = 'stopped';
@@ -115,6 +128,8 @@ export async function fetchAccount(options: FetchAccountOptions): Promise<Accoun
         density: initialDensity(options, source, plan.size, kind ? counts.get(kind) : undefined),
         signal: options.signal,
         progress: options.progress,
+        spool: options.spool,
+        onPage: (page) => options.onPage(harvest, entry, page),
       });
       entry.summary.requests = entry.fetched.requests;
       const error = entry.fetched.error;
@@ -125,7 +140,7 @@ export async function fetchAccount(options: FetchAccountOptions): Promise<Accoun
         harvest.errors.push({ account: account.name, source: `${source} ${plan.size}`, message: entry.summary.error });
         if (error instanceof ApiForbiddenError) harvest.forbidden.push(error);
         log.error(`${account.name} ${source} ${plan.size}: ${entry.summary.error}`);
-      } else if (!entry.fetched.complete) {
+      } else if (!entry.fetched.complete && !entry.loadFailed) {
         entry.summary.status = 'stopped';
       }
     }

@@ -1,14 +1,17 @@
-// Fetching one planned range, chunk by chunk, without touching the database: the pages are kept for the load that
-// follows. The next window is requested while the current answer is checked, so the quota is never idle.
+// Fetching one planned range, chunk by chunk, without touching the database: each page's records go to a spool file
+// and the page is handed on to be loaded while the next one is fetched. The next window is requested while the
+// current answer is read, so the quota is never idle.
 import type { ApiClient, BillingPage } from '../api/index.ts';
 import { addBuckets, countBuckets } from '../util/buckets.ts';
+import type { SpooledPage } from './load-billing.ts';
 import type { Progress } from './progress.ts';
+import type { Spool } from './spool.ts';
 import { nextChunk, type PlannedRange } from './window-plan.ts';
 
 /** One answer as it will be loaded: the page and what the loader needs to know about where it sits. */
 export interface FetchedPage {
   range: PlannedRange;
-  page: BillingPage;
+  page: SpooledPage;
   /** The platform's time when the page was read: loaded_through never runs ahead of it. */
   serverNow: Date;
   /** The last chunk of its range (the watermark's last_success_at moves only then). */
@@ -24,11 +27,14 @@ export interface FetchRangeOptions {
   density: { perBucket: number; known: boolean };
   signal?: AbortSignal;
   progress?: Progress;
+  spool: Spool;
+  /** Hand a page on to be loaded; resolves once it is queued, false when the range failed to load (stop reading it). */
+  onPage(page: FetchedPage): Promise<boolean>;
 }
 
 export interface FetchedRange {
-  pages: FetchedPage[];
   requests: number;
+  records: number;
   /** False when aborted or failed before the range's end. */
   complete: boolean;
   /** Why the range stopped early: the pages before it are still good and are loaded. */
@@ -59,8 +65,7 @@ export async function fetchRange(options: FetchRangeOptions): Promise<FetchedRan
     return { chunk, answer };
   };
 
-  const result: FetchedRange = { pages: [], requests: 0, complete: true };
-  let records = 0;
+  const result: FetchedRange = { requests: 0, records: 0, complete: true };
   let pending = range.start < range.end ? request(range.start) : undefined;
   while (pending) {
     const { chunk } = pending;
@@ -71,14 +76,21 @@ export async function fetchRange(options: FetchRangeOptions): Promise<FetchedRan
       return { ...result, complete: false, error: e };
     }
     result.requests++;
-    records += page.records.length;
+    result.records += page.recordCount;
     const read = countBuckets(page.query.startTime, page.query.endTime, range.bucketSize);
-    if (read > 0 && page.records.length > 0) density = page.records.length / read;
+    if (read > 0 && page.recordCount > 0) density = page.recordCount / read;
     // the API snaps endTime up to the bucket end (billing-api-v2.md §2): continue from whichever is later
     const t = page.query.endTime > chunk.end ? page.query.endTime : chunk.end;
     const more = t < range.end;
     pending = more && !signal?.aborted ? request(t) : undefined;
-    result.pages.push({ range, page, serverNow: client.serverTime() ?? new Date(), lastOfRange: page.query.endTime >= range.end });
+    const { recordsJson, ...meta } = page;
+    let spooled: FetchedPage;
+    try {
+      spooled = { range, page: { ...meta, file: await options.spool.write(recordsJson) }, serverNow: client.serverTime() ?? new Date(), lastOfRange: page.query.endTime >= range.end };
+    } catch (e) {
+      return { ...result, complete: false, error: e };
+    }
+    if (!(await options.onPage(spooled))) return { ...result, complete: false };
     options.progress?.update({
       account: options.account,
       source: range.source,
@@ -86,7 +98,7 @@ export async function fetchRange(options: FetchRangeOptions): Promise<FetchedRan
       bucketsDone: Math.min(total, countBuckets(range.start, t, range.bucketSize)),
       bucketsTotal: total,
       requests: result.requests,
-      records,
+      records: result.records,
     });
     if (more && !pending) result.complete = false;
   }
