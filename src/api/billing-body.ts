@@ -8,6 +8,8 @@ export interface SplitBody {
   /** The records array as JSON bytes, `[` … `]`. */
   records: Buffer;
   metadata: unknown;
+  /** The metadata's text (fast path): its totals are read exactly from it, not through a double. */
+  metadataText?: string;
   /** The records' count when the slow path parsed them (the fast path leaves counting to the metadata or the loader). */
   parsedCount?: number;
   /** The records value when the slow path found something other than an array (for the schema's message). */
@@ -35,16 +37,17 @@ export function splitBillingBody(body: Buffer): SplitBody {
       // the metadata comes last and holds no `],"metadata":` of its own: the last occurrence is the boundary
       const at = body.lastIndexOf(METADATA_AFTER);
       if (at >= RECORDS_FIRST.length - 1) {
-        const metadata: unknown = JSON.parse(body.toString('utf8', at + METADATA_AFTER.length, last));
-        return { records: body.subarray(RECORDS_FIRST.length - 1, at + 1), metadata };
+        const metadataText = body.toString('utf8', at + METADATA_AFTER.length, last);
+        return { records: body.subarray(RECORDS_FIRST.length - 1, at + 1), metadata: JSON.parse(metadataText) as unknown, metadataText };
       }
     } else if (body.subarray(0, METADATA_FIRST.length).equals(METADATA_FIRST) && body[lastNonSpace(body.subarray(0, last))] === CLOSE_BRACKET) {
       // the metadata first: a wrong cut (a value containing `,"records":[`) fails its parse and takes the slow path
       const at = body.indexOf(RECORDS_AFTER, METADATA_FIRST.length);
       if (at > 0) {
         try {
-          const metadata: unknown = JSON.parse(body.toString('utf8', METADATA_FIRST.length, at));
-          return { records: body.subarray(at + RECORDS_AFTER.length - 1, lastNonSpace(body.subarray(0, last)) + 1), metadata };
+          const metadataText = body.toString('utf8', METADATA_FIRST.length, at);
+          const metadata: unknown = JSON.parse(metadataText);
+          return { records: body.subarray(at + RECORDS_AFTER.length - 1, lastNonSpace(body.subarray(0, last)) + 1), metadata, metadataText };
         } catch {
           /* the slow path below decides */
         }

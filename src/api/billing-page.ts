@@ -6,7 +6,7 @@
 // the loader, which fails the page when the records disagree (records were lost or corrupted on the way).
 import { z } from 'zod';
 import { isRfc3339, type BucketSize } from '../util/buckets.ts';
-import { microsToDecimalString, numberToMicros } from '../util/decimal.ts';
+import { decimalStringToMicros, microsToDecimalString, numberToMicros } from '../util/decimal.ts';
 import { BILLING_SOURCE_DEFS } from '../extract/billing-sources/index.ts';
 import type { SplitBody } from './billing-body.ts';
 import { ApiResponseError } from './errors.ts';
@@ -59,6 +59,19 @@ function hasQuotedAmount(records: Buffer, fields: readonly string[]): boolean {
   return fields.some((f) => records.includes(`"${f}":"`) || records.includes(`"${f}": "`));
 }
 
+/**
+ * A stated total exactly as its JSON text says (123456789012.123456 has more digits than a double keeps). The totals
+ * object is flat numbers, so its text is found by key; the parsed number only confirms that the right text was found.
+ */
+function exactTotal(metadataText: string | undefined, field: string, parsed: number): string {
+  const totalsAt = metadataText?.indexOf('"totals"') ?? -1;
+  if (metadataText && totalsAt >= 0) {
+    const m = new RegExp(`"${field}"\\s*:\\s*(-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)`).exec(metadataText.slice(totalsAt));
+    if (m && Number(m[1]) === parsed) return microsToDecimalString(decimalStringToMicros(m[1]!));
+  }
+  return microsToDecimalString(numberToMicros(parsed));
+}
+
 export function parseBillingPage(route: BillingRoute, path: string, what: string, split: SplitBody, bytes: number): BillingPage {
   const def = BILLING_SOURCE_DEFS[route];
   if (split.notAnArray !== undefined || hasQuotedAmount(split.records, def.amountFields)) {
@@ -79,7 +92,7 @@ export function parseBillingPage(route: BillingRoute, path: string, what: string
   const totals = (typeof metadata.totals === 'object' && metadata.totals !== null ? metadata.totals : {}) as Record<string, unknown>;
   for (const f of def.amountFields) {
     const v = totals[f];
-    if (typeof v === 'number' && Number.isFinite(v)) stated.totals[f] = microsToDecimalString(numberToMicros(v));
+    if (typeof v === 'number' && Number.isFinite(v)) stated.totals[f] = exactTotal(split.metadataText, f, v);
     else derived.push(`totals.${f}`);
   }
   if (def.uniqueCountKey) {

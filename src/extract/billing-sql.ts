@@ -3,8 +3,16 @@
 // every part of it is a list of the declaration's fields – written out per source, it would repeat them six times.
 import type { BillingSourceDef } from './billing-sources/index.ts';
 
-/** DuckDB's exact type of an API amount: a JSON number read into it keeps every digit of its text. */
+/** The raw tables' type of an API amount. */
 const AMOUNT_TYPE = 'DECIMAL(18,6)';
+
+/**
+ * read_json parses a JSON number as a double before any column type sees it (DuckDB 1.5.5: 9999999999.999999 is read
+ * as 9999999999.999998, 123456789012.123455 as …456, whether the column is DECIMAL, VARCHAR or JSON). A double keeps
+ * 15 significant digits, so amounts below 1e9 with six decimals land exactly; a larger one fails the page rather than
+ * being stored rounded (the old JavaScript path had the same bound, through JSON.parse).
+ */
+export const EXACT_BELOW = 1e9;
 
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
@@ -47,6 +55,7 @@ export function checkPageSql(def: BillingSourceDef, stage: string): string {
     firstWhere('missing:endTime', 'end_time is null'),
     ...(def.idField ? [firstWhere(`missing:${def.idField}`, `${def.idColumn} is null`), firstWhere(`empty:${def.idField}`, `${def.idColumn} = ''`)] : []),
     ...def.amounts.map((a) => firstWhere(`missing:${a.field}`, `${a.column} is null`)),
+    ...def.amounts.map((a) => firstWhere(`inexact:${a.field}`, `abs(${a.column}) >= ${EXACT_BELOW}`)),
     firstWhere('outside', 'start_time < $ws::timestamptz or end_time > $we::timestamptz'),
     ...def.amounts.map((a) => `sum(${a.column})::decimal(38,6)::varchar as ${ident(`sum:${a.field}`)}`),
     ...(def.idColumn ? [`count(distinct ${def.idColumn})::varchar as unique_ids`] : []),

@@ -11,7 +11,7 @@ import { StoreError } from '../util/errors.ts';
 import { decimalStringToMicros, microsToDecimalString } from '../util/decimal.ts';
 import { formatRfc3339, type BucketSize } from '../util/buckets.ts';
 import type { BillingSourceDef } from './billing-sources/index.ts';
-import { castFailureSql, checkPageSql, recordFields, stagePageSql } from './billing-sql.ts';
+import { castFailureSql, checkPageSql, EXACT_BELOW, recordFields, stagePageSql } from './billing-sql.ts';
 import { moveBillingWatermark } from './watermarks.ts';
 
 export interface LoadContext {
@@ -110,6 +110,10 @@ async function checkPage(ctx: LoadContext, page: SpooledPage): Promise<{ records
     if (i == null) continue;
     const time = f === 'startTime' || f === 'endTime';
     throw fail(`${at(i, f)}: ${time ? 'missing or not an RFC 3339 date-time' : 'missing, and the declaration of this source requires it'}`);
+  }
+  for (const f of def.amountFields) {
+    const i = c[`inexact:${f}`];
+    if (i != null) throw fail(`${at(i, f)}: an amount of $${EXACT_BELOW.toExponential()} or more, which cannot be read exactly (read_json reads numbers as doubles)`);
   }
   if (def.idField && c[`empty:${def.idField}`] != null) throw fail(`${at(c[`empty:${def.idField}`], def.idField)}: an empty id`);
   if (c.outside != null) {
