@@ -63,10 +63,10 @@ function newSummary(account: string, source: Source, bucketSize: BucketSize | ''
 }
 
 /**
- * Records per bucket expected before the first answer, and whether it is known or guessed. Known: what the last
- * load of this source held per bucket. Guessed: twice the inventory's object count – billing also covers resources
- * deleted since, which the inventory no longer lists – else a tenth of the bound. A guess makes the first request a
- * probe (fetch-range.ts).
+ * Records per bucket expected before the first answer, and whether it is known or guessed. Known: what the newest
+ * load of this source held per bucket. Guessed: the inventory's object count – the range is read newest-first, and
+ * the newest buckets bill about the resources that exist now (fetch-range.ts adds room for those that ended) – else a
+ * tenth of the bound.
  */
 function initialDensity(options: FetchAccountOptions, source: BillingSource, size: BucketSize, inventoryCount: number | undefined) {
   const def = BILLING_SOURCE_DEFS[source];
@@ -74,7 +74,7 @@ function initialDensity(options: FetchAccountOptions, source: BillingSource, siz
   const last = options.state.lastDensity(options.account.name, source, size);
   if (last !== undefined) return { perBucket: last, known: true };
   const n = inventoryCount ?? 0;
-  return { perBucket: n > 0 ? 2 * n : options.config.sync.maxRecordsPerRequest / 10, known: false };
+  return { perBucket: n > 0 ? n : options.config.sync.maxRecordsPerRequest / 10, known: false };
 }
 
 export async function fetchAccount(options: FetchAccountOptions): Promise<AccountHarvest> {
