@@ -66,7 +66,7 @@ export async function queuePage(
     } finally {
       spool.release(page.file);
     }
-  });
+  }, { records: page.recordCount });
   done.catch((e: unknown) => {
     // the writing session itself could not open: the page stays unloaded and its range failed
     entry.loadFailed = true;

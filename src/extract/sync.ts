@@ -1,6 +1,6 @@
 // The sync engine. Per account: the network half (fetch-account.ts: inventory, then every billing source at each
 // configured bucket size, chunk by chunk) runs with the database untouched; each billing page is spooled to a file
-// and loaded while the next is fetched, through a writer that holds the database only while pages keep coming
+// and loaded through a writer that batches pages and holds the database only while they keep coming
 // (page-loader.ts); the inventory follows in the same writer. So a sync throttled to a few requests a minute holds
 // the database for moments per page, not minutes, and readers never wait (shared-database.ts). A failing source is recorded
 // and the others go on; a rejected key stops its account. The run log says what happened.
@@ -95,7 +95,7 @@ export async function runSync(options: SyncOptions): Promise<SyncResult> {
   const counters = { requests: 0, retries: 0, rateLimited: 0, bytes: 0 };
   const authFailures: unknown[] = [];
   const spool = createSpool();
-  const loader = createPageLoader({ sessions });
+  const loader = createPageLoader({ sessions, batchRecords: config.sync.maxRecordsPerRequest });
   try {
     for (const account of options.accounts) {
       const client = new ApiClient({ baseUrl: account.apiUrl, apiKey: account.apiKey, apiKeyEnv: account.apiKeyEnv, log: log.child(account.name), ...options.client });
@@ -104,7 +104,7 @@ export async function runSync(options: SyncOptions): Promise<SyncResult> {
         await client.probe(options.signal);
         const onPage: FetchAccountOptions['onPage'] = (h, entry, page) => queuePage(loader, spool, runId, h, entry, page, log);
         const fetched: AccountHarvest = (harvest = await fetchAccount({ ...options, client, account, state, sources, log, spool, onPage }));
-        await loader.queue((store) => loadAccount(store, runId, fetched, log)).done;
+        await loader.queue((store) => loadAccount(store, runId, fetched, log), { now: true }).done;
       } catch (e) {
         errors.push({ account: account.name, source: '*', message: errorMessage(e) });
         // a configuration failure is said once: thrown below when nothing else worked, else in the summary's table
