@@ -7,11 +7,12 @@ import { FAILURE_DECISIONS, failureKind, statusDecision, type Decision } from '.
 import { problemSchema } from './schemas.ts';
 
 export interface ApiAnswer {
+  /** The body as the call's readBody made it (default: JSON.parse). */
   json: unknown;
-  /** The body as it arrived (the loader may hand it to DuckDB's read_json as is). */
-  text: string;
   bytes: number;
 }
+
+const parseJson = (body: Buffer): unknown => JSON.parse(body.toString('utf8'));
 
 /** A failed attempt: the policy's decision, the typed error (thrown, or the cause after the last retry) and a short reason. */
 export interface Failure {
@@ -51,13 +52,22 @@ export function networkFailure(url: string, what: string, e: unknown): Failure {
 }
 
 /** A complete answer: JSON for a 2xx, otherwise the typed refusal for its status. */
-export function readAnswer(ctx: { url: string; apiKeyEnv: string }, what: string, path: string, status: number, headers: Headers, text: string): { answer: ApiAnswer } | Failure {
+export function readAnswer(
+  ctx: { url: string; apiKeyEnv: string },
+  what: string,
+  path: string,
+  status: number,
+  headers: Headers,
+  body: Buffer,
+  readBody: (body: Buffer) => unknown = parseJson,
+): { answer: ApiAnswer } | Failure {
   const contentType = (header(headers, 'content-type') ?? 'no content type').split(';')[0]!.trim();
   const isJson = /\bjson\b/i.test(contentType);
   if (status >= 200 && status < 300) {
     try {
-      return { answer: { json: JSON.parse(text), text, bytes: Buffer.byteLength(text) } };
+      return { answer: { json: readBody(body), bytes: body.length } };
     } catch (e) {
+      if (!(e instanceof SyntaxError)) throw e;
       // §1: success bodies are application/json; an HTML page with 200 is some other site, not a cut-off answer
       if (!isJson) {
         const reason = `${what} answered ${status} with ${contentType}, not JSON`;
@@ -67,7 +77,7 @@ export function readAnswer(ctx: { url: string; apiKeyEnv: string }, what: string
       return { decision: FAILURE_DECISIONS['incomplete-json'], error: new ApiTransportError(what, reason, { cause: e }), reason };
     }
   }
-  const problem = parseProblem(text);
+  const problem = parseProblem(body.toString('utf8'));
   const decision = statusDecision(status);
   const reason = `${status} ${problem?.detail ?? problem?.title ?? ''}`.trim();
   if (status === 429) {

@@ -1,7 +1,7 @@
 // The platform API client, its errors and the shapes it returns.
 export { checkApiUrl, displayUrl } from './api-url.ts';
 export type { BalanceReading, BalanceSource, TopUp } from './balance.ts';
-export { type BillingPage, type BillingQuery, type BillingRecord } from './billing-page.ts';
+export { type BillingPage, type BillingQuery, type StatedMetadata } from './billing-page.ts';
 export { ApiClient, type ApiClientOptions, type QuotaWindow } from './client.ts';
 export {
   ApiArgumentError,

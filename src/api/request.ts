@@ -36,6 +36,9 @@ export interface ApiCall {
   query?: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
+  /** How a 2xx body becomes the answer's `json` (default JSON.parse). Throwing a SyntaxError marks the body as not
+   * complete JSON, which is retried like a cut-off answer; billing answers are split, not parsed (billing-body.ts). */
+  readBody?: (body: Buffer) => unknown;
 }
 
 export type { ApiAnswer } from './answer.ts';
@@ -144,7 +147,7 @@ export class ApiRequester {
   private async attempt(pool: Pool, call: ApiCall): Promise<Attempt> {
     const { what } = call;
     let status: number;
-    let text: string;
+    let body: Buffer;
     let headers: Record<string, string | string[] | undefined>;
     try {
       const res = await pool.request({
@@ -161,12 +164,13 @@ export class ApiRequester {
       });
       status = res.statusCode;
       headers = res.headers;
-      text = await res.body.text();
+      // bytes, not text: a billing body goes to DuckDB as it arrived, and decoding 50 MB to a string costs time
+      body = Buffer.from(await res.body.arrayBuffer());
     } catch (e) {
       if (call.signal?.aborted) throw e;
       return networkFailure(this.url, what, e);
     }
-    const bytes = Buffer.byteLength(text);
+    const bytes = body.length;
     const length = header(headers, 'content-length');
     if (length !== undefined && Number(length) !== bytes) {
       const reason = `truncated body (${bytes} of ${length} bytes)`;
@@ -179,6 +183,6 @@ export class ApiRequester {
       const d = new Date(date);
       if (!Number.isNaN(d.getTime())) this.lastServerDate = d;
     }
-    return readAnswer({ url: this.url, apiKeyEnv: this.options.apiKeyEnv }, what, call.path, status, headers, text);
+    return readAnswer({ url: this.url, apiKeyEnv: this.options.apiKeyEnv }, what, call.path, status, headers, body, call.readBody);
   }
 }

@@ -1,5 +1,6 @@
-// The network half of a sync for one account: its inventory and every planned billing range, read into memory
-// without the database held. What it read – and what failed – is handed to load-account.ts in one short session.
+// The network half of a sync for one account: its inventory and every planned billing range, read without the
+// database held. Each billing page is spooled and handed to `onPage` (load-account.ts queues its load) as it
+// arrives; the inventory and what failed are handed to load-account.ts at the end.
 import { ApiAuthError, ApiForbiddenError, type ApiClient } from '../api/index.ts';
 import type { Config } from '../config/schema.ts';
 import { BILLING_SOURCES, type BillingSource, type BucketPlan, type Source } from '../config/sync.ts';
@@ -10,20 +11,29 @@ import { sampleQueueHealth, type QueueHealthHarvest } from '../metrics/sample-qu
 import type { ResolvedAccount } from './accounts.ts';
 import { fetchBalance, type BalanceHarvest } from './balance.ts';
 import { BILLING_SOURCE_DEFS } from './billing-sources/index.ts';
-import { fetchRange, type FetchedRange } from './fetch-range.ts';
+import { fetchRange, type FetchedPage, type FetchedRange } from './fetch-range.ts';
 import { fetchInventory } from './inventory.ts';
 import type { Progress } from './progress.ts';
 import type { RangeSummary } from './range-summary.ts';
+import type { Spool } from './spool.ts';
 import type { SyncState } from './sync-state.ts';
 import { planRange, type PlannedRange } from './window-plan.ts';
 
 export type InventoryRead = Awaited<ReturnType<typeof fetchInventory>>;
 
+export interface HarvestedRange {
+  summary: RangeSummary;
+  range?: PlannedRange;
+  fetched?: FetchedRange;
+  /** Set by the load when one of its pages failed: the rest of the range is neither read nor loaded. */
+  loadFailed?: boolean;
+}
+
 export interface AccountHarvest {
   account: ResolvedAccount;
   inventory?: { read: InventoryRead; readAt: Date; summary: RangeSummary };
   balance?: BalanceHarvest;
-  ranges: Array<{ summary: RangeSummary; range?: PlannedRange; fetched?: FetchedRange }>;
+  ranges: HarvestedRange[];
   errors: Array<{ account: string; source: string; message: string }>;
   warnings: string[];
   /** 403s: a key that may not read a source (a configuration problem when nothing else could be read). */
@@ -44,6 +54,9 @@ export interface FetchAccountOptions {
   log: Logger;
   signal?: AbortSignal;
   progress?: Progress;
+  spool: Spool;
+  /** Queue one spooled page's load; false when its range already failed to load. */
+  onPage(harvest: AccountHarvest, entry: HarvestedRange, page: FetchedPage): Promise<boolean>;
 }
 
 function plansFor(config: Config, source: BillingSource, override: BucketSize | undefined): readonly BucketPlan[] {
@@ -55,10 +68,10 @@ function newSummary(account: string, source: Source, bucketSize: BucketSize | ''
 }
 
 /**
- * Records per bucket expected before the first answer, and whether it is known or guessed. Known: what the last
- * load of this source held per bucket. Guessed: twice the inventory's object count – billing also covers resources
- * deleted since, which the inventory no longer lists – else a tenth of the bound. A guess makes the first request a
- * probe (fetch-range.ts).
+ * Records per bucket expected before the first answer, and whether it is known or guessed. Known: what the newest
+ * load of this source held per bucket. Guessed: the inventory's object count – the range is read newest-first, and
+ * the newest buckets bill about the resources that exist now (fetch-range.ts adds room for those that ended) – else a
+ * tenth of the bound.
  */
 function initialDensity(options: FetchAccountOptions, source: BillingSource, size: BucketSize, inventoryCount: number | undefined) {
   const def = BILLING_SOURCE_DEFS[source];
@@ -66,7 +79,7 @@ function initialDensity(options: FetchAccountOptions, source: BillingSource, siz
   const last = options.state.lastDensity(options.account.name, source, size);
   if (last !== undefined) return { perBucket: last, known: true };
   const n = inventoryCount ?? 0;
-  return { perBucket: n > 0 ? 2 * n : options.config.sync.maxRecordsPerRequest / 10, known: false };
+  return { perBucket: n > 0 ? n : options.config.sync.maxRecordsPerRequest / 10, known: false };
 }
 
 export async function fetchAccount(options: FetchAccountOptions): Promise<AccountHarvest> {
@@ -90,7 +103,7 @@ export async function fetchAccount(options: FetchAccountOptions): Promise<Accoun
   for (const source of BILLING_SOURCES) {
     if (!options.sources.includes(source)) continue;
     for (const plan of plansFor(config, source, options.bucketSize)) {
-      const entry: AccountHarvest['ranges'][number] = { summary: newSummary(account.name, source, plan.size) };
+      const entry: HarvestedRange = { summary: newSummary(account.name, source, plan.size) };
       harvest.ranges.push(entry);
       if (options.signal?.aborted) {
         entry.summary.status = 'stopped';
@@ -121,6 +134,8 @@ export async function fetchAccount(options: FetchAccountOptions): Promise<Accoun
         density: initialDensity(options, source, plan.size, kind ? counts.get(kind) : undefined),
         signal: options.signal,
         progress: options.progress,
+        spool: options.spool,
+        onPage: (page) => options.onPage(harvest, entry, page),
       });
       entry.summary.requests = entry.fetched.requests;
       const error = entry.fetched.error;
@@ -131,7 +146,7 @@ export async function fetchAccount(options: FetchAccountOptions): Promise<Accoun
         harvest.errors.push({ account: account.name, source: `${source} ${plan.size}`, message: entry.summary.error });
         if (error instanceof ApiForbiddenError) harvest.forbidden.push(error);
         log.error(`${account.name} ${source} ${plan.size}: ${entry.summary.error}`);
-      } else if (!entry.fetched.complete) {
+      } else if (!entry.fetched.complete && !entry.loadFailed) {
         entry.summary.status = 'stopped';
       }
     }

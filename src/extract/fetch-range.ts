@@ -1,14 +1,17 @@
-// Fetching one planned range, chunk by chunk, without touching the database: the pages are kept for the load that
-// follows. The next window is requested while the current answer is checked, so the quota is never idle.
+// Fetching one planned range, chunk by chunk, without touching the database: each page's records go to a spool file
+// and the page is handed on to be loaded while the next one is fetched. The next window is requested while the
+// current answer is read, so the quota is never idle.
 import type { ApiClient, BillingPage } from '../api/index.ts';
-import { addBuckets, countBuckets } from '../util/buckets.ts';
+import { countBuckets } from '../util/buckets.ts';
+import type { SpooledPage } from './load-billing.ts';
 import type { Progress } from './progress.ts';
-import { nextChunk, type PlannedRange } from './window-plan.ts';
+import type { Spool } from './spool.ts';
+import { chunkEndingAt, learnFromAnswer, type PlannedRange, type ResourceModel } from './window-plan.ts';
 
 /** One answer as it will be loaded: the page and what the loader needs to know about where it sits. */
 export interface FetchedPage {
   range: PlannedRange;
-  page: BillingPage;
+  page: SpooledPage;
   /** The platform's time when the page was read: loaded_through never runs ahead of it. */
   serverNow: Date;
   /** The last chunk of its range (the watermark's last_success_at moves only then). */
@@ -24,44 +27,45 @@ export interface FetchRangeOptions {
   density: { perBucket: number; known: boolean };
   signal?: AbortSignal;
   progress?: Progress;
+  spool: Spool;
+  /** Hand a page on to be loaded; resolves once it is queued, false when the range failed to load (stop reading it). */
+  onPage(page: FetchedPage): Promise<boolean>;
 }
 
 export interface FetchedRange {
-  pages: FetchedPage[];
   requests: number;
+  records: number;
   /** False when aborted or failed before the range's end. */
   complete: boolean;
   /** Why the range stopped early: the pages before it are still good and are loaded. */
   error?: unknown;
 }
 
-/** The share of the bound a probe request aims at when the density is only guessed. */
-const PROBE_SHARE = 0.25;
+/** A guessed resource count (no earlier load to go by) leaves this much room for resources that ended in the window. */
+const GUESS_MARGIN = 1.3;
 
+/**
+ * Newest-first (window-plan.ts chunkEndingAt): the first window ends at the range's end, where the inventory's count
+ * of resources is the density, and each answer's unique count sizes the next, older window. An account's history
+ * grows toward now, so the older windows only get sparser: no probe, no ramp. A kill part-way leaves the watermark
+ * spanning the newest windows; planRange then reads the backfill again from its start.
+ */
 export async function fetchRange(options: FetchRangeOptions): Promise<FetchedRange> {
   const { client, range, maxRecords: max, signal } = options;
-  let density = options.density.perBucket;
+  const { perBucket, known } = options.density;
+  let model: ResourceModel = { alive: known ? perBucket : perBucket * GUESS_MARGIN, churn: 0, fill: 1 };
+  let first = true;
   const total = countBuckets(range.start, range.end, range.bucketSize);
-  // a guessed density could put several times the bound into one answer: probe with a quarter of it first, unless
-  // even the guess says the whole range fits in such a quarter
-  let probe = !options.density.known && density * total > max * PROBE_SHARE;
-  // a dense grid bills every resource seen in the window for every bucket, so a longer window also holds more
-  // resources: a chunk may be at most twice as long as the one its density was learned from
-  let lastBuckets = Infinity;
-  const request = (from: Date) => {
-    let chunk = nextChunk(from, range.end, range.bucketSize, density, probe ? max * PROBE_SHARE : max);
-    if (chunk.buckets > 2 * lastBuckets) chunk = { ...chunk, end: addBuckets(from, range.bucketSize, 2 * lastBuckets), buckets: 2 * lastBuckets };
-    lastBuckets = chunk.buckets;
-    probe = false;
+  const request = (to: Date) => {
+    const chunk = chunkEndingAt(range.start, to, range.bucketSize, model, max);
     const answer = client.billing(range.source, { startTime: chunk.start, endTime: chunk.end, bucketSize: range.bucketSize }, signal);
     // a failure is thrown when this answer's turn comes; it must not be an unhandled rejection before that
     answer.catch(() => undefined);
     return { chunk, answer };
   };
 
-  const result: FetchedRange = { pages: [], requests: 0, complete: true };
-  let records = 0;
-  let pending = range.start < range.end ? request(range.start) : undefined;
+  const result: FetchedRange = { requests: 0, records: 0, complete: true };
+  let pending = range.start < range.end ? request(range.end) : undefined;
   while (pending) {
     const { chunk } = pending;
     let page: BillingPage;
@@ -71,22 +75,32 @@ export async function fetchRange(options: FetchRangeOptions): Promise<FetchedRan
       return { ...result, complete: false, error: e };
     }
     result.requests++;
-    records += page.records.length;
+    result.records += page.recordCount;
     const read = countBuckets(page.query.startTime, page.query.endTime, range.bucketSize);
-    if (read > 0 && page.records.length > 0) density = page.records.length / read;
-    // the API snaps endTime up to the bucket end (billing-api-v2.md §2): continue from whichever is later
-    const t = page.query.endTime > chunk.end ? page.query.endTime : chunk.end;
-    const more = t < range.end;
+    // the first window's alive count was the inventory's (or a guess): what it really held is what the answer says
+    if (first) model = { ...model, alive: known ? model.alive : perBucket };
+    first = false;
+    model = learnFromAnswer(model, read, page.recordCount, page.stated.uniqueCount);
+    // the API snaps startTime down to a bucket start (billing-api-v2.md §2): continue below whichever is earlier
+    const t = page.query.startTime < chunk.start ? page.query.startTime : chunk.start;
+    const more = t > range.start;
     pending = more && !signal?.aborted ? request(t) : undefined;
-    result.pages.push({ range, page, serverNow: client.serverTime() ?? new Date(), lastOfRange: page.query.endTime >= range.end });
+    const { recordsJson, ...meta } = page;
+    let spooled: FetchedPage;
+    try {
+      spooled = { range, page: { ...meta, file: await options.spool.write(recordsJson) }, serverNow: client.serverTime() ?? new Date(), lastOfRange: !more };
+    } catch (e) {
+      return { ...result, complete: false, error: e };
+    }
+    if (!(await options.onPage(spooled))) return { ...result, complete: false };
     options.progress?.update({
       account: options.account,
       source: range.source,
       bucketSize: range.bucketSize,
-      bucketsDone: Math.min(total, countBuckets(range.start, t, range.bucketSize)),
+      bucketsDone: Math.min(total, countBuckets(t, range.end, range.bucketSize)),
       bucketsTotal: total,
       requests: result.requests,
-      records,
+      records: result.records,
     });
     if (more && !pending) result.complete = false;
   }

@@ -1,16 +1,20 @@
-// The database half of a sync for one account: everything fetch-account.ts read, loaded in one short writing
-// session. Each page is still its own transaction with its watermark, so a kill part-way keeps what was committed
-// and the next sync reads the rest again.
+// The database half of a sync for one account. Billing pages are loaded as they arrive (queuePage, through the
+// lingering writer of page-loader.ts), each its own transaction with its watermark, so a kill part-way keeps what was
+// committed and the next sync reads the rest again. loadAccount then records the account, loads the inventory and
+// reads back where each range's watermark stands.
 import type { Store } from '../store/database.ts';
 import { errorMessage } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import type { ResolvedAccount } from './accounts.ts';
-import { loadBalance } from './balance.ts';
 import { BILLING_SOURCE_DEFS } from './billing-sources/index.ts';
-import type { AccountHarvest } from './fetch-account.ts';
 import { loadQueueHealth } from '../metrics/load-queue-health.ts';
+import { loadBalance } from './balance.ts';
+import type { AccountHarvest, HarvestedRange } from './fetch-account.ts';
+import type { FetchedPage } from './fetch-range.ts';
 import { loadInventory } from './inventory.ts';
 import { loadBillingPage } from './load-billing.ts';
+import type { PageLoader } from './page-loader.ts';
+import type { Spool } from './spool.ts';
 import { readWatermark } from './watermarks.ts';
 
 async function upsertAccount(store: Store, account: ResolvedAccount): Promise<void> {
@@ -19,6 +23,62 @@ async function upsertAccount(store: Store, account: ResolvedAccount): Promise<vo
      on conflict (account) do update set api_url = excluded.api_url, simulated = excluded.simulated, last_sync_at = now()`,
     { name: account.name, url: account.apiUrl, simulated: account.simulated },
   );
+}
+
+const DEFS = Object.values(BILLING_SOURCE_DEFS);
+
+/**
+ * Queue one spooled page's load. A page that fails marks its range failed; the range's later pages are then not
+ * loaded (a gap behind a moved watermark would never be read again) and its fetch stops.
+ */
+export async function queuePage(
+  loader: PageLoader,
+  spool: Spool,
+  runId: string,
+  harvest: AccountHarvest,
+  entry: HarvestedRange,
+  { range, page, serverNow, lastOfRange }: FetchedPage,
+  log: Logger,
+): Promise<boolean> {
+  const { account } = harvest;
+  const { summary } = entry;
+  if (entry.loadFailed) {
+    spool.release(page.file);
+    return false;
+  }
+  const { queued, done } = loader.queue(async (store) => {
+    if (entry.loadFailed) return;
+    try {
+      const result = await loadBillingPage(
+        { store, runId, account: account.name, def: BILLING_SOURCE_DEFS[range.source], bucketSize: range.bucketSize, serverNow, completeThrough: range.completeThrough, lastOfRange },
+        page,
+        DEFS,
+      );
+      summary.records += result.records;
+      summary.amountMicros += result.totalMicros;
+      summary.restated += result.restated;
+      for (const w of result.warnings) log.warn(w);
+      harvest.warnings.push(...result.warnings);
+    } catch (e) {
+      entry.loadFailed = true;
+      summary.status = 'failed';
+      summary.error = errorMessage(e);
+      harvest.errors.push({ account: account.name, source: `${range.source} ${range.bucketSize}`, message: summary.error });
+      log.error(`${account.name} ${range.source} ${range.bucketSize}: ${summary.error}`);
+    } finally {
+      spool.release(page.file);
+    }
+  }, { records: page.recordCount });
+  done.catch((e: unknown) => {
+    // the writing session itself could not open: the page stays unloaded and its range failed
+    entry.loadFailed = true;
+    summary.status = 'failed';
+    summary.error = errorMessage(e);
+    harvest.errors.push({ account: account.name, source: `${range.source} ${range.bucketSize}`, message: summary.error });
+    spool.release(page.file);
+  });
+  await queued;
+  return !entry.loadFailed;
 }
 
 export async function loadAccount(store: Store, runId: string, harvest: AccountHarvest, log: Logger): Promise<void> {
@@ -36,32 +96,8 @@ export async function loadAccount(store: Store, runId: string, harvest: AccountH
   }
   await loadQueueHealth(store, runId, account.name, harvest.health);
   if (harvest.balance) await loadBalance(store, runId, harvest.balance);
-  const defs = Object.values(BILLING_SOURCE_DEFS);
-  for (const { summary, range, fetched } of harvest.ranges) {
-    if (!range || !fetched) {
-      const wm = await readWatermark(store, account.name, summary.source, summary.bucketSize);
-      summary.completeThrough = wm?.completeThrough?.toISOString() ?? null;
-      continue;
-    }
-    try {
-      for (const { page, serverNow, lastOfRange } of fetched.pages) {
-        const result = await loadBillingPage(
-          { store, runId, account: account.name, def: BILLING_SOURCE_DEFS[range.source], bucketSize: range.bucketSize, serverNow, completeThrough: range.completeThrough, lastOfRange },
-          page,
-          defs,
-        );
-        summary.records += result.records;
-        summary.amountMicros += result.totalMicros;
-        summary.restated += result.restated;
-      }
-    } catch (e) {
-      summary.status = 'failed';
-      summary.error = errorMessage(e);
-      harvest.errors.push({ account: account.name, source: `${range.source} ${range.bucketSize}`, message: summary.error });
-      log.error(`${account.name} ${range.source} ${range.bucketSize}: ${summary.error}`);
-    } finally {
-      const wm = await readWatermark(store, account.name, range.source, range.bucketSize);
-      summary.completeThrough = wm?.completeThrough?.toISOString() ?? null;
-    }
+  for (const { summary } of harvest.ranges) {
+    const wm = await readWatermark(store, account.name, summary.source, summary.bucketSize);
+    summary.completeThrough = wm?.completeThrough?.toISOString() ?? null;
   }
 }

@@ -1,20 +1,18 @@
-// Loading one billing page: the records go into a temp staging table through the Appender (whole DataChunks, never
-// one INSERT per row); then one transaction compares them with what the store held for that window (growth of the
+// Loading one billing page: DuckDB's read_json reads the spooled records array straight into a temp staging table
+// (JSON numbers into DECIMAL exactly from their text; no JavaScript object per record), the checks of
+// billing-api-v2.md §2 run in SQL over it, then one transaction compares them with what the store held for that window (growth of the
 // open bucket, restatements of closed ones), replaces the window, writes the load record and moves the watermark.
 // A failure anywhere rolls the transaction back: the window keeps its previous contents and the watermark does not
 // move, so the next sync reads it again.
 import { randomUUID } from 'node:crypto';
-import { DuckDBDataChunk, DuckDBDecimalValue, DuckDBTimestampTZValue, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
-import type { BillingPage } from '../api/index.ts';
+import { ApiResponseError, type BillingPage } from '../api/index.ts';
 import type { Store } from '../store/database.ts';
 import { StoreError } from '../util/errors.ts';
-import { microsToDecimalString } from '../util/decimal.ts';
-import type { BucketSize } from '../util/buckets.ts';
+import { decimalStringToMicros, microsToDecimalString } from '../util/decimal.ts';
+import { formatRfc3339, type BucketSize } from '../util/buckets.ts';
 import type { BillingSourceDef } from './billing-sources/index.ts';
+import { castFailureSql, checkPageSql, EXACT_BELOW, recordFields, stagePageSql } from './billing-sql.ts';
 import { moveBillingWatermark } from './watermarks.ts';
-
-/** DuckDB's vector size: the most rows one DataChunk carries. */
-const CHUNK_ROWS = 2048;
 
 export interface LoadContext {
   store: Store;
@@ -37,6 +35,8 @@ export interface LoadResult {
   /** Buckets whose amount moved since the previous read: [growth, restatement]. */
   growth: number;
   restated: number;
+  /** Derivable metadata that disagreed with the records (said, not fatal). */
+  warnings: string[];
 }
 
 function stageName(def: BillingSourceDef): string {
@@ -49,7 +49,6 @@ async function ensureStageTables(store: Store, defs: readonly BillingSourceDef[]
   if (staged.has(store)) return;
   for (const def of defs) {
     await checkTableMatchesDeclaration(store, def);
-    await store.run(`create temp table if not exists ${stageName(def)} as select * from ${def.table} limit 0`);
   }
   staged.add(store);
 }
@@ -75,80 +74,90 @@ async function checkTableMatchesDeclaration(store: Store, def: BillingSourceDef)
   }
 }
 
-/** A declared amount of one record, never a silent zero when it is missing (STYLE.md §6). */
-function declaredAmount(def: BillingSourceDef, record: BillingPage['records'][number], field: string): bigint {
-  const micros = record.amounts[field];
-  if (micros === undefined) {
-    throw new StoreError(`a ${def.source} record of [${record.startTime.toISOString()}, ${record.endTime.toISOString()}) has no ${field}, which the declaration requires`);
-  }
-  return micros;
-}
+/** A page as the network half leaves it: its metadata in memory, its records array in a spool file. */
+export type SpooledPage = Omit<BillingPage, 'recordsJson'> & { file: string };
 
-function tsValue(cache: Map<number, DuckDBTimestampTZValue>, d: Date): DuckDBTimestampTZValue {
-  const ms = d.getTime();
-  let v = cache.get(ms);
-  if (!v) {
-    v = new DuckDBTimestampTZValue(BigInt(ms) * 1000n);
-    cache.set(ms, v);
-  }
-  return v;
-}
+type Checks = Record<string, string | null> & { n: string; unique_ids?: string };
 
-/** Append the page's records to the (emptied) staging table, column by column, 2048 rows per DataChunk. */
-async function stagePage(ctx: LoadContext, page: BillingPage, loadId: string, extractedAt: Date): Promise<void> {
+/** A record index of the spooled array as messages name it: `records[17].gpuAmount`. */
+const at = (i: string | null | undefined, field: string) => `records[${i}].${field}`;
+
+const trimZeros = (d: string) => d.replace(/\.?0+$/, '');
+
+/** Read the spooled records into the staging table; a value no cast takes is named, field and record, here. */
+async function stagePage(ctx: LoadContext, page: SpooledPage, loadId: string, extractedAt: Date): Promise<void> {
   const { store, def } = ctx;
-  const table = stageName(def);
-  await store.run(`delete from ${table}`);
-  const appender = await store.connection.createAppender(table, 'main', 'temp');
+  const params = { account: ctx.account, size: ctx.bucketSize, load: loadId, at: extractedAt.toISOString() };
   try {
-    const types: DuckDBType[] = [];
-    for (let i = 0; i < appender.columnCount; i++) types.push(appender.columnType(i));
-    const times = new Map<number, DuckDBTimestampTZValue>();
-    const extracted = tsValue(times, extractedAt);
-    const records = page.records;
-    for (let offset = 0; offset < records.length; offset += CHUNK_ROWS) {
-      const slice = records.slice(offset, offset + CHUNK_ROWS);
-      const n = slice.length;
-      const columns: DuckDBValue[][] = [];
-      columns.push(new Array<DuckDBValue>(n).fill(ctx.account));
-      columns.push(new Array<DuckDBValue>(n).fill(ctx.bucketSize));
-      columns.push(slice.map((r) => tsValue(times, r.startTime)));
-      columns.push(slice.map((r) => tsValue(times, r.endTime)));
-      if (def.idField) columns.push(slice.map((r) => r.id ?? ''));
-      for (const field of def.amountFields) {
-        columns.push(slice.map((r) => new DuckDBDecimalValue(declaredAmount(def, r, field), 18, 6)));
-      }
-      columns.push(new Array<DuckDBValue>(n).fill(loadId));
-      columns.push(new Array<DuckDBValue>(n).fill(extracted));
-      if (columns.length !== types.length) {
-        throw new StoreError(`${def.table} has ${types.length} columns but ${columns.length} were prepared; the schema and src/extract/billing-sources/ disagree`);
-      }
-      const chunk = DuckDBDataChunk.create(types, n);
-      chunk.setColumns(columns);
-      appender.appendDataChunk(chunk);
-    }
-    appender.flushSync();
-  } finally {
-    appender.closeSync();
+    await store.run(stagePageSql(def, stageName(def), page.file, page.bytes), params);
+  } catch (e) {
+    // only on failure: re-read the amounts as JSON to say which one DuckDB could not take
+    const first = await store.one<Record<string, string | null>>(castFailureSql(def, page.file, page.bytes)).catch(() => undefined);
+    const bad = def.amountFields.find((f) => first?.[f] != null);
+    const detail = bad ? `${at(first![bad], bad)}: expected a number with at most 12 digits before the point` : (e as Error).message.split('\n')[0];
+    throw new ApiResponseError(`${page.what}: ${detail}`, { cause: e });
   }
+}
+
+/** The strict half of billing-api-v2.md §2 in SQL: every declared field present, ids non-empty, times inside the
+ * answered window, and the stated count and totals equal to what arrived. */
+async function checkPage(ctx: LoadContext, page: SpooledPage): Promise<{ records: number; sums: Record<string, bigint>; warnings: string[] }> {
+  const { store, def } = ctx;
+  const c = (await store.one<Checks>(checkPageSql(def, stageName(def)), { ws: page.query.startTime.toISOString(), we: page.query.endTime.toISOString() }))!;
+  const fail = (detail: string) => new ApiResponseError(`${page.what}: ${detail}`);
+  for (const f of recordFields(def)) {
+    const i = c[`missing:${f}`];
+    if (i == null) continue;
+    const time = f === 'startTime' || f === 'endTime';
+    throw fail(`${at(i, f)}: ${time ? 'missing or not an RFC 3339 date-time' : 'missing, and the declaration of this source requires it'}`);
+  }
+  for (const f of def.amountFields) {
+    const i = c[`inexact:${f}`];
+    if (i != null) throw fail(`${at(i, f)}: an amount of $${EXACT_BELOW.toExponential()} or more, which cannot be read exactly (read_json reads numbers as doubles)`);
+  }
+  if (def.idField && c[`empty:${def.idField}`] != null) throw fail(`${at(c[`empty:${def.idField}`], def.idField)}: an empty id`);
+  if (c.outside != null) {
+    throw fail(`records[${c.outside}] lies outside the answered window [${formatRfc3339(page.query.startTime)}, ${formatRfc3339(page.query.endTime)})`);
+  }
+  const records = Number(c.n);
+  if (page.stated.recordCount !== undefined && page.stated.recordCount !== records) {
+    throw fail(`metadata.recordCount is ${page.stated.recordCount} but ${records} records arrived`);
+  }
+  const sums: Record<string, bigint> = {};
+  for (const f of def.amountFields) {
+    const sum = decimalStringToMicros(c[`sum:${f}`] ?? '0');
+    sums[f] = sum;
+    const stated = page.stated.totals[f];
+    if (stated !== undefined && decimalStringToMicros(stated) !== sum) {
+      throw fail(`metadata.totals.${f} is ${trimZeros(stated)} but the records add up to ${trimZeros(microsToDecimalString(sum))}`);
+    }
+  }
+  const warnings: string[] = [];
+  const unique = c.unique_ids == null ? undefined : Number(c.unique_ids);
+  if (def.uniqueCountKey && page.stated.uniqueCount !== undefined && unique !== undefined && page.stated.uniqueCount !== unique) {
+    // a count of resources is derivable metadata: a wrong one is said, not fatal (§2 invariants)
+    warnings.push(`${page.what}: metadata ${def.uniqueCountKey} (${page.stated.uniqueCount}, records have ${unique}) unusable; derived from the ${records} records`);
+  }
+  return { records, sums, warnings };
 }
 
 /**
  * Replace the store's records of the page's window with the page's records, in one transaction with the load
  * record, the restatement log and the watermark.
  */
-export async function loadBillingPage(ctx: LoadContext, page: BillingPage, defs: readonly BillingSourceDef[]): Promise<LoadResult> {
+export async function loadBillingPage(ctx: LoadContext, page: SpooledPage, defs: readonly BillingSourceDef[]): Promise<LoadResult> {
   const { store, def } = ctx;
   await ensureStageTables(store, defs);
   const loadId = randomUUID();
   const extractedAt = new Date();
   await stagePage(ctx, page, loadId, extractedAt);
+  const checked = await checkPage(ctx, page);
 
   const windowStart = page.query.startTime.toISOString();
   const windowEnd = page.query.endTime.toISOString();
   const stage = stageName(def);
   const keyCols = def.idColumn ? ['start_time', def.idColumn] : ['start_time'];
-  const total = page.records.reduce((s, r) => s + declaredAmount(def, r, 'totalAmount'), 0n);
+  const total = checked.sums.totalAmount ?? 0n;
   const loadedThrough = page.query.endTime < ctx.serverNow ? page.query.endTime : ctx.serverNow;
   const params = { account: ctx.account, size: ctx.bucketSize, ws: windowStart, we: windowEnd };
 
@@ -196,7 +205,7 @@ export async function loadBillingPage(ctx: LoadContext, page: BillingPage, defs:
       `insert into _meta_loads values ($load, $run, $account, $source, $size, $ws::timestamptz, $we::timestamptz, $records, $bytes, $total::decimal(38,6), $at::timestamptz)`,
       {
         load: loadId, run: ctx.runId, account: ctx.account, source: def.source, size: ctx.bucketSize, ws: windowStart, we: windowEnd,
-        records: page.records.length, bytes: page.bytes, total: microsToDecimalString(total), at: extractedAt.toISOString(),
+        records: checked.records, bytes: page.bytes, total: microsToDecimalString(total), at: extractedAt.toISOString(),
       },
     );
     await moveBillingWatermark(store, {
@@ -205,14 +214,15 @@ export async function loadBillingPage(ctx: LoadContext, page: BillingPage, defs:
     });
     await store.run(
       `update _meta_runs set records = records + $records, bytes = bytes + $bytes where run_id = $run`,
-      { records: page.records.length, bytes: page.bytes, run: ctx.runId },
+      { records: checked.records, bytes: page.bytes, run: ctx.runId },
     );
     return {
       loadId,
-      records: page.records.length,
+      records: checked.records,
       totalMicros: total,
       growth: moved.filter((m) => m.kind === 'growth').length,
       restated: moved.filter((m) => m.kind !== 'growth').length,
+      warnings: checked.warnings,
     };
   });
 }

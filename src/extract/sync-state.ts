@@ -24,12 +24,13 @@ export const EMPTY_SYNC_STATE: SyncState = { watermark: () => undefined, lastDen
 
 export async function readSyncState(store: Store): Promise<SyncState> {
   const watermarks: Map<WatermarkKey, Watermark> = await readWatermarks(store);
-  // the newest non-empty load of every (account, source, bucket size)
+  // the non-empty load of the newest window of every (account, source, bucket size): ranges are read newest-first,
+  // so the last one extracted is the oldest and sparsest window, not the one the next sync starts from
   const loads = await store.all<LastLoad>(
     `select account, source, bucket_size, records::varchar records, window_start::varchar ws, window_end::varchar we
      from _meta_loads
      where records > 0 and bucket_size is not null
-     qualify row_number() over (partition by account, source, bucket_size order by extracted_at desc) = 1`,
+     qualify row_number() over (partition by account, source, bucket_size order by window_end desc, extracted_at desc) = 1`,
   );
   const density = (l: LastLoad) => {
     const buckets = countBuckets(new Date(l.ws), new Date(l.we), l.bucket_size);

@@ -1,7 +1,8 @@
 // The sync engine. Per account: the network half (fetch-account.ts: inventory, then every billing source at each
-// configured bucket size, chunk by chunk) runs with the database untouched, then the database half
-// (load-account.ts) loads it all in one short writing session. So a sync throttled to a few requests a minute holds
-// the database for seconds, not minutes, and readers never wait (shared-database.ts). A failing source is recorded
+// configured bucket size, chunk by chunk) runs with the database untouched; each billing page is spooled to a file
+// and loaded through a writer that batches pages and holds the database only while they keep coming
+// (page-loader.ts); the inventory follows in the same writer. So a sync throttled to a few requests a minute holds
+// the database for moments per page, not minutes, and readers never wait (shared-database.ts). A failing source is recorded
 // and the others go on; a rejected key stops its account. The run log says what happened.
 import { ApiAuthError, ApiClient, ApiForbiddenError, type ApiClientOptions } from '../api/index.ts';
 import type { Config } from '../config/schema.ts';
@@ -12,11 +13,13 @@ import type { BucketSize } from '../util/buckets.ts';
 import { errorMessage, EXIT, isGpuledgerError } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import type { ResolvedAccount } from './accounts.ts';
-import { fetchAccount, type AccountHarvest } from './fetch-account.ts';
-import { loadAccount } from './load-account.ts';
+import { fetchAccount, type AccountHarvest, type FetchAccountOptions } from './fetch-account.ts';
+import { loadAccount, queuePage } from './load-account.ts';
+import { createPageLoader } from './page-loader.ts';
 import type { Progress } from './progress.ts';
 import type { RangeSummary } from './range-summary.ts';
 import { closeInterruptedRuns, finishRun, startRun, type RunStatus } from './runs.ts';
+import { createSpool } from './spool.ts';
 import { readSyncState } from './sync-state.ts';
 
 export type { RangeSummary } from './range-summary.ts';
@@ -91,35 +94,42 @@ export async function runSync(options: SyncOptions): Promise<SyncResult> {
   const warnings: string[] = [];
   const counters = { requests: 0, retries: 0, rateLimited: 0, bytes: 0 };
   const authFailures: unknown[] = [];
-
-  for (const account of options.accounts) {
-    const client = new ApiClient({ baseUrl: account.apiUrl, apiKey: account.apiKey, apiKeyEnv: account.apiKeyEnv, log: log.child(account.name), ...options.client });
-    let harvest: AccountHarvest | undefined;
-    try {
-      await client.probe(options.signal);
-      harvest = await fetchAccount({ ...options, client, account, state, sources, log });
-      const fetched = harvest;
-      await sessions.write((store) => loadAccount(store, runId, fetched, log), { publish: false });
-    } catch (e) {
-      errors.push({ account: account.name, source: '*', message: errorMessage(e) });
-      // a configuration failure is said once: thrown below when nothing else worked, else in the summary's table
-      if (isConfigurationFailure(e)) authFailures.push(e);
-      else log.error(`${account.name}: ${errorMessage(e)}`);
-    } finally {
-      if (harvest) {
-        if (harvest.inventory) ranges.push(harvest.inventory.summary);
-        if (harvest.balance) ranges.push(harvest.balance.summary);
-        ranges.push(...harvest.ranges.map((r) => r.summary));
-        errors.push(...harvest.errors);
-        warnings.push(...harvest.warnings);
-        authFailures.push(...harvest.forbidden);
+  const spool = createSpool();
+  const loader = createPageLoader({ sessions, batchRecords: config.sync.maxRecordsPerRequest });
+  try {
+    for (const account of options.accounts) {
+      const client = new ApiClient({ baseUrl: account.apiUrl, apiKey: account.apiKey, apiKeyEnv: account.apiKeyEnv, log: log.child(account.name), ...options.client });
+      let harvest: AccountHarvest | undefined;
+      try {
+        await client.probe(options.signal);
+        const onPage: FetchAccountOptions['onPage'] = (h, entry, page) => queuePage(loader, spool, runId, h, entry, page, log);
+        const fetched: AccountHarvest = (harvest = await fetchAccount({ ...options, client, account, state, sources, log, spool, onPage }));
+        await loader.queue((store) => loadAccount(store, runId, fetched, log), { now: true }).done;
+      } catch (e) {
+        errors.push({ account: account.name, source: '*', message: errorMessage(e) });
+        // a configuration failure is said once: thrown below when nothing else worked, else in the summary's table
+        if (isConfigurationFailure(e)) authFailures.push(e);
+        else log.error(`${account.name}: ${errorMessage(e)}`);
+      } finally {
+        if (harvest) {
+          if (harvest.inventory) ranges.push(harvest.inventory.summary);
+          if (harvest.balance) ranges.push(harvest.balance.summary);
+          ranges.push(...harvest.ranges.map((r) => r.summary));
+          errors.push(...harvest.errors);
+          warnings.push(...harvest.warnings);
+          authFailures.push(...harvest.forbidden);
+        }
+        counters.requests += client.stats.requests;
+        counters.retries += client.stats.retries;
+        counters.rateLimited += client.stats.rateLimited;
+        counters.bytes += client.stats.bytes;
+        await client.close();
       }
-      counters.requests += client.stats.requests;
-      counters.retries += client.stats.retries;
-      counters.rateLimited += client.stats.rateLimited;
-      counters.bytes += client.stats.bytes;
-      await client.close();
     }
+  } finally {
+    // the final, publishing session below must not wait for a lingering one
+    await loader.close();
+    spool.remove();
   }
   options.progress?.done();
 

@@ -2,13 +2,14 @@
 // (a restatement), with one record new after T and one gone after T. `--as-of T` evaluates on the first load, and
 // --with-restatements on the data as loaded now. The loads go through the real loader, which records the
 // restatements exactly as a sync does.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAlerts } from '../../src/alert/index.ts';
 import { dropKnownAt, shadowKnownAt } from '../../src/alert/known-at.ts';
-import type { BillingPage } from '../../src/api/index.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import { BILLING_SOURCE_DEFS } from '../../src/extract/billing-sources/index.ts';
-import { loadBillingPage } from '../../src/extract/load-billing.ts';
+import { loadBillingPage, type SpooledPage } from '../../src/extract/load-billing.ts';
 import { startRun } from '../../src/extract/runs.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { tempDir, type TempDir } from '../integration/sync-helpers.ts';
@@ -29,24 +30,34 @@ describe('alerts --as-of on the data as loaded then', () => {
     // today's day bucket, so the budget's month is the one the back-test moment falls in
     const start = new Date(Math.floor(Date.now() / DAY) * DAY);
     const end = new Date(start.getTime() + DAY);
+    // the records as the API writes them (JSON numbers), spooled to a file as the sync does
     const record = (id: string, total: string, gpu: string, cpu: string, disk: string) => ({
-      startTime: start,
-      endTime: end,
-      id,
-      amounts: { totalAmount: usd(total), gpuAmount: usd(gpu), cpuAmount: usd(cpu), diskAmount: usd(disk) },
+      startTime: start.toISOString(),
+      endTime: end.toISOString(),
+      podId: id,
+      totalAmount: Number(total),
+      gpuAmount: Number(gpu),
+      cpuAmount: Number(cpu),
+      diskAmount: Number(disk),
     });
-    const page = (records: BillingPage['records']): BillingPage => ({
-      route: 'pods',
-      path: '/v2/billing/pods',
-      query: { startTime: start, endTime: end, bucketSize: 'day' },
-      body: '',
-      warnings: [],
-      records,
-      totals: {},
-      recordCount: records.length,
-      bytes: 100,
-    });
-    const load = (p: BillingPage) =>
+    let pages = 0;
+    const page = (records: ReturnType<typeof record>[]): SpooledPage => {
+      const file = join(tmp.dir, `page-${++pages}.json`);
+      writeFileSync(file, JSON.stringify(records));
+      return {
+        route: 'pods',
+        path: '/v2/billing/pods',
+        what: `GET /v2/billing/pods [${start.toISOString()}, ${end.toISOString()}) day`,
+        query: { startTime: start, endTime: end, bucketSize: 'day' },
+        file,
+        recordCount: records.length,
+        stated: { recordCount: records.length, totals: {} },
+        read: 'split',
+        bytes: 100,
+        warnings: [],
+      };
+    };
+    const load = (p: SpooledPage) =>
       loadBillingPage(
         { store, runId, account: 'acme', def: BILLING_SOURCE_DEFS.pods, bucketSize: 'day', serverNow: new Date(), completeThrough: start, lastOfRange: true },
         p,

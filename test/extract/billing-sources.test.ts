@@ -2,9 +2,11 @@
 // routes (which serve the contract independently of these declarations), and the loader, which must refuse a record
 // that lacks a declared amount or a table that has an undeclared column instead of storing a silent $0.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BillingPage } from '../../src/api/index.ts';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { BILLING_SOURCE_DEFS, BILLING_SOURCES } from '../../src/extract/billing-sources/index.ts';
-import { loadBillingPage } from '../../src/extract/load-billing.ts';
+import { loadBillingPage, type SpooledPage } from '../../src/extract/load-billing.ts';
+import { microsToNumber } from '../../src/util/decimal.ts';
 import type { Simulator } from '../../src/simulator/index.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { fastSimulator, KEY, tempDir, type TempDir } from '../integration/sync-helpers.ts';
@@ -81,18 +83,25 @@ describe('billing source declarations', () => {
     expect([...BILLING_SOURCES].sort()).toEqual(defs.map((d) => d.source).sort());
   });
 
-  function page(amounts: Record<string, bigint>): BillingPage {
-    const start = new Date('2026-11-01T00:00:00Z');
-    const end = new Date('2026-11-02T00:00:00Z');
+  let pages = 0;
+  function page(amounts: Record<string, bigint>): SpooledPage {
+    const start = '2026-11-01T00:00:00Z';
+    const end = '2026-11-02T00:00:00Z';
+    const record = { startTime: start, endTime: end, podId: 'pod-1', ...Object.fromEntries(Object.entries(amounts).map(([f, m]) => [f, microsToNumber(m)])) };
+    const file = join(tmp.dir, `page-${++pages}.json`);
+    writeFileSync(file, JSON.stringify([record]));
     return {
       route: 'pods',
       path: '/v2/billing/pods',
-      query: { startTime: start, endTime: end, bucketSize: 'day' },
-      records: [{ startTime: start, endTime: end, id: 'pod-1', amounts }],
-      totals: amounts,
+      what: 'GET /v2/billing/pods [2026-11-01T00:00:00Z, 2026-11-02T00:00:00Z) day',
+      query: { startTime: new Date(start), endTime: new Date(end), bucketSize: 'day' },
+      file,
       recordCount: 1,
+      stated: { recordCount: 1, totals: {} },
+      read: 'split',
       bytes: 100,
-    } as BillingPage;
+      warnings: [],
+    };
   }
 
   const context = (s: Store) => ({
@@ -108,7 +117,7 @@ describe('billing source declarations', () => {
 
   it('refuses a record that lacks a declared amount, naming the field, and stores nothing', async () => {
     const missing = page({ totalAmount: 3_000_000n, gpuAmount: 2_000_000n, cpuAmount: 1_000_000n });
-    await expect(loadBillingPage(context(store), missing, defs)).rejects.toThrow(/has no diskAmount/);
+    await expect(loadBillingPage(context(store), missing, defs)).rejects.toThrow(/records\[0\]\.diskAmount: missing/);
     expect((await store.one<{ n: string }>(`select count(*)::varchar n from raw_billing_pods`))?.n).toBe('0');
     // the complete record loads
     const whole = page({ totalAmount: 3_000_000n, gpuAmount: 2_000_000n, cpuAmount: 1_000_000n, diskAmount: 0n });

@@ -2,6 +2,7 @@
 // /v2/billing/networkvolumes until August 2026: on a 404 the older spelling is tried once and remembered.
 import { formatRfc3339 } from '../../util/buckets.ts';
 import type { Logger } from '../../util/log.ts';
+import { splitBillingBody, type SplitBody } from '../billing-body.ts';
 import { parseBillingPage, type BillingPage, type BillingQuery } from '../billing-page.ts';
 import { ApiRequestError } from '../errors.ts';
 import type { ApiRequester } from '../request.ts';
@@ -27,7 +28,7 @@ export async function fetchBillingPage(
   const params = { startTime: formatRfc3339(query.startTime), endTime: formatRfc3339(query.endTime), bucketSize: query.bucketSize };
   const window = `[${params.startTime}, ${params.endTime}) ${params.bucketSize}`;
   let path = route === 'network-volumes' ? state.networkVolumesPath : BILLING_PATHS[route];
-  const get = (p: string) => requester.request({ what: `GET ${p} ${window}`, method: 'GET', path: p, query: params, signal });
+  const get = (p: string) => requester.request({ what: `GET ${p} ${window}`, method: 'GET', path: p, query: params, signal, readBody: splitBillingBody });
   let answer;
   try {
     answer = await get(path);
@@ -37,5 +38,5 @@ export async function fetchBillingPage(
     state.networkVolumesPath = path = OLD_NETWORK_VOLUMES_PATH;
     answer = await get(path);
   }
-  return parseBillingPage(route, path, `GET ${path} ${window}`, answer);
+  return parseBillingPage(route, path, `GET ${path} ${window}`, answer.json as SplitBody, answer.bytes);
 }
