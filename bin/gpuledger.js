@@ -29,13 +29,20 @@ function distIsStale() {
   return newerThan(SRC, statSync(STAMP).mtimeMs);
 }
 
+// A start-up failure (a broken build, a missing dependency) is told in one line too; once the CLI is loaded, its own
+// handlers (src/cli/last-resort.ts) end every other failure with one line and a documented exit code.
 let main;
-if (distIsStale()) {
-  if (process.stderr.isTTY) process.stderr.write('gpuledger: dist/ is older than src/; running the sources (slower) – npm run build\n');
-  const { register } = await import('tsx/esm/api');
-  register();
-  ({ main } = await import('../src/cli/main.ts'));
-} else {
-  ({ main } = await import('../dist/cli/main.js'));
+try {
+  if (distIsStale()) {
+    if (process.stderr.isTTY) process.stderr.write('gpuledger: dist/ is older than src/; running the sources (slower) – npm run build\n');
+    const { register } = await import('tsx/esm/api');
+    register();
+    ({ main } = await import('../src/cli/main.ts'));
+  } else {
+    ({ main } = await import('../dist/cli/main.js'));
+  }
+} catch (e) {
+  process.stderr.write(`gpuledger: cannot start: ${String(e instanceof Error ? e.message : e).split('\n')[0]} (try npm install, or npm run build)\n`);
+  process.exit(1);
 }
 process.exitCode = await main(process.argv);

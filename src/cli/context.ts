@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { resolveSettings, type GlobalFlags, type Settings } from '../config/load.ts';
 import { UsageError } from '../util/errors.ts';
 import { createLogger, LOG_LEVELS, type Logger, type LogLevel } from '../util/log.ts';
+import { checkDatabasePath } from './paths.ts';
 
 export interface GlobalOptions extends GlobalFlags {
   logLevel?: string;
@@ -25,5 +26,7 @@ export function parseLogLevel(value: string | undefined): LogLevel {
 export function contextFor(command: Command): CliContext {
   const opts = command.optsWithGlobals<GlobalOptions>();
   const log = createLogger({ level: parseLogLevel(opts.logLevel) });
-  return { settings: resolveSettings(opts), log };
+  const settings = resolveSettings(opts);
+  checkDatabasePath(settings.dbPath);
+  return { settings, log };
 }

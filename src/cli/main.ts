@@ -1,7 +1,8 @@
 // The gpuledger program: global options, one file per command (src/cli/commands/), and the one place where an
 // error becomes a one-line message and an exit code (DESIGN.md "Exit codes").
-import { Command, CommanderError } from 'commander';
-import { EXIT, exitCodeOf, isGpuledgerError } from '../util/errors.ts';
+import { Command, CommanderError, type Option } from 'commander';
+import { EXIT, isGpuledgerError, UsageError } from '../util/errors.ts';
+import { LOG_LEVELS } from '../util/log.ts';
 import { redact } from '../util/secrets.ts';
 import { VERSION } from '../version.ts';
 import { registerAlerts } from './commands/alerts.ts';
@@ -16,13 +17,20 @@ import { registerSchedule } from './commands/schedule.ts';
 import { registerSimulator } from './commands/simulator.ts';
 import { registerSync } from './commands/sync.ts';
 import { registerViews } from './commands/views.ts';
+import { describeFailure } from './failure.ts';
+import { installLastResort, markFinished } from './last-resort.ts';
 
 /** Commands report their exit code here (a thrown error decides it otherwise). */
 export interface ExitState {
   code: number;
 }
 
-export function buildProgram(exit: ExitState): Command {
+/** What commander would print on stderr: kept, so that a failure is told in one line of our own. */
+interface CommanderOutput {
+  help: string;
+}
+
+export function buildProgram(exit: ExitState, output: CommanderOutput = { help: '' }): Command {
   const program = new Command('gpuledger')
     .description('Cost reporting for GPU cloud workloads: billing histories → DuckDB → SQL views, workbooks and alerts')
     .version(VERSION, '-V, --version')
@@ -30,9 +38,13 @@ export function buildProgram(exit: ExitState): Command {
     .option('--db <file>', 'DuckDB database file (env GPULEDGER_DB; default data/gpuledger.duckdb)')
     .option('--api-url <url>', 'platform API base URL (env GPULEDGER_API_URL; default https://api.runpod.io)')
     .option('--queue-api-url <url>', 'Serverless queue API base URL (env GPULEDGER_QUEUE_API_URL; default https://api.runpod.ai)')
-    .option('--log-level <level>', 'error, warn, info or debug (env GPULEDGER_LOG_LEVEL)')
-    .showHelpAfterError('(run gpuledger --help for usage)')
-    .exitOverride();
+    .option('--log-level <level>', `${LOG_LEVELS.join(', ')} (env GPULEDGER_LOG_LEVEL)`)
+    // subcommands inherit this when they are created: errors come back as CommanderError and are told by main();
+    // the only thing written here is the help a command without its subcommand shows (`gpuledger`, `allocation`)
+    .configureOutput({ writeErr: (text) => void (output.help += text), outputError: () => undefined })
+    .exitOverride()
+    // every command, also those that read no settings (views), refuses a level it does not know
+    .hook('preAction', (_program, action) => checkLogLevel(action.optsWithGlobals<{ logLevel?: string }>().logLevel));
   for (const register of [
     registerSimulator,
     registerSync,
@@ -56,22 +68,65 @@ export function buildProgram(exit: ExitState): Command {
   return program;
 }
 
-export async function main(argv: string[]): Promise<number> {
+function checkLogLevel(flag: string | undefined): void {
+  const level = flag ?? process.env.GPULEDGER_LOG_LEVEL;
+  if (level !== undefined && !(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got '${level}'${flag === undefined ? ' (from GPULEDGER_LOG_LEVEL)' : ''}`);
+  }
+}
+
+/** Options that take a value, in any command: the argument after one of them is its value, whatever it looks like. */
+function valueOptions(program: Command): Set<string> {
+  const names = new Set<string>();
+  const visit = (c: Command) => {
+    for (const o of c.options as readonly Option[]) {
+      if (o.required || o.optional) for (const flag of [o.long, o.short]) if (flag) names.add(flag);
+    }
+    c.commands.forEach(visit);
+  };
+  visit(program);
+  return names;
+}
+
+/**
+ * SQL may start with a line comment (`query $'-- note\nselect 1'`), which commander would take for an unknown option.
+ * An argument that starts with `--` and whitespace is never an option, so it gets a leading space: SQL ignores it,
+ * and the whole first line is the comment, so no line or column in an error message moves.
+ */
+export function protectSqlComments(argv: string[], program: Command): string[] {
+  const takesValue = valueOptions(program);
+  return argv.map((arg, i) => (/^--\s/.test(arg) && !takesValue.has(argv[i - 1] ?? '') ? ` ${arg}` : arg));
+}
+
+async function execute(argv: string[]): Promise<number> {
   const exit: ExitState = { code: EXIT.ok };
-  const program = buildProgram(exit);
+  const output: CommanderOutput = { help: '' };
+  const program = buildProgram(exit, output);
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(protectSqlComments(argv, program));
     return exit.code;
   } catch (e) {
-    if (e instanceof CommanderError) {
-      // commander already printed its message; help and version are successes
-      return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (e instanceof CommanderError && e.code === 'commander.help' && e.exitCode !== 0) {
+      // `gpuledger` or `gpuledger allocation` without a command: the list of commands is the answer, on stdout
+      process.stdout.write(output.help);
+      process.stderr.write('gpuledger: a command is required: pick one of the list above (gpuledger help COMMAND for its options)\n');
+      return EXIT.usage;
     }
-    const message = e instanceof Error ? e.message : String(e);
-    process.stderr.write(redact(`gpuledger: ${message}`) + '\n');
+    if (e instanceof CommanderError && e.exitCode === 0) return EXIT.ok; // --help, --version
+    const opts = program.opts<{ db?: string }>();
+    const { line, code } = describeFailure(e, opts.db ?? process.env.GPULEDGER_DB);
+    process.stderr.write(line + '\n');
     if (!isGpuledgerError(e) && e instanceof Error && process.env.GPULEDGER_LOG_LEVEL === 'debug') {
       process.stderr.write(redact(e.stack ?? '') + '\n');
     }
-    return exitCodeOf(e);
+    return code;
   }
+}
+
+/** The program as bin/gpuledger.js runs it: the last-resort handlers first, then the command, then the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  installLastResort();
+  const code = await execute(argv);
+  markFinished();
+  return code;
 }

@@ -66,7 +66,8 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv = pro
     configPath = resolve(cwd, DEFAULT_CONFIG_FILE);
   }
   const config = configPath ? loadConfigFile(configPath) : parseConfig({}, '(defaults)');
-  const apiUrl = flags.apiUrl ?? env.GPULEDGER_API_URL ?? config.apiUrl;
+  // an empty variable (`export GPULEDGER_DB=`) is unset, as for GPULEDGER_CONFIG above – not the current folder
+  const apiUrl = flags.apiUrl ?? (env.GPULEDGER_API_URL || config.apiUrl);
   try {
     new URL(apiUrl);
   } catch {
@@ -85,7 +86,7 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv = pro
     config: queueApiUrl === undefined ? config : { ...config, queueApiUrl: queueApiUrl.replace(/\/+$/, '') },
     queueApiUrl: queueApiUrl?.replace(/\/+$/, ''),
     configPath,
-    dbPath: resolve(cwd, flags.db ?? env.GPULEDGER_DB ?? config.database),
+    dbPath: resolve(cwd, flags.db ?? (env.GPULEDGER_DB || config.database)),
     apiUrl: apiUrl.replace(/\/+$/, ''),
   };
 }

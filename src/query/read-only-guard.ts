@@ -8,7 +8,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { StatementType } from '@duckdb/node-api';
 import { EXIT, GpuledgerError } from '../util/errors.ts';
 import { isSandboxRefusal, SandboxError } from './sandbox-error.ts';
-import { SqlError } from './sql-error.ts';
+import { EmptySqlError, SqlError } from './sql-error.ts';
 
 /** Statement types that only read: SELECT (also DESCRIBE, SHOW, SUMMARIZE, PRAGMA table_info) and EXPLAIN. */
 const READING: ReadonlySet<StatementType> = new Set([StatementType.SELECT, StatementType.EXPLAIN]);
@@ -71,9 +71,12 @@ export async function assertReadOnly(connection: DuckDBConnection, sql: string, 
   try {
     extracted = await connection.extractStatements(sql);
   } catch (e) {
+    // text that is only whitespace, comments or semicolons: the binding reports DuckDB's "no statement" without a
+    // message of its own
+    if (e instanceof Error && /^Error in native callback$/.test(e.message)) throw new EmptySqlError();
     throw SqlError.from(e, sql);
   }
-  if (extracted.count === 0) throw new GpuledgerError('query_empty', 'query: the SQL text holds no statement', EXIT.usage);
+  if (extracted.count === 0) throw new EmptySqlError();
   for (let i = 0; i < extracted.count; i++) {
     let type: StatementType;
     try {

@@ -7,6 +7,7 @@ import { assertReadOnly } from './read-only-guard.ts';
 import { isSandboxRefusal, SandboxError } from './sandbox-error.ts';
 import { enterSandbox, hasGrants, NO_GRANTS, type ReadGrants } from './sandbox.ts';
 import { SqlError } from './sql-error.ts';
+import { DatabaseDamagedError, isDamagedDatabase } from '../util/errors.ts';
 
 export interface QueryOptions {
   /** RFC 3339 instant for report_clock (SET VARIABLE gpuledger_as_of), already validated. */
@@ -29,6 +30,7 @@ export async function runReadOnlyQuery(store: Store, sql: string, options: Query
     const reader = await store.connection.runAndReadAll(sql);
     return { columns: columnsOf(reader.columnNames(), reader.columnTypes()), rows: reader.getRowsJson() };
   } catch (e) {
+    if (isDamagedDatabase(e)) throw new DatabaseDamagedError(store.path, e); // not the SQL's fault: say how to rebuild
     throw isSandboxRefusal(e) ? new SandboxError(e) : SqlError.from(e, sql);
   }
 }

@@ -1,5 +1,6 @@
-// DuckDB's error, with where it happened: "LINE 2: …" and a caret become "line 2, column 9" in the one-line message,
-// and DuckDB's own excerpt follows on the next lines.
+// DuckDB's error, with where it happened: "LINE 2: …" and a caret become "line 2, column 9" in the one-line message
+// (DuckDB's excerpt and caret are dropped: every failure is one line, issue 12). A statement that fails is a failed
+// command (exit 1), not a usage error: the flags were right, the SQL was not.
 import { EXIT, GpuledgerError } from '../util/errors.ts';
 
 export interface SqlPosition {
@@ -33,14 +34,20 @@ export class SqlError extends GpuledgerError {
 
   constructor(message: string, position: SqlPosition | undefined, cause: unknown) {
     const where = position ? ` at line ${position.line}${position.column ? `, column ${position.column}` : ''}` : '';
-    const [first, ...rest] = message.replace(/^Failed to extract statements: /, '').split('\n');
-    const excerpt = rest.filter((l) => /^LINE \d+:|^\s*\^/.test(l));
-    super('sql', [`SQL error${where}: ${first}`, ...excerpt].join('\n'), EXIT.usage, { cause });
+    const [first] = message.replace(/^Failed to extract statements: /, '').split('\n');
+    super('sql', `SQL error${where}: ${first}`, EXIT.failure, { cause });
     this.position = position;
   }
 
   static from(e: unknown, sql: string): SqlError {
     const message = e instanceof Error ? e.message : String(e);
     return new SqlError(message, sqlErrorPosition(message, sql), e);
+  }
+}
+
+/** The SQL text holds no statement: empty, blank, or comments only. */
+export class EmptySqlError extends GpuledgerError {
+  constructor() {
+    super('query_empty', 'query needs a SQL statement, and the text holds none (it is empty, blank or only comments); e.g. gpuledger query "select * from cost limit 10"', EXIT.usage);
   }
 }

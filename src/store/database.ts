@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import { loadAllocationRules } from '../allocation/load-rules.ts';
 import type { AllocationConfig } from '../config/allocation.ts';
-import { DatabaseLockedError, StoreError } from '../util/errors.ts';
+import { DatabaseDamagedError, DatabaseLockedError, isDamagedDatabase, StoreError } from '../util/errors.ts';
 import { acquireWriteLock, describeHolder, lockPathFor, readLock, type WriteLock } from './lock.ts';
 import { migrate } from './migrate.ts';
 import { applyViews } from './views.ts';
@@ -63,6 +63,7 @@ export async function openStore(options: OpenOptions): Promise<Store> {
       const holder = readLock(lockPathFor(options.path));
       throw new DatabaseLockedError(describeHolder(options.path, holder), { cause: e });
     }
+    if (isDamagedDatabase(e)) throw new DatabaseDamagedError(options.path, e);
     const msg = e instanceof Error ? e.message.split('\n')[0] : String(e);
     throw new StoreError(`cannot open database ${options.path}: ${msg}`, { cause: e });
   }
@@ -77,8 +78,8 @@ export async function openStore(options: OpenOptions): Promise<Store> {
       if (options.applyViews ?? true) await applyViews(store);
     }
   } catch (e) {
-    await store.close();
-    throw e;
+    await store.close().catch(() => undefined); // closing a damaged file can fail too; the first error is the one to tell
+    throw isDamagedDatabase(e) ? new DatabaseDamagedError(options.path, e) : e;
   }
   return store;
 }

@@ -81,3 +81,36 @@ export function exitCodeOf(e: unknown): ExitCode {
 export function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
+
+// DuckDB's words for a file it cannot trust: a bad checksum, a truncated file, garbage where the header should be,
+// and the fatal state a failed rollback on such a file leaves the instance in.
+const DAMAGED = /Corrupt database file|is not a valid DuckDB database file|Could not read enough bytes from file|Failed to rollback|database has been invalidated because of a previous fatal error/i;
+
+/** The database file (or an error caused by it) is damaged, as far as DuckDB can tell. */
+export function isDamagedDatabase(e: unknown): boolean {
+  for (let cur = e, depth = 0; cur !== undefined && cur !== null && depth < 8; depth++) {
+    if (cur instanceof DatabaseDamagedError) return true;
+    if (DAMAGED.test(cur instanceof Error ? cur.message : String(cur))) return true;
+    cur = cur instanceof Error ? cur.cause : undefined;
+  }
+  return false;
+}
+
+/**
+ * The database file cannot be read. Nothing in it is the only copy – the platform keeps the billing history – so the
+ * way out is to move it aside and sync again. A writer works on `<db>.writer`, a copy of `<db>` (shared-database.ts):
+ * both are named, since the copy of a damaged file is damaged too.
+ */
+export class DatabaseDamagedError extends GpuledgerError {
+  constructor(path: string | undefined, cause: unknown) {
+    const db = path?.replace(/\.writer$/, '');
+    const detail = errorMessage(cause).split('\n').find((l) => DAMAGED.test(l)) ?? errorMessage(cause).split('\n')[0];
+    const aside = db ? `move it aside (mv ${db} ${db}.damaged, and ${db}.writer if present)` : 'move it aside (and <db>.writer if present)';
+    super(
+      'db_damaged',
+      `database ${db ?? 'file'} is damaged (${detail?.trim()}); ${aside} and run gpuledger sync to rebuild it from the platform, the source of truth`,
+      EXIT.failure,
+      { cause },
+    );
+  }
+}

@@ -69,13 +69,16 @@ describe('gpuledger query', () => {
     expect(still.stdout).toBe('n\r\n2\r\n');
   });
 
-  it("shows DuckDB's message with the line and column of the error", async () => {
+  it("shows DuckDB's message with the line and column of the error, in one line, and exits 1", async () => {
     const r = await gpuledger(['--db', db, 'query', 'select resource_id\nfrom cost\nwhere nope = 1']);
-    expect(r.code).toBe(2);
-    expect(r.stderr.split('\n')[0]).toBe('gpuledger: SQL error at line 3, column 7: Binder Error: Referenced column "nope" not found in FROM clause!');
-    expect(r.stderr).toContain('LINE 3: where nope = 1');
+    // a statement that fails is a failed command (1), not a usage error (issue 12 §5)
+    expect(r).toMatchObject({
+      code: 1,
+      stderr: 'gpuledger: SQL error at line 3, column 7: Binder Error: Referenced column "nope" not found in FROM clause!\n',
+    });
     const syntax = await gpuledger(['--db', db, 'query', 'select from where']);
-    expect(syntax.stderr).toMatch(/^gpuledger: SQL error at line 1, column \d+: Parser Error: syntax error at or near "where"/);
+    expect(syntax.code).toBe(1);
+    expect(syntax.stderr).toMatch(/^gpuledger: SQL error at line 1, column \d+: Parser Error: syntax error at or near "where"\n$/);
   });
 
   it('pins report_clock with --as-of', async () => {

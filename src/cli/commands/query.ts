@@ -5,6 +5,8 @@ import type { Command } from 'commander';
 import { parseRfc3339 } from '../../util/buckets.ts';
 import type { ExitState } from '../main.ts';
 import { defaultFormat, emit, OUTPUT_FORMATS, parseOutputFormat } from '../output.ts';
+import { checkOutFile } from '../paths.ts';
+import { EmptySqlError } from '../../query/sql-error.ts';
 
 interface QueryFlags {
   format?: string;
@@ -27,6 +29,9 @@ export function registerQuery(program: Command, _exit: ExitState): void {
     .action(async (sql: string, flags: QueryFlags, command: Command) => {
       const format = flags.format ? parseOutputFormat(flags.format) : defaultFormat(flags.out, Boolean(process.stdout.isTTY));
       const asOf = flags.asOf ? parseRfc3339(flags.asOf, '--as-of') : undefined;
+      // text that is only comments is refused by the parser later, with the same words (read-only-guard.ts)
+      if (sql.trim() === '') throw new EmptySqlError();
+      if (flags.out !== undefined) checkOutFile(flags.out, '--out');
       // DuckDB loads only when the command runs, so --help and other commands start fast (issue 11)
       const [{ contextFor }, { withReadStore }, { runReadOnlyQuery }, { resolveReadGrants }] = await Promise.all([
         import('../context.ts'),

@@ -2,6 +2,7 @@
 // and, with --email, send it. A workbook that could not be delivered stays on disk and the command exits 1.
 import type { Command } from 'commander';
 import type { ExitState } from '../main.ts';
+import { checkCreatableFolder } from '../paths.ts';
 
 interface ReportFlags {
   report: string;
@@ -28,6 +29,7 @@ export function registerReport(program: Command, _exit: ExitState): void {
       ]);
       const { checkDeliveryConfig, parsePeriod, loadReportDefinition, renderReport, deliverReport, ReportDeliveryError } = report;
       const { settings, log } = contextFor(command);
+      if (flags.outDir !== undefined) checkCreatableFolder(flags.outDir, '--out-dir');
       // usage and definition errors before the database is opened (exit 2 without touching anything)
       if (flags.period !== undefined) parsePeriod(flags.period);
       loadReportDefinition(flags.report, settings.config.reports.directory);

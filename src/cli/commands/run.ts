@@ -3,7 +3,9 @@
 import type { Command } from 'commander';
 import type { NightlyResult } from '../../run/nightly.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
+import { exitWith } from '../last-resort.ts';
 import type { ExitState } from '../main.ts';
+import { checkCreatableFolder } from '../paths.ts';
 
 interface RunFlags {
   report: string;
@@ -55,12 +57,13 @@ export function registerRun(program: Command, exit: ExitState): void {
         import('../../run/nightly.ts'),
       ]);
       const { settings, log } = contextFor(command);
+      if (flags.outDir !== undefined) checkCreatableFolder(flags.outDir, '--out-dir');
       const wait = Number(flags.wait);
       if (!Number.isFinite(wait) || wait < 0) throw new UsageError(`--wait takes seconds (a number ≥ 0), got '${flags.wait}'`);
       const noKey = settings.config.accounts.every((a) => !process.env[a.apiKeyEnv]);
       const controller = new AbortController();
       const stop = (signal: NodeJS.Signals) => {
-        if (controller.signal.aborted) process.exit(130);
+        if (controller.signal.aborted) exitWith(`gpuledger: ${signal} again: stopped at once; what was loaded stays, the next run (or sync) reads the rest`, EXIT.failure);
         log.warn(`${signal}: finishing the step in flight, then stopping (again to abort now)`);
         controller.abort();
       };

@@ -8,6 +8,7 @@ import type { SyncResult } from '../../extract/sync.ts';
 import { BUCKET_SIZES, isBucketSize, parseRfc3339, type BucketSize } from '../../util/buckets.ts';
 import { microsToDecimalString } from '../../util/decimal.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
+import { exitWith } from '../last-resort.ts';
 import type { ExitState } from '../main.ts';
 import { emit, type Table } from '../output.ts';
 
@@ -30,7 +31,7 @@ export interface ParsedSyncFlags {
 }
 
 /** `sources` is config/sync.ts's SOURCES, passed in so that registering the command does not load zod. */
-export function parseSyncFlags(flags: SyncFlags, SOURCES: readonly Source[]): ParsedSyncFlags {
+export function parseSyncFlags(flags: SyncFlags, SOURCES: readonly Source[], now: Date = new Date()): ParsedSyncFlags {
   let sources: Source[] | undefined;
   if (flags.source !== undefined) {
     sources = flags.source.split(',').map((s) => s.trim()).filter(Boolean) as Source[];
@@ -44,6 +45,10 @@ export function parseSyncFlags(flags: SyncFlags, SOURCES: readonly Source[]): Pa
   }
   const since = flags.since === undefined ? undefined : parseRfc3339(flags.since, '--since');
   const until = flags.until === undefined ? undefined : parseRfc3339(flags.until, '--until');
+  // nothing can be billed after now: such a sync would read nothing and report success (issue 12 §5)
+  if (since && since > now) {
+    throw new UsageError(`--since ${flags.since} is in the future (it is now ${now.toISOString().slice(0, 19)}Z); pass a time before now`);
+  }
   if (since && until && since >= until) {
     throw new UsageError(`--since (${flags.since}) must be before --until (${flags.until})`);
   }
@@ -77,7 +82,8 @@ export function summaryTable(result: SyncResult): Table {
       r.requests,
       r.records,
       r.source === 'inventory' || r.source === 'health' || r.source === 'balance' ? null : dollars(r.amountMicros),
-      r.completeThrough ?? null,
+      // nothing complete yet: an empty cell, never null or a 1970 date
+      r.completeThrough ?? '',
       r.error ? `${r.status}: ${r.error}` : r.status,
     ]),
     footer: [
@@ -148,7 +154,7 @@ export function registerSync(program: Command, exit: ExitState): void {
       if (waited) log.info(waited);
       const controller = new AbortController();
       const stop = (signal: NodeJS.Signals) => {
-        if (controller.signal.aborted) process.exit(130);
+        if (controller.signal.aborted) exitWith(`gpuledger: ${signal} again: stopped at once; the chunks already loaded stay, the next sync reads the rest`, EXIT.failure);
         log.warn(`${signal}: stopping after the request in flight; what was read is still loaded (again to abort now)`);
         controller.abort();
       };

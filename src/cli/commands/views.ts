@@ -8,9 +8,11 @@ export function registerViews(program: Command, _exit: ExitState): void {
     .command('views')
     .option('--format <format>', `${OUTPUT_FORMATS.join(', ')} (default: table on a terminal, ndjson in a pipe)`)
     .description('list the public SQL views with a one-line description each')
-    .action(async (flags: { format?: string }) => {
+    .action(async (flags: { format?: string }, command: Command) => {
       const format = flags.format ? parseOutputFormat(flags.format) : defaultFormat(undefined, Boolean(process.stdout.isTTY));
-      const { listPublicViews } = await import('../../query/public-views.ts');
+      const [{ contextFor }, { listPublicViews }] = await Promise.all([import('../context.ts'), import('../../query/public-views.ts')]);
+      // the list does not depend on the settings, but a broken config or --db is refused like in every other command
+      contextFor(command);
       const views = listPublicViews();
       emit(
         {
