@@ -67,7 +67,7 @@ describe('report definitions', () => {
 
   it.each([
     ['  - { from: weekly, sheet: Waste }', /mine\.yaml: sheets\.0\.from: no report named 'weekly' \(available: .*finance-monthly.*nightly/],
-    ['  - { from: nightly, sheet: Wastes }', /mine\.yaml: sheets\.0\.sheet: .*nightly\.yaml has no sheet 'Wastes' \(it has Summary, Daily spend/],
+    ['  - { from: nightly, sheet: Wastes }', /mine\.yaml: sheets\.0\.sheet: .*nightly\.yaml has no sheet 'Wastes' \(it has Summary, Unit costs, Daily spend/],
     ['  - { from: nightly, sheet: Waste, colour: red }', /mine\.yaml: sheets\.0: Unrecognized key/],
     ['  - { from: mine, sheet: A }\n  - { name: A, from: mine, sheet: A }', /mine\.yaml: sheets\.\d\.from: sheet references go in a circle/],
   ])('rejects a bad sheet reference in one line naming the key (%#)', (sheets, message) => {
