@@ -71,8 +71,8 @@ describe('shipped reports on the real views', () => {
     expectCents(Number(monthly.summary.figures[0]!.value), oct);
   });
 
-  it('embeds both charts and labels the simulated account', () => {
-    expect(sheet(nwb, 'Summary').getImages()).toHaveLength(2);
+  it('embeds its three charts (daily by family, the month against forecast, the balance) and labels the simulated account', () => {
+    expect(sheet(nwb, 'Summary').getImages()).toHaveLength(3);
     expect(nightly.summary.simulatedAccounts).toEqual(['demo']);
     const detail = sheet(nwb, 'Detail');
     const top = [1, 2, 3, 4].map((r) => String(detail.getRow(r).getCell(1).value));
