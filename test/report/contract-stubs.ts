@@ -103,7 +103,9 @@ const STUBS = [
           timestamptz '2026-11-21 06:05:00+00' as last_success_at, 'success' as last_run_status`,
 ];
 
-const REPORT_VIEWS = ['rpt_summary_figures', 'rpt_top_movers', 'rpt_spend_daily_by_family', 'rpt_spend_monthly_by_family'];
+const REPORT_VIEWS = ['rpt_summary_figures', 'rpt_top_movers', 'rpt_spend_daily_by_family', 'rpt_spend_monthly_by_family', 'rpt_by_category'];
+/** Allocation over the stand-in cost_daily: the real views (no categories configured here, so rpt_by_category is empty). */
+const ALLOCATION_VIEWS = ['int_allocation_rule_hits', 'int_allocation_matches', 'int_allocation_direct', 'int_allocation_splits', 'cost_allocated'];
 
 /**
  * The stand-in cost: two accounts (one simulated), pods/serverless/storage, Sep 1 – Nov 21 2026, amounts with six
@@ -134,6 +136,7 @@ export async function installContractStubs(store: Store, rowsPerDay = 30): Promi
   `);
   for (const sql of STUBS) await store.run(sql);
   // the report views the shipped definitions read that are built only on the contract views above: their real SQL
+  for (const name of ALLOCATION_VIEWS) await store.run(readSqlFile('views/marts', name));
   for (const name of REPORT_VIEWS) await store.run(readSqlFile('views/reports', name));
   await store.run(`insert into _meta_accounts values
     ('demo', 'http://127.0.0.1:8787', true, timestamptz '2026-09-01 00:00:00+00', timestamptz '2026-11-21 06:00:00+00'),

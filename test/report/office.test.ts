@@ -103,7 +103,7 @@ describe.skipIf(!soffice)('the finance-monthly workbook of a closed month in Lib
   let dir: string;
   let store: Store;
   let rendered: RenderedReport;
-  const SHEETS = ['Summary', 'By family', 'By template', 'By endpoint', 'By GPU type', 'Daily spend', 'Top resources', 'Waste', 'Reconciliation', 'Detail', 'About'];
+  const SHEETS = ['Summary', 'By family', 'By template', 'By endpoint', 'By GPU type', 'Daily spend', 'By category', 'Top resources', 'Waste', 'Reconciliation', 'Detail', 'About'];
 
   beforeAll(async () => {
     dir = tempDir();

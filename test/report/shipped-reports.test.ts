@@ -44,10 +44,10 @@ describe('shipped reports on contract-shaped stand-in views', () => {
 
   it('writes every sheet the nightly report promises', () => {
     expect(nwb.worksheets.map((w) => w.name)).toEqual([
-      'Summary', 'Unit costs', 'Daily spend', 'By template', 'By endpoint', 'By GPU type', 'Top resources', 'Waste', 'Reconciliation', 'Detail', 'About',
+      'Summary', 'Unit costs', 'Daily spend', 'By template', 'By endpoint', 'By GPU type', 'By category', 'Top resources', 'Waste', 'Reconciliation', 'Detail', 'About',
     ]);
     expect(mwb.worksheets.map((w) => w.name)).toEqual([
-      'Summary', 'By family', 'By template', 'By endpoint', 'By GPU type', 'Daily spend', 'Top resources', 'Waste', 'Reconciliation', 'Detail', 'About',
+      'Summary', 'By family', 'By template', 'By endpoint', 'By GPU type', 'Daily spend', 'By category', 'Top resources', 'Waste', 'Reconciliation', 'Detail', 'About',
     ]);
   });
 
