@@ -11,6 +11,7 @@ import { evaluateAnomalies } from './rules/anomaly.ts';
 import { evaluateBudget } from './rules/budget.ts';
 import { evaluateDataQuality } from './rules/data-quality.ts';
 import { evaluateRunway } from './rules/runway.ts';
+import { evaluateUnitCost } from './rules/unit-cost.ts';
 import { evaluateWaste } from './rules/waste.ts';
 import { planEvents, type StatePlan } from './state.ts';
 import type { Condition, RuleKind } from './types.ts';
@@ -38,6 +39,7 @@ async function evaluate(store: Store, config: Config, now: Date, log: Logger) {
   if (rules.waste.enabled) tasks.push(['waste', () => evaluateWaste(store, rules.waste.minMonthlyCost)]);
   if (rules.dataQuality.enabled) tasks.push(['data_quality', () => evaluateDataQuality(store, rules.dataQuality, now)]);
   if (rules.runway.enabled) tasks.push(['runway', () => evaluateRunway(store, rules.runway)]);
+  if (rules.unitCost.enabled) tasks.push(['unit_cost', () => evaluateUnitCost(store, rules.unitCost)]);
 
   const evaluated = new Set<RuleKind>();
   const conditions: Condition[] = [];

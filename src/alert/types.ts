@@ -3,7 +3,7 @@
 // escalates, and once more when it clears.
 import type { Severity } from '../config/alerts.ts';
 
-export type RuleKind = 'budget' | 'anomaly' | 'waste' | 'data_quality' | 'runway';
+export type RuleKind = 'budget' | 'anomaly' | 'waste' | 'data_quality' | 'runway' | 'unit_cost';
 
 export interface Condition {
   /** Stable across runs: the rule, the account and the series or finding. */

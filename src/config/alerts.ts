@@ -91,6 +91,21 @@ export const anomalyRuleSchema = z
   .strict();
 export type AnomalyRule = z.infer<typeof anomalyRuleSchema>;
 
+export const unitCostRuleSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    ratio: z
+      .number()
+      .min(1.05)
+      .max(100)
+      .default(1.5)
+      .describe('Alert when a day\'s cost per unit (rpt_unit_cost) is at least this multiple of its median over the baseline.'),
+    baselineDays: z.number().int().min(7).max(90).default(28).describe('Days before the latest one that make the median.'),
+    minCost: money.default('10.00').describe('The day must also cost at least this many USD in the scope, so cents never page anyone.'),
+  })
+  .strict();
+export type UnitCostRule = z.infer<typeof unitCostRuleSchema>;
+
 export const wasteRuleSchema = z
   .object({
     enabled: z.boolean().default(true),
@@ -218,6 +233,7 @@ export const alertsConfigSchema = z
     budgets: z.array(budgetRuleSchema).default([]).refine((b) => new Set(b.map((x) => x.name)).size === b.length, 'budget names must be unique'),
     anomaly: anomalyRuleSchema.prefault({}),
     waste: wasteRuleSchema.prefault({}),
+    unitCost: unitCostRuleSchema.prefault({}).describe('Cost per unit jumps (rpt_unit_cost): says whether the cost rose or the volume fell.'),
     dataQuality: dataQualityRuleSchema.prefault({}),
     runway: runwayRuleSchema.prefault({}).describe('Prepaid balance: runway, spend-limit headroom and the one-hour deploy floor (docs/runway.md).'),
     channels: z

@@ -168,6 +168,23 @@ describe('unit costs against the simulator', () => {
     expect(unit!.estimated).toBe(true);
   });
 
+  it('alerts when the cost per unit jumps, saying that the volume fell', async () => {
+    // three steady weeks of 1000 requests a day, then a day with 100: the same endpoint cost buys a tenth of the work
+    const days: string[] = [];
+    for (let d = new Date('2026-10-29T00:00:00Z'); d <= new Date('2026-11-19T00:00:00Z'); d = new Date(d.getTime() + DAY_MS)) {
+      days.push(d.toISOString().slice(0, 10));
+    }
+    const csv = join(tmp.dir, 'requests.csv');
+    writeFileSync(csv, `date,metric,value,scope\n${days.map((d) => `${d},requests,${d === '2026-11-19' ? 100 : 1000},endpoint:${sdxl.name}`).join('\n')}\n`);
+    expect((await cli('metrics', 'import', csv)).code).toBe(0);
+    const r = await cli('alerts', '--dry-run');
+    const line = r.stdout.split('\n').find((l) => l.includes(`Unit cost: requests for endpoint:${sdxl.name}`));
+    expect(line, r.stdout + r.stderr).toBeDefined();
+    expect(line).toMatch(/on 2026-11-19, \d+(\.\d+)?× its median – the volume fell/);
+    // the steady metric of the same endpoint does not fire
+    expect(r.stdout).not.toMatch(/Unit cost: images for/);
+  });
+
   it('estimates GPU-hours of pods that match the hours the meter ran them', async () => {
     const day = '2026-11-18';
     const from = Date.parse(`${day}T00:00:00Z`);
