@@ -15,7 +15,7 @@
 // and a removed record's total goes into its first component. Inventory (names, templates) and the watermarks are
 // as loaded now.
 import type { Store } from '../store/database.ts';
-import { BILLING_SOURCE_DEFS, type BillingSourceDef } from '../extract/billing-sources/index.ts';
+import { BILLING_SOURCE_DEFS, type BillingSourceDef } from '../model/index.ts';
 
 const BUCKET_INTERVAL: Record<string, string> = { hour: '1 hour', day: '1 day', week: '7 days', month: '1 month', year: '1 year' };
 

@@ -14,6 +14,7 @@ import { DatabaseLockedError, EXIT, GpuledgerError } from '../util/errors.ts';
 import { openStore, type OpenOptions, type Store } from './database.ts';
 import type { Logger } from '../util/log.ts';
 import { acquireWriteLock, describeWait } from './lock.ts';
+import { refreshMaterialized } from './materialize.ts';
 
 /** The writer's private working copy of the database at dbPath. */
 export function writerPathFor(dbPath: string): string {
@@ -131,6 +132,8 @@ export async function openWriter(options: WriterOptions): Promise<Store> {
       if (closed) return;
       closed = true;
       try {
+        // readers of the published file read fct_cost_daily: it is brought up to date with what this session loaded
+        if (options.applyViews ?? true) await refreshMaterialized(store);
         await store.run('checkpoint');
         await store.close();
         if (options.publish ?? true) publish(dbPath, writerPath);

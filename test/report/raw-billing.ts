@@ -2,6 +2,7 @@
 // have something to compute from: pods, Serverless, network volumes and public endpoints in day buckets, the
 // aggregate route for reconciliation, and a watermark that sets report_clock's data horizon.
 import type { Store } from '../../src/store/database.ts';
+import { refreshMaterialized } from '../../src/store/materialize.ts';
 
 export interface RawBillingOptions {
   account: string;
@@ -79,4 +80,6 @@ export async function insertRawBilling(store: Store, o: RawBillingOptions): Prom
     account: o.account,
     simulated: o.simulated ?? false,
   });
+  // as a writing session does before it publishes: readers read fct_cost_daily
+  await refreshMaterialized(store);
 }

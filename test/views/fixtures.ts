@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type Store } from '../../src/store/database.ts';
+import { refreshMaterialized } from '../../src/store/materialize.ts';
 
 export const tmpDbPath = (prefix = 'gpuledger-views-'): string => join(mkdtempSync(join(tmpdir(), prefix)), 'test.duckdb');
 
@@ -37,6 +38,8 @@ export async function billPods(store: Store, bills: PodBill[]): Promise<void> {
       [b.account ?? 'acme', size, b.start, b.end ?? endOf(b.start, size)!, b.pod, total.toFixed(6), dec(b.gpu), dec(b.cpu), dec(b.disk)],
     );
   }
+  // as a writing session does before it publishes: readers read fct_cost_daily
+  await refreshMaterialized(store);
 }
 
 export interface ServerlessBill {
@@ -59,6 +62,8 @@ export async function billServerless(store: Store, bills: ServerlessBill[]): Pro
       [b.account ?? 'acme', size, b.start, endOf(b.start, size)!, b.endpoint, total.toFixed(6), dec(b.gpu), dec(b.cpu), dec(b.disk), dec(b.fee)],
     );
   }
+  // as a writing session does before it publishes: readers read fct_cost_daily
+  await refreshMaterialized(store);
 }
 
 export interface VolumeBill {
@@ -79,6 +84,8 @@ export async function billVolumes(store: Store, bills: VolumeBill[]): Promise<vo
       [b.account ?? 'acme', size, b.start, endOf(b.start, size)!, b.volume, total.toFixed(6), dec(b.standard), dec(b.highPerformance)],
     );
   }
+  // as a writing session does before it publishes: readers read fct_cost_daily
+  await refreshMaterialized(store);
 }
 
 export async function billPublicEndpoints(store: Store, bills: { account?: string; size?: string; start: string; amount: Amount }[]): Promise<void> {
@@ -88,6 +95,8 @@ export async function billPublicEndpoints(store: Store, bills: { account?: strin
       b.account ?? 'acme', size, b.start, endOf(b.start, size)!, dec(b.amount),
     ]);
   }
+  // as a writing session does before it publishes: readers read fct_cost_daily
+  await refreshMaterialized(store);
 }
 
 export async function billClusters(
@@ -102,6 +111,8 @@ export async function billClusters(
       [b.account ?? 'acme', size, b.start, endOf(b.start, size)!, b.cluster, total.toFixed(6), dec(b.gpu), dec(b.disk), dec(b.networking)],
     );
   }
+  // as a writing session does before it publishes: readers read fct_cost_daily
+  await refreshMaterialized(store);
 }
 
 export interface AggregateBill {
@@ -126,6 +137,8 @@ export async function billAggregate(store: Store, bills: AggregateBill[]): Promi
       [b.account ?? 'acme', size, b.start, endOf(b.start, size)!, total.toFixed(6), ...parts.map(dec)],
     );
   }
+  // as a writing session does before it publishes: readers read fct_cost_daily
+  await refreshMaterialized(store);
 }
 
 export interface InventoryVersion {
@@ -147,6 +160,8 @@ export async function addInventory(store: Store, versions: InventoryVersion[]): 
       [v.account ?? 'acme', v.kind, v.id, v.from ?? '-infinity', v.to ?? 'infinity', v.deletedAt ?? null, JSON.stringify({ id: v.id, ...v.doc })],
     );
   }
+  // as a writing session does before it publishes: readers read fct_cost_daily
+  await refreshMaterialized(store);
 }
 
 export async function setWatermark(
