@@ -65,3 +65,25 @@ create table _meta_materialized (
     refreshed_at  timestamptz not null,
     row_count     bigint not null
 );
+
+-- One row per fct_cost_daily row, allocation category and value after splits: int_cost_allocated under the rules
+-- in _meta_allocation_* when it was computed. cost_allocated and rpt_allocation_warnings read it.
+create table fct_cost_allocated (
+    account        varchar not null,
+    category       varchar not null,
+    value          varchar not null,
+    rule           integer,
+    split_from     varchar,
+    split          integer,
+    is_kept        boolean not null,
+    day            date not null,
+    family         varchar not null,
+    component      varchar not null,
+    resource_id    varchar,
+    resource_name  varchar,
+    template_name  varchar,
+    endpoint_name  varchar,
+    gpu_type_name  varchar,
+    subject_id     uhugeint not null,
+    amount         decimal(38,6) not null
+);

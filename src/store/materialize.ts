@@ -15,6 +15,7 @@ import type { Store } from './database.ts';
 import { readSqlFolder, type SqlFile } from './sql-files.ts';
 
 const TABLE = 'fct_cost_daily';
+const ALLOCATED = 'fct_cost_allocated';
 
 export interface RefreshSummary {
   /** What was computed again: nothing, the changed days, or everything (the views changed). */
@@ -82,29 +83,43 @@ async function changedRange(store: Store): Promise<{ from: string; to: string }>
   return { from: r?.from ?? '-infinity', to: r?.to ?? 'infinity' };
 }
 
-/** Bring fct_cost_daily up to date with the raw tables and the inventory; a no-op when nothing changed. */
+/** Bring fct_cost_daily and fct_cost_allocated up to date with the raw tables, the inventory and the allocation rules. */
 export async function refreshMaterialized(store: Store): Promise<RefreshSummary> {
   const hash = await inputsHash(store);
   return store.transaction(async () => {
-    const stored = await store.one<{ inputs_hash: string }>(`select inputs_hash from _meta_materialized where name = $1`, [TABLE]);
     await store.run(`create or replace temp table cost_inputs_now as ${sql('cost_inputs')}`);
     await store.run(`create or replace temp table timeline_islands as ${sql('timeline_islands')}`);
+    await store.run('create or replace temp table changed_days (account varchar, day date)');
     await store.run(sql('changed_cost'));
     try {
-      return await refreshChanged(store, hash, stored?.inputs_hash !== hash).catch((e) => { console.error("DEBUG", e.message); throw e; });
+      const cost = await refreshCostDaily(store, hash);
+      const rules = (await store.one<{ rules_hash: string }>(sql('allocation_rules_hash')))!.rules_hash;
+      await refreshAllocated(store, `${hash}:${rules}`);
+      return cost;
     } finally {
-      await store.run('drop table if exists temp.cost_inputs_now');
-      await store.run('drop table if exists temp.timeline_islands');
+      for (const temp of ['cost_inputs_now', 'timeline_islands', 'changed_days']) await store.run(`drop table if exists temp.${temp}`);
       await store.run('drop macro if exists temp.changed_cost');
     }
   });
 }
 
-async function refreshChanged(store: Store, hash: string, full: boolean): Promise<RefreshSummary> {
+async function storedHash(store: Store, table: string): Promise<string | undefined> {
+  return (await store.one<{ inputs_hash: string }>(`select inputs_hash from _meta_materialized where name = $1`, [table]))?.inputs_hash;
+}
+
+async function recordRefresh(store: Store, table: string, hash: string): Promise<void> {
+  await store.run(`insert or replace into _meta_materialized values ($name, $hash, now(), (select count(*) from ${table}))`, { name: table, hash });
+}
+
+async function refreshCostDaily(store: Store, hash: string): Promise<RefreshSummary> {
+  const full = (await storedHash(store, TABLE)) !== hash;
   await markChanges(store, full);
   const marks = await count(store, 'select 1 from _meta_cost_changes');
   if (marks === 0 && !full) return { kind: 'none', rows: 0 };
   const range = await changedRange(store);
+  // the days whose allocation must follow: those of the rows removed and of the rows written
+  const changedDays = `insert into changed_days select distinct account, day from ${TABLE} where changed_cost(account, family, resource_id, day)`;
+  await store.run(changedDays);
   await store.run(`delete from ${TABLE} where changed_cost(account, family, resource_id, day)`);
   const before = await count(store, `select 1 from ${TABLE}`);
   await store.run(
@@ -112,23 +127,47 @@ async function refreshChanged(store: Store, hash: string, full: boolean): Promis
     { range_from: range.from, range_to: range.to },
   );
   const rows = (await count(store, `select 1 from ${TABLE}`)) - before;
+  await store.run(changedDays);
   await store.run('delete from _meta_timeline_snapshot');
   await store.run('insert into _meta_timeline_snapshot select account, family, resource_id, valid_from, valid_to, fingerprint from timeline_islands');
   await store.run('delete from _meta_cost_inputs');
   await store.run('insert into _meta_cost_inputs select account, family, record_count, total_amount from cost_inputs_now');
   await store.run('delete from _meta_cost_changes');
-  await store.run(`insert or replace into _meta_materialized values ($name, $hash, now(), (select count(*) from ${TABLE}))`, { name: TABLE, hash });
+  await recordRefresh(store, TABLE, hash);
   return { kind: full ? 'full' : 'incremental', rows };
+}
+
+/** fct_cost_allocated: everything again when the rules (or views) changed, else the account-days whose cost moved. */
+async function refreshAllocated(store: Store, hash: string): Promise<void> {
+  if ((await storedHash(store, ALLOCATED)) !== hash) {
+    await store.run(`delete from ${ALLOCATED}`);
+    await store.run(`insert into ${ALLOCATED} select * from int_cost_allocated`);
+  } else {
+    const days = await store.one<{ first: string | null; last: string | null }>('select min(day)::varchar as first, max(day)::varchar as last from changed_days');
+    if (!days?.first) return;
+    await store.run(`delete from ${ALLOCATED} as f where exists (select 1 from changed_days as c where c.account = f.account and c.day = f.day)`);
+    // the day range lets DuckDB filter cost_daily before the split arithmetic; the semi join keeps the exact days
+    await store.run(
+      `insert into ${ALLOCATED}
+       select a.* from int_cost_allocated as a
+       semi join changed_days as c on c.account = a.account and c.day = a.day
+       where a.day between $first::date and $last::date`,
+      { first: days.first, last: days.last },
+    );
+  }
+  await recordRefresh(store, ALLOCATED, hash);
 }
 
 /**
  * For a back-test on the data as it was (alerts --as-of): the raw tables are shadowed by temp tables of the same
- * names, so fct_cost_daily is shadowed too, computed from them; dropShadowedMaterialized removes it.
+ * names, so the materialised tables are shadowed too, computed from them; dropShadowedMaterialized removes them.
+ * (Temp tables are found before the database's own, by every view that names them.)
  */
 export async function shadowMaterialized(store: Store): Promise<void> {
   await store.run(`create or replace temp table ${TABLE} as ${sql('cost_daily_rows')}`, { range_from: '-infinity', range_to: 'infinity' });
+  await store.run(`create or replace temp table ${ALLOCATED} as select * from int_cost_allocated`);
 }
 
 export async function dropShadowedMaterialized(store: Store): Promise<void> {
-  await store.run(`drop table if exists temp.main.${TABLE}`);
+  for (const table of [ALLOCATED, TABLE]) await store.run(`drop table if exists temp.main.${table}`);
 }

@@ -198,7 +198,14 @@ export function writeSessions(options: WriterOptions): WriteSessions {
   return { write: (fn, o) => withWriter({ ...options, ...o }, fn) };
 }
 
-/** Sessions on a store the caller already holds open (tests, benchmarks): each is just a call. */
+/** Sessions on a store the caller already holds open (tests, benchmarks): each is a call, then the refresh that a
+ * real session does before it publishes. */
 export function heldSessions(store: Store): WriteSessions {
-  return { write: (fn) => fn(store) };
+  return {
+    async write(fn) {
+      const result = await fn(store);
+      await refreshMaterialized(store);
+      return result;
+    },
+  };
 }

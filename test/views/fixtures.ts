@@ -8,8 +8,34 @@ import { refreshMaterialized } from '../../src/store/materialize.ts';
 
 export const tmpDbPath = (prefix = 'gpuledger-views-'): string => join(mkdtempSync(join(tmpdir(), prefix)), 'test.duckdb');
 
+/**
+ * A writable store whose reads first bring the materialised tables up to date when something was written since –
+ * what a real writing session does before it publishes – so a test can insert rows and read views in any order.
+ */
 export async function viewStore(path = tmpDbPath()): Promise<Store> {
-  return openStore({ path, command: 'test' });
+  const store = await openStore({ path, command: 'test' });
+  let written = false;
+  const settled = async () => {
+    if (written) {
+      written = false;
+      await refreshMaterialized(store);
+    }
+  };
+  return {
+    ...store,
+    async run(sql, params) {
+      await store.run(sql, params);
+      written = true;
+    },
+    async all(sql, params) {
+      await settled();
+      return store.all(sql, params);
+    },
+    async one(sql, params) {
+      await settled();
+      return store.one(sql, params);
+    },
+  };
 }
 
 type Amount = number | string;
@@ -38,8 +64,6 @@ export async function billPods(store: Store, bills: PodBill[]): Promise<void> {
       [b.account ?? 'acme', size, b.start, b.end ?? endOf(b.start, size)!, b.pod, total.toFixed(6), dec(b.gpu), dec(b.cpu), dec(b.disk)],
     );
   }
-  // as a writing session does before it publishes: readers read fct_cost_daily
-  await refreshMaterialized(store);
 }
 
 export interface ServerlessBill {
@@ -62,8 +86,6 @@ export async function billServerless(store: Store, bills: ServerlessBill[]): Pro
       [b.account ?? 'acme', size, b.start, endOf(b.start, size)!, b.endpoint, total.toFixed(6), dec(b.gpu), dec(b.cpu), dec(b.disk), dec(b.fee)],
     );
   }
-  // as a writing session does before it publishes: readers read fct_cost_daily
-  await refreshMaterialized(store);
 }
 
 export interface VolumeBill {
@@ -84,8 +106,6 @@ export async function billVolumes(store: Store, bills: VolumeBill[]): Promise<vo
       [b.account ?? 'acme', size, b.start, endOf(b.start, size)!, b.volume, total.toFixed(6), dec(b.standard), dec(b.highPerformance)],
     );
   }
-  // as a writing session does before it publishes: readers read fct_cost_daily
-  await refreshMaterialized(store);
 }
 
 export async function billPublicEndpoints(store: Store, bills: { account?: string; size?: string; start: string; amount: Amount }[]): Promise<void> {
@@ -95,8 +115,6 @@ export async function billPublicEndpoints(store: Store, bills: { account?: strin
       b.account ?? 'acme', size, b.start, endOf(b.start, size)!, dec(b.amount),
     ]);
   }
-  // as a writing session does before it publishes: readers read fct_cost_daily
-  await refreshMaterialized(store);
 }
 
 export async function billClusters(
@@ -111,8 +129,6 @@ export async function billClusters(
       [b.account ?? 'acme', size, b.start, endOf(b.start, size)!, b.cluster, total.toFixed(6), dec(b.gpu), dec(b.disk), dec(b.networking)],
     );
   }
-  // as a writing session does before it publishes: readers read fct_cost_daily
-  await refreshMaterialized(store);
 }
 
 export interface AggregateBill {
@@ -137,8 +153,6 @@ export async function billAggregate(store: Store, bills: AggregateBill[]): Promi
       [b.account ?? 'acme', size, b.start, endOf(b.start, size)!, total.toFixed(6), ...parts.map(dec)],
     );
   }
-  // as a writing session does before it publishes: readers read fct_cost_daily
-  await refreshMaterialized(store);
 }
 
 export interface InventoryVersion {
@@ -160,8 +174,6 @@ export async function addInventory(store: Store, versions: InventoryVersion[]): 
       [v.account ?? 'acme', v.kind, v.id, v.from ?? '-infinity', v.to ?? 'infinity', v.deletedAt ?? null, JSON.stringify({ id: v.id, ...v.doc })],
     );
   }
-  // as a writing session does before it publishes: readers read fct_cost_daily
-  await refreshMaterialized(store);
 }
 
 export async function setWatermark(

@@ -1,4 +1,4 @@
--- One row per cost_daily row and allocation category: the value the rules give the row before any split (rule is the 1-based index of the rule that matched, null for the default) and what the rule matched on (null for the default).
+-- One row per cost_daily row and allocation category: the value the rules give the row before any split (rule is the 1-based index of the rule that matched, null for the default) and what the rule matched on (null for the default); subject_id is the cost row's subject (int_cost_subjects).
 create or replace view int_allocation_direct as
 with costs as (
     select * from cost_daily
@@ -23,6 +23,7 @@ final as (
         c.template_name,
         c.endpoint_name,
         c.gpu_type_name,
+        c.subject_id,
         c.amount::decimal(38,6) as amount,
     from costs as c
     inner join matches as m
