@@ -12,7 +12,7 @@ with rules as (
 ),
 
 final as (
-    select md5(coalesce(string_agg(kind || ':' || entry, '|' order by kind, entry), '')) as rules_hash,
+    select md5(coalesce(string_agg(kind || ':' || entry, '|' order by kind, entry), '')) as inputs_hash,
     from rules
 )
 

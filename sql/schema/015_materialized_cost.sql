@@ -87,3 +87,25 @@ create table fct_cost_allocated (
     subject_id     uhugeint not null,
     amount         decimal(38,6) not null
 );
+
+-- One row per account, family, UTC day and resource with a GPU amount: int_gpu_hours_daily (estimated GPU-hours
+-- from the catalog's list prices) when it was computed. gpu_hours_daily reads it.
+create table fct_gpu_hours_daily (
+    account             varchar not null,
+    family              varchar not null,
+    day                 date not null,
+    resource_id         varchar,
+    resource_name       varchar,
+    endpoint_name       varchar,
+    gpu_type_id         varchar,
+    gpu_type_name       varchar,
+    gpu_count           integer,
+    cloud               varchar,
+    billed_cost         decimal(38,6),
+    list_unit_price     decimal(18,6),
+    gpu_hours           decimal(38,6),
+    running_hours       decimal(38,6),
+    list_cost           decimal(38,6),
+    effective_discount  decimal(38,6),
+    estimated           boolean
+);

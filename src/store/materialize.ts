@@ -15,7 +15,6 @@ import type { Store } from './database.ts';
 import { readSqlFolder, type SqlFile } from './sql-files.ts';
 
 const TABLE = 'fct_cost_daily';
-const ALLOCATED = 'fct_cost_allocated';
 
 export interface RefreshSummary {
   /** What was computed again: nothing, the changed days, or everything (the views changed). */
@@ -93,8 +92,7 @@ export async function refreshMaterialized(store: Store): Promise<RefreshSummary>
     await store.run(sql('changed_cost'));
     try {
       const cost = await refreshCostDaily(store, hash);
-      const rules = (await store.one<{ rules_hash: string }>(sql('allocation_rules_hash')))!.rules_hash;
-      await refreshAllocated(store, `${hash}:${rules}`);
+      for (const d of DERIVED) await refreshDerived(store, hash, d);
       return cost;
     } finally {
       for (const temp of ['cost_inputs_now', 'timeline_islands', 'changed_days']) await store.run(`drop table if exists temp.${temp}`);
@@ -137,25 +135,35 @@ async function refreshCostDaily(store: Store, hash: string): Promise<RefreshSumm
   return { kind: full ? 'full' : 'incremental', rows };
 }
 
-/** fct_cost_allocated: everything again when the rules (or views) changed, else the account-days whose cost moved. */
-async function refreshAllocated(store: Store, hash: string): Promise<void> {
-  if ((await storedHash(store, ALLOCATED)) !== hash) {
-    await store.run(`delete from ${ALLOCATED}`);
-    await store.run(`insert into ${ALLOCATED} select * from int_cost_allocated`);
+/**
+ * Tables computed per account and day from cost_daily and inputs of their own (the allocation rules, the catalog's
+ * list prices): everything again when those inputs (or the views) changed, else the account-days whose cost moved.
+ */
+const DERIVED = [
+  { table: 'fct_cost_allocated', view: 'int_cost_allocated', inputs: 'allocation_rules_hash' },
+  { table: 'fct_gpu_hours_daily', view: 'int_gpu_hours_daily', inputs: 'gpu_list_prices_hash' },
+] as const;
+
+async function refreshDerived(store: Store, viewsHash: string, d: (typeof DERIVED)[number]): Promise<void> {
+  const inputs = (await store.one<{ inputs_hash: string }>(sql(d.inputs)))!.inputs_hash;
+  const hash = `${viewsHash}:${inputs}`;
+  if ((await storedHash(store, d.table)) !== hash) {
+    await store.run(`delete from ${d.table}`);
+    await store.run(`insert into ${d.table} select * from ${d.view}`);
   } else {
     const days = await store.one<{ first: string | null; last: string | null }>('select min(day)::varchar as first, max(day)::varchar as last from changed_days');
     if (!days?.first) return;
-    await store.run(`delete from ${ALLOCATED} as f where exists (select 1 from changed_days as c where c.account = f.account and c.day = f.day)`);
-    // the day range lets DuckDB filter cost_daily before the split arithmetic; the semi join keeps the exact days
+    await store.run(`delete from ${d.table} as f where exists (select 1 from changed_days as c where c.account = f.account and c.day = f.day)`);
+    // the day range lets DuckDB filter cost_daily before the view's own work; the semi join keeps the exact days
     await store.run(
-      `insert into ${ALLOCATED}
-       select a.* from int_cost_allocated as a
-       semi join changed_days as c on c.account = a.account and c.day = a.day
-       where a.day between $first::date and $last::date`,
+      `insert into ${d.table}
+       select v.* from ${d.view} as v
+       semi join changed_days as c on c.account = v.account and c.day = v.day
+       where v.day between $first::date and $last::date`,
       { first: days.first, last: days.last },
     );
   }
-  await recordRefresh(store, ALLOCATED, hash);
+  await recordRefresh(store, d.table, hash);
 }
 
 /**
@@ -165,9 +173,9 @@ async function refreshAllocated(store: Store, hash: string): Promise<void> {
  */
 export async function shadowMaterialized(store: Store): Promise<void> {
   await store.run(`create or replace temp table ${TABLE} as ${sql('cost_daily_rows')}`, { range_from: '-infinity', range_to: 'infinity' });
-  await store.run(`create or replace temp table ${ALLOCATED} as select * from int_cost_allocated`);
+  for (const d of DERIVED) await store.run(`create or replace temp table ${d.table} as select * from ${d.view}`);
 }
 
 export async function dropShadowedMaterialized(store: Store): Promise<void> {
-  for (const table of [ALLOCATED, TABLE]) await store.run(`drop table if exists temp.main.${table}`);
+  for (const table of [...DERIVED.map((d) => d.table), TABLE]) await store.run(`drop table if exists temp.main.${table}`);
 }

@@ -22,33 +22,56 @@ covered_days as (
     select distinct account, day from costs
 ),
 
-built_in as (
-    select s.account, s.day, s.scope, sum(c.amount) as cost,
-    from scopes as s
-    join costs as c
-        on c.account = s.account
-        and c.day = s.day
-    where s.kind in ('', 'family', 'endpoint', 'template', 'gpuType')
-        and case s.kind
-            when '' then true
-            when 'family' then c.family = s.value
-            -- by id also without inventory: a Serverless cost row's resource is its endpoint
-            when 'endpoint' then s.value in (c.endpoint_id, c.endpoint_name) or (c.family = 'serverless' and c.resource_id = s.value)
-            when 'template' then s.value in (c.template_id, c.template_name)
-            when 'gpuType' then s.value in (c.gpu_type_id, c.gpu_type_name)
-        end
+-- a cost row counts once under each distinct scope it is in: the account (''), its family, its endpoint, template
+-- and GPU type by id or by name as of the day – and a Serverless row's resource is its endpoint, also without
+-- inventory. Rows are first summed per combination of those keys (few per day), then spread over their scopes.
+keyed as (
+    select
+        account,
+        day,
+        family,
+        endpoint_id,
+        endpoint_name,
+        case when family = 'serverless' then resource_id end as serverless_id,
+        template_id,
+        template_name,
+        gpu_type_id,
+        gpu_type_name,
+        sum(amount) as amount,
+    from costs
     group by all
 ),
 
+built_in as (
+    select account, day, scope, sum(amount) as cost,
+    from (
+        select
+            account,
+            day,
+            amount,
+            unnest(list_distinct([
+                '',
+                'family:' || family,
+                'endpoint:' || endpoint_id,
+                'endpoint:' || endpoint_name,
+                'endpoint:' || serverless_id,
+                'template:' || template_id,
+                'template:' || template_name,
+                'gpuType:' || gpu_type_id,
+                'gpuType:' || gpu_type_name,
+            ])) as scope,
+        from keyed
+    )
+    group by all
+),
+
+-- any other kind is an allocation category, its value after splits
 by_category as (
-    select s.account, s.day, s.scope, sum(a.amount) as cost,
-    from scopes as s
-    join allocated as a
-        on a.account = s.account
-        and a.day = s.day
-        and a.category = s.kind
-        and a.value = s.value
-    where s.kind not in ('', 'family', 'endpoint', 'template', 'gpuType')
+    select account, day, category || ':' || value as scope, sum(amount) as cost,
+    from allocated
+    where category not in ('', 'family', 'endpoint', 'template', 'gpuType')
+        -- only the categories some metric divides: the allocated rows of the others are not read
+        and category in (select kind from scopes)
     group by all
 ),
 
