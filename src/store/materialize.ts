@@ -84,6 +84,20 @@ async function changedRange(store: Store): Promise<{ from: string; to: string }>
 
 /** Bring fct_cost_daily and fct_cost_allocated up to date with the raw tables, the inventory and the allocation rules. */
 export async function refreshMaterialized(store: Store): Promise<RefreshSummary> {
+  // one refresh per connection at a time: a refresh reached again from inside one (a wrapper that refreshes before
+  // it reads) would drop the temp tables the outer one still reads
+  if (refreshing.has(store.connection)) return { kind: 'none', rows: 0 };
+  refreshing.add(store.connection);
+  try {
+    return await refreshOnce(store);
+  } finally {
+    refreshing.delete(store.connection);
+  }
+}
+
+const refreshing = new WeakSet<object>();
+
+async function refreshOnce(store: Store): Promise<RefreshSummary> {
   const hash = await inputsHash(store);
   return store.transaction(async () => {
     await store.run(`create or replace temp table cost_inputs_now as ${sql('cost_inputs')}`);
