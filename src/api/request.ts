@@ -142,8 +142,10 @@ export class ApiRequester {
       await this.governor.acquire();
       this.stats.requests++;
       const attempt = await this.attempt(this.pool, call);
-      if (!('answer' in attempt) && attempt.kind === 'timeout') this.breakers.timedOut(this.host);
-      else if ('answer' in attempt || attempt.kind === undefined) this.breakers.answered(this.host);
+      if (!('answer' in attempt) && attempt.kind === 'timeout') {
+        this.breakers.timedOut(this.host);
+        this.breakers.check(this.host, call.what); // the last straw: no backoff, no retry counted
+      } else if ('answer' in attempt || attempt.kind === undefined) this.breakers.answered(this.host);
       if ('answer' in attempt) return attempt.answer;
       const { decision, error } = attempt;
       if (decision.action === 'fail') throw error;

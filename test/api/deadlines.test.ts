@@ -47,6 +47,7 @@ describe('deadlines and the per-host breaker', () => {
     expect((e as Error).message).toMatch(/^GET \/v2\/x: 127\.0\.0\.1:\d+ let 3 requests in a row run out of time, so its other requests in this run are skipped/);
     expect(exitCodeOf(e)).toBe(1);
     expect(server.requests).toHaveLength(3);
+    expect(first.stats).toMatchObject({ requests: 3, retries: 2 });
 
     // another requester of the same run (another account, the same host) is refused before it sends anything
     const second = requesterFor(server.url, { breakers });
