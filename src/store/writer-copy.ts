@@ -7,7 +7,7 @@
 // With no good copy at all, the error names every damaged file and what to do.
 import { existsSync, statSync, utimesSync } from 'node:fs';
 import { relative } from 'node:path';
-import { DatabaseDamagedError, DatabaseLockedError, StoreError } from '../util/errors.ts';
+import { DatabaseDamagedError, DatabaseLockedError, StoreCopiesError, StoreError } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import { mainCopies, setAside, writerPathFor, type CopyFile } from './copies.ts';
 import { checkCopy, duckDbWords, hasDuckDbMagic, type CopyCheck } from './copy-check.ts';
@@ -39,7 +39,7 @@ async function firstGood(candidates: readonly CopyFile[]): Promise<{ good?: Copy
 }
 
 /** Copy `from` (and its WAL) to the writer copy, stamped with `from`'s time so the next writer sees nothing newer. */
-function replaceWriter(dbPath: string, from: string): void {
+export function replaceWriter(dbPath: string, from: string): void {
   const writer = writerPathFor(dbPath);
   copyDurably(from, writer);
   if (existsSync(`${from}.wal`)) copyDurably(`${from}.wal`, `${writer}.wal`);
@@ -51,7 +51,7 @@ function noGoodCopy(dbPath: string, bad: readonly CopyCheck[]): never {
   const first = bad[0];
   if (bad.length === 1 && first) throw new DatabaseDamagedError(first.path, new Error(first.problem ?? 'damaged'));
   const list = bad.map((b) => `${shown(b.path)} (${b.problem})`).join(', ');
-  throw new StoreError(
+  throw new StoreCopiesError(
     `no good copy of ${shown(dbPath)}: ${list}; gpuledger store check lists them; move them aside and run gpuledger sync to rebuild from the platform (data only kept locally needs a backup)`,
   );
 }

@@ -60,6 +60,16 @@ export class StoreError extends GpuledgerError {
   }
 }
 
+/**
+ * What is wrong with the copies of the database, told by the store itself (no good copy to go on from or to restore):
+ * the message names each file and its problem, so it is never re-worded as one damaged database.
+ */
+export class StoreCopiesError extends GpuledgerError {
+  constructor(message: string, options?: GpuledgerErrorOptions) {
+    super('store_copies', message, EXIT.failure, options);
+  }
+}
+
 /** Some parts of a multi-part job failed while others succeeded. */
 export class PartialFailureError extends GpuledgerError {
   readonly failures: readonly Error[];
@@ -90,6 +100,7 @@ const DAMAGED = /Corrupt database file|is not a valid DuckDB database file|Could
 export function isDamagedDatabase(e: unknown): boolean {
   for (let cur = e, depth = 0; cur !== undefined && cur !== null && depth < 8; depth++) {
     if (cur instanceof DatabaseDamagedError) return true;
+    if (cur instanceof StoreCopiesError) return false;
     if (DAMAGED.test(cur instanceof Error ? cur.message : String(cur))) return true;
     cur = cur instanceof Error ? cur.cause : undefined;
   }

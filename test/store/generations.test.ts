@@ -99,7 +99,7 @@ describe('generations and adoption', () => {
     // which of the two is noticed first depends on their times; either way the previous generation is the good copy
     expect(warnings.join('\n')).toMatch(/(went on|recovered it) from the good copy .*ledger\.duckdb\.previous \(last run /);
     expect(await runs(db)).toBe('a,c');
-    expect(aside()).toEqual([expect.stringMatching(/-published$/), expect.stringMatching(/-writer$/)]);
+    expect(aside().map((n) => n.replace(/.*-/, '')).sort()).toEqual(['published', 'writer']);
   });
 
   it('refuses to go on when no copy is good, naming every damaged file', async () => {
