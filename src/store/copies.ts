@@ -7,7 +7,8 @@
 import { existsSync, readdirSync, renameSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
-export type CopyRole = 'published' | 'writer' | 'previous' | 'aside';
+/** `backup`: a file elsewhere that `store restore --from FILE` was given. */
+export type CopyRole = 'published' | 'writer' | 'previous' | 'aside' | 'backup';
 
 export interface CopyFile {
   role: CopyRole;
@@ -56,7 +57,7 @@ function stamp(now: Date): string {
  * Move a copy (and its WAL, which belongs to it) out of the way under a name that says when and what it was; returns
  * the new name. Nothing is deleted: a damaged file may still hold what a person can rescue.
  */
-export function setAside(dbPath: string, path: string, role: Exclude<CopyRole, 'aside'>, now = new Date()): string {
+export function setAside(dbPath: string, path: string, role: 'published' | 'writer', now = new Date()): string {
   let target = `${dbPath}.aside-${stamp(now)}-${role}`;
   for (let n = 2; existsSync(target); n++) target = `${dbPath}.aside-${stamp(now)}-${role}-${n}`;
   renameSync(path, target);

@@ -1,12 +1,14 @@
 // `gpuledger store restore [--from COPY]`: bring back the newest good copy of the database (store-check.ts), or the
-// one asked for, as both the writer copy and the published `<db>`. It holds the sync lock and the write lock, so no
+// one asked for (a copy beside it or a backup file anywhere), as both the writer copy and the published `<db>`. It holds the sync lock and the write lock, so no
 // sync, nightly run or writing session runs meanwhile. Every copy it replaces is set aside, never deleted – damaged
 // or not, someone may still want what is in it (issue 18 §2).
-import { basename, dirname, join, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import { StoreCopiesError, UsageError } from '../util/errors.ts';
 import { setAside, writerPathFor, type CopyRole } from './copies.ts';
 import { acquireSyncLock, acquireWriteLock } from './lock.ts';
 import { identityOf, publish } from './publish.ts';
+import { checkCopy } from './copy-check.ts';
 import { checkCopies, newestGood, type CopyReport } from './store-check.ts';
 import { replaceWriter } from './writer-copy.ts';
 
@@ -21,13 +23,14 @@ export interface RestoreResult {
   nothingToDo: boolean;
 }
 
-/** A copy by role (writer, published, previous) or by file name or path (a copy set aside). */
-function pick(reports: readonly CopyReport[], dbPath: string, from: string): CopyReport {
-  const byRole = reports.find((r) => r.role === from);
-  const path = resolve(from.includes('/') ? from : join(dirname(dbPath), from));
-  const found = byRole ?? reports.find((r) => r.path === path || basename(r.path) === from);
+/** A copy by role (writer, published, previous), by the file name of a copy set aside, or a backup file anywhere. */
+async function pick(reports: readonly CopyReport[], dbPath: string, from: string): Promise<CopyReport> {
+  const path = resolve(from);
+  let found = reports.find((r) => r.role === from) ?? reports.find((r) => [path, resolve(dirname(dbPath), from)].includes(resolve(r.path)));
+  if (!found && existsSync(path) && statSync(path).isFile()) found = { role: 'backup', ...(await checkCopy(path)) };
   if (!found) {
-    throw new UsageError(`--from ${from}: no such copy of ${basename(dbPath)}; pick writer, published, previous or one of: ${reports.filter((r) => r.role === 'aside').map((r) => basename(r.path)).join(', ') || '(none set aside)'}`);
+    const aside = reports.filter((r) => r.role === 'aside').map((r) => basename(r.path));
+    throw new UsageError(`--from ${from}: no such copy or file; pick writer, published, previous, a copy set aside (${aside.join(', ') || 'none yet'}) or a backup file`);
   }
   if (found.state !== 'good') throw new StoreCopiesError(`--from ${from}: ${basename(found.path)} is not a good copy (${found.problem}); gpuledger store check lists the good ones`);
   return found;
@@ -49,7 +52,7 @@ export async function restoreStore(dbPath: string, options: { from?: string; wai
 
 async function restoreLocked(dbPath: string, from: string | undefined): Promise<RestoreResult> {
   const reports = await checkCopies(dbPath, { lockHeld: true });
-  const chosen = from === undefined ? newestGood(reports) : pick(reports, dbPath, from);
+  const chosen = from === undefined ? newestGood(reports) : await pick(reports, dbPath, from);
   if (!chosen) {
     const list = reports.map((r) => `${basename(r.path)} (${r.problem})`).join(', ');
     throw new StoreCopiesError(`no good copy of ${basename(dbPath)} to restore: ${list}; move them aside and run gpuledger sync to rebuild from the platform (data only kept locally comes back from a backup)`);
@@ -58,7 +61,7 @@ async function restoreLocked(dbPath: string, from: string | undefined): Promise<
   const published = reports.find((r) => r.role === 'published');
   const result: RestoreResult = { from: chosen, setAside: [], published: false, nothingToDo: false };
   const moveAside = (r: CopyReport | undefined) => {
-    if (!r || r === chosen || r.role === 'aside' || r.role === 'previous') return;
+    if (!r || r === chosen || (r.role !== 'writer' && r.role !== 'published')) return;
     result.setAside.push({ role: r.role, path: r.path, to: setAside(dbPath, r.path, r.role), state: r.state });
   };
 
@@ -74,8 +77,8 @@ async function restoreLocked(dbPath: string, from: string | undefined): Promise<
     replaceWriter(dbPath, dbPath);
     return result;
   }
-  // the previous generation or a copy set aside: it becomes the writer copy and is published; `<db>` is out of the
-  // way first, so the publish keeps no generation of its own and `<db>.previous` stays as it is
+  // the previous generation, a copy set aside or a backup: it becomes the writer copy and is published; `<db>` is out
+  // of the way first, so the publish keeps no generation of its own and `<db>.previous` stays as it is
   moveAside(published);
   replaceWriter(dbPath, chosen.path);
   await publish(dbPath, writerPathFor(dbPath));

@@ -11,7 +11,7 @@ export interface CopyReport extends CopyCheck {
   role: CopyRole;
 }
 
-const TIE_ORDER: Record<CopyRole, number> = { writer: 0, published: 1, previous: 2, aside: 3 };
+const TIE_ORDER: Record<CopyRole, number> = { writer: 0, published: 1, previous: 2, aside: 3, backup: 4 };
 
 /**
  * Check each copy, holding the write lock meanwhile: a writing session cannot open the writer copy while it is open
@@ -33,6 +33,6 @@ export async function checkCopies(dbPath: string, options: { waitMs?: number; lo
 /** The copy `store restore` brings back: the newest good main copy, or undefined when none is good. */
 export function newestGood(reports: readonly CopyReport[]): CopyReport | undefined {
   return reports
-    .filter((r) => r.state === 'good' && r.role !== 'aside')
+    .filter((r) => r.state === 'good' && r.role !== 'aside' && r.role !== 'backup')
     .sort((a, b) => (b.lastRun ?? '').localeCompare(a.lastRun ?? '') || TIE_ORDER[a.role] - TIE_ORDER[b.role])[0];
 }

@@ -160,11 +160,24 @@ describe('the store on the command line', () => {
   it('store restore --from names the copies it accepts, and refuses a damaged one', async () => {
     const unknown = await run(['store', 'restore', '--from', 'yesterday']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/^gpuledger: --from yesterday: no such copy of ledger\.duckdb; pick writer, published, previous or one of: \(none set aside\)\n$/);
+    expect(unknown.stderr).toMatch(/^gpuledger: --from yesterday: no such copy or file; pick writer, published, previous, a copy set aside \(none yet\) or a backup file\n$/);
     scribble(`${db}.previous`);
     const damaged = await run(['store', 'restore', '--from', 'previous']);
     expect(damaged.code).toBe(1);
     expect(damaged.stderr).toMatch(/^gpuledger: --from previous: ledger\.duckdb\.previous is not a good copy \(.+\); gpuledger store check lists the good ones\n$/);
+  });
+
+  it('store restore --from FILE brings back a backup kept elsewhere, which stays where it was', async () => {
+    const backup = join(tmp.dir, 'backup.duckdb');
+    copyFileSync(`${db}.previous`, backup);
+    const previous = await runIds(backup);
+    writeFileSync(db, 'oops');
+    const r = await run(['store', 'restore', '--from', backup]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/restored .*backup\.duckdb \(backup, last run .*\) and published it/);
+    expect(await runIds(db)).toEqual(previous);
+    expect(await runIds(backup)).toEqual(previous);
+    expect(asideFiles().map((n) => n.replace(/.*-/, '')).sort()).toEqual(['published', 'writer']);
   });
 
   it('store restore waits for no sync: it is refused while one runs, naming it', async () => {

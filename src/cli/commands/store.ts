@@ -57,7 +57,7 @@ export function registerStore(program: Command, exit: ExitState): void {
     });
   store
     .command('restore')
-    .option('--from <copy>', 'writer, published, previous or the file name of a copy set aside (default: the newest good copy)')
+    .option('--from <copy>', 'writer, published, previous, the file name of a copy set aside, or a backup file (default: the newest good copy)')
     .option('--wait <seconds>', 'wait this long for a running sync or writing session to end', '0')
     .description('make the newest good copy (or --from COPY) the writer copy and the published database; replaced copies are set aside, never deleted')
     .action(async (flags: { from?: string; wait?: string }, command: Command) => {
