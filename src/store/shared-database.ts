@@ -16,7 +16,7 @@ import { openStore, type OpenOptions, type Store } from './database.ts';
 import type { Logger } from '../util/log.ts';
 import { listCopies, writerPathFor } from './copies.ts';
 import { acquireWriteLock, describeWait } from './lock.ts';
-import { publish, sweepPublishFiles } from './publish.ts';
+import { publish, sweepPublishFiles, type FileIdentity } from './publish.ts';
 import { prepareWriterCopy, recoverWriter } from './writer-copy.ts';
 
 export { writerPathFor } from './copies.ts';
@@ -62,7 +62,7 @@ export async function openWriter(options: WriterOptions): Promise<Store> {
   if (waited) options.log?.info(waited);
   const opened = Date.now();
   let store: Store;
-  let knownGood;
+  let knownGood: FileIdentity | undefined;
   try {
     sweepPublishFiles(dbPath);
     knownGood = await prepareWriterCopy(dbPath, options.log);
@@ -80,33 +80,47 @@ export async function openWriter(options: WriterOptions): Promise<Store> {
     throw e;
   }
   let closed = false;
-  return {
-    ...store,
-    path: dbPath,
-    async close() {
-      if (closed) return;
-      closed = true;
-      try {
-        await store.run('checkpoint');
-        await store.close();
-        if (options.publish ?? true) await publish(dbPath, writerPath, { knownGood, log: options.log });
-      } finally {
-        writerHeld.ms += Date.now() - opened;
-        writerHeld.sessions++;
-        lock.release();
-      }
-    },
+  const end = async (publishing: boolean) => {
+    if (closed) return;
+    closed = true;
+    try {
+      if (publishing) await store.run('checkpoint');
+      await store.close();
+      if (publishing && (options.publish ?? true)) await publish(dbPath, writerPath, { knownGood, log: options.log });
+    } finally {
+      writerHeld.ms += Date.now() - opened;
+      writerHeld.sessions++;
+      lock.release();
+    }
   };
+  const session: Store = { ...store, path: dbPath, close: () => end(true) };
+  abandoners.set(session, () => end(false));
+  return session;
 }
+
+/** How to end a session whose writer copy turned out damaged: closed, never published over a good `<db>`. */
+const abandoners = new WeakMap<Store, () => Promise<void>>();
+
+/** What to do about a writer copy found damaged in the middle of a session. */
+const RESTORE_ADVICE = 'nothing was published from it; gpuledger store check lists the good copies and gpuledger store restore brings back the newest';
 
 /** Run fn in one writing session; the session is published when fn succeeds and also when it fails part-way. */
 export async function withWriter<T>(options: WriterOptions, fn: (store: Store) => Promise<T>): Promise<T> {
   const store = await openWriter(options);
+  let result: T;
   try {
-    return await fn(store);
-  } finally {
-    await store.close();
+    result = await fn(store);
+  } catch (e) {
+    if (!isDamagedDatabase(e)) {
+      await store.close();
+      throw e;
+    }
+    // a block of the writer copy failed its checksum mid-session: name that file, not <db>, and publish nothing
+    await abandoners.get(store)?.().catch(() => undefined);
+    throw e instanceof DatabaseDamagedError ? e : new DatabaseDamagedError(writerPathFor(options.dbPath), e, RESTORE_ADVICE);
   }
+  await store.close();
+  return result;
 }
 
 /** Open the published database read-only. Never waits for a writer, and never shows DuckDB's lock error. */

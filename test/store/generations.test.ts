@@ -140,3 +140,29 @@ describe('generations and adoption', () => {
     expect(await checkCopy(db)).toMatchObject({ state: 'damaged', problem: expect.stringMatching(/\S/) });
   });
 });
+
+describe('a writer copy found damaged in the middle of a session', () => {
+  it('publishes nothing over the good <db> and names the writer copy, with the way back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gpuledger-midsession-'));
+    const db = join(dir, 'ledger.duckdb');
+    try {
+      const options = { dbPath: db, command: 'test', applyViews: false };
+      await withWriter(options, (s) =>
+        s.run(`insert into _meta_runs (run_id, command, started_at, status) select 'r' || i, 'test', now(), 'success' from range(200000) t(i)`),
+      );
+      const published = readFileSync(db);
+      const error = await withWriter(options, async (s) => {
+        // a bad disk under a running session: every block after the header, then a read that must fetch them
+        const size = statSync(writerPathFor(db)).size;
+        const fd = openSync(writerPathFor(db), 'r+');
+        writeSync(fd, Buffer.alloc(size - 12288, 0xab), 0, size - 12288, 12288);
+        closeSync(fd);
+        await s.run(`select count(*), bit_xor(hash(t)) from _meta_runs t`);
+      }).then(() => undefined, (e: Error) => e.message);
+      expect(error).toMatch(/^the writer copy .*ledger\.duckdb\.writer is damaged \(.+\); nothing was published from it; gpuledger store check lists the good copies and gpuledger store restore brings back the newest$/);
+      expect(readFileSync(db).equals(published)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
