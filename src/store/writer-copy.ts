@@ -5,7 +5,7 @@
 //   from the newest good copy, saying in one line which file is damaged and which one is used;
 // - the writer copy itself cannot be opened: it is set aside and rebuilt from the newest good copy beside it.
 // With no good copy at all, the error names every damaged file and what to do.
-import { existsSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { relative } from 'node:path';
 import { DatabaseDamagedError, DatabaseLockedError, StoreCopiesError, StoreError } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
@@ -41,6 +41,8 @@ async function firstGood(candidates: readonly CopyFile[]): Promise<{ good?: Copy
 /** Copy `from` (and its WAL) to the writer copy, stamped with `from`'s time so the next writer sees nothing newer. */
 export function replaceWriter(dbPath: string, from: string): void {
   const writer = writerPathFor(dbPath);
+  // a WAL is part of the file it belongs to: the old writer copy's would be replayed onto the new one
+  rmSync(`${writer}.wal`, { force: true });
   copyDurably(from, writer);
   if (existsSync(`${from}.wal`)) copyDurably(`${from}.wal`, `${writer}.wal`);
   const { atime, mtime } = statSync(from);
