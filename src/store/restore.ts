@@ -4,7 +4,7 @@
 // or not, someone may still want what is in it (issue 18 §2).
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { StoreCopiesError, UsageError } from '../util/errors.ts';
+import { DatabaseLockedError, StoreCopiesError, UsageError } from '../util/errors.ts';
 import { setAside, writerPathFor, type CopyRole } from './copies.ts';
 import { acquireSyncLock, acquireWriteLock } from './lock.ts';
 import { identityOf, publish } from './publish.ts';
@@ -52,6 +52,8 @@ export async function restoreStore(dbPath: string, options: { from?: string; wai
 
 async function restoreLocked(dbPath: string, from: string | undefined): Promise<RestoreResult> {
   const reports = await checkCopies(dbPath, { lockHeld: true });
+  const busy = reports.find((r) => r.state === 'in-use');
+  if (busy) throw new DatabaseLockedError(`${basename(busy.path)} is open read-write in another program; close it there (or open it read-only) and run gpuledger store restore again`);
   const chosen = from === undefined ? newestGood(reports) : await pick(reports, dbPath, from);
   if (!chosen) {
     const list = reports.map((r) => `${basename(r.path)} (${r.problem})`).join(', ');

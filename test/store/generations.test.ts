@@ -2,11 +2,12 @@
 // written over with something that is not a gpuledger database is never adopted, and a damaged writer copy is
 // rebuilt from the newest good copy beside it – each time with one line naming the damaged file and the good one.
 import { DuckDBInstance } from '@duckdb/node-api';
-import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, linkSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkCopy } from '../../src/store/copy-check.ts';
+import { storeFileRole } from '../../src/store/store-files.ts';
 import { openStore } from '../../src/store/database.ts';
 import { withWriter, writerPathFor } from '../../src/store/shared-database.ts';
 
@@ -52,6 +53,10 @@ describe('generations and adoption', () => {
     await addRun('c');
     expect(await runs(`${db}.previous`)).toBe('a,b');
     expect(await runs(db)).toBe('a,b,c');
+    // the generations are the store's files, by name and by inode: no output may land on them
+    linkSync(`${db}.previous`, join(dir, 'innocent.duckdb'));
+    expect(storeFileRole(join(dir, 'innocent.duckdb'), db)).toMatch(/^the database's previous generation \(a hard link to .*ledger\.duckdb\.previous\)$/);
+    expect(storeFileRole(`${db}.aside-20261120T000000000Z-writer`, db)).toBe('a copy of the database kept aside');
   });
 
   it('does not adopt a 6-byte file written over <db>: keeps it aside, goes on from the writer copy and says which is which', async () => {
