@@ -21,7 +21,7 @@ function shown(path: string): string {
 }
 
 /** "last run 2026-11-20T02:00:00Z" – what a person needs to judge a copy. */
-export function describeGood(check: CopyCheck): string {
+function describeGood(check: CopyCheck): string {
   return check.lastRun ? `last run ${check.lastRun}` : 'no run recorded yet';
 }
 
