@@ -2,9 +2,10 @@
 // the retry policy's decision about it. Kept apart from the loop in request.ts, which only counts and waits.
 import { errorMessage, type GpuledgerError } from '../util/errors.ts';
 import { redact } from '../util/secrets.ts';
-import { ApiArgumentError, ApiAuthError, ApiForbiddenError, ApiNotPlatformError, ApiRequestError, ApiServerError, ApiTransportError, type Problem } from './errors.ts';
-import { FAILURE_DECISIONS, failureKind, statusDecision, type Decision } from './retry-policy.ts';
+import { ApiArgumentError, ApiAuthError, ApiForbiddenError, ApiNotPlatformError, ApiNotTlsError, ApiRequestError, ApiServerError, ApiTransportError, type Problem } from './errors.ts';
+import { FAILURE_DECISIONS, failureKind, statusDecision, type Decision, type FailureKind } from './retry-policy.ts';
 import { problemSchema } from './schemas.ts';
+import { API_URL_SOURCE, type UrlSource } from './url-source.ts';
 
 export interface ApiAnswer {
   /** The body as the call's readBody made it (default: JSON.parse). */
@@ -20,6 +21,15 @@ export interface Failure {
   error: GpuledgerError;
   reason: string;
   retryAfterSeconds?: number;
+  /** No answer at all, and why (the breaker counts timeouts); absent when the server answered. */
+  kind?: FailureKind;
+}
+
+/** How messages name the base URL and the setting that chose it. */
+export interface AnswerContext {
+  url: string;
+  apiKeyEnv: string;
+  source?: UrlSource;
 }
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -38,22 +48,28 @@ function parseProblem(text: string): Problem | undefined {
   }
 }
 
-/** No answer at all: undici or the socket threw. `url` is the base URL as messages show it. */
-export function networkFailure(url: string, what: string, e: unknown): Failure {
+/** No answer at all: undici or the socket threw. `ctx.url` is the base URL as messages show it. */
+export function networkFailure(ctx: Pick<AnswerContext, 'url' | 'source'>, what: string, e: unknown): Failure {
   const kind = failureKind(e);
-  const reason = `${(e as { code?: string }).code ?? 'network error'}: ${redact(errorMessage(e))}`;
+  const code = (e as { code?: string }).code;
+  const reason = `${code ?? 'network error'}: ${redact(errorMessage(e))}`;
+  const source = ctx.source ?? API_URL_SOURCE;
   const error =
     kind === 'invalid-argument'
       ? new ApiArgumentError(what, redact(errorMessage(e)), { cause: e })
       : kind === 'host-not-found'
-        ? new ApiTransportError(what, `the host of ${url} does not resolve; check --api-url`, { cause: e })
-        : new ApiTransportError(what, reason, { cause: e });
-  return { decision: FAILURE_DECISIONS[kind], error, reason };
+        ? new ApiTransportError(what, `the host of ${ctx.url} does not resolve; check ${source.flag}`, { cause: e })
+        : kind === 'not-tls'
+          ? new ApiNotTlsError(what, ctx.url, { cause: e })
+          : kind === 'tls-certificate'
+            ? new ApiTransportError(what, `the TLS certificate of ${ctx.url} is not trusted (${code}); check ${source.flag}, or the server's certificate`, { cause: e })
+            : new ApiTransportError(what, reason, { cause: e });
+  return { decision: FAILURE_DECISIONS[kind], error, reason, kind };
 }
 
 /** A complete answer: JSON for a 2xx, otherwise the typed refusal for its status. */
 export function readAnswer(
-  ctx: { url: string; apiKeyEnv: string },
+  ctx: AnswerContext,
   what: string,
   path: string,
   status: number,
@@ -71,7 +87,7 @@ export function readAnswer(
       // §1: success bodies are application/json; an HTML page with 200 is some other site, not a cut-off answer
       if (!isJson) {
         const reason = `${what} answered ${status} with ${contentType}, not JSON`;
-        return { decision: { action: 'fail', reason }, error: new ApiNotPlatformError(ctx.url, reason, { cause: e }), reason };
+        return { decision: { action: 'fail', reason }, error: new ApiNotPlatformError(ctx.url, reason, { cause: e, source: ctx.source }), reason };
       }
       const reason = 'a body that is not complete JSON';
       return { decision: FAILURE_DECISIONS['incomplete-json'], error: new ApiTransportError(what, reason, { cause: e }), reason };
@@ -89,7 +105,7 @@ export function readAnswer(
   if (status === 403) return { decision, error: new ApiForbiddenError(ctx.apiKeyEnv, path, problem), reason };
   // §1: errors are problem+json; a bare 404 page is a web server that knows no /v2 routes
   if (status === 404 && !problem && !isJson) {
-    return { decision, error: new ApiNotPlatformError(ctx.url, `${what} answered 404 without a problem document`), reason };
+    return { decision, error: new ApiNotPlatformError(ctx.url, `${what} answered 404 without a problem document`, { source: ctx.source }), reason };
   }
   if (status >= 500) return { decision, error: new ApiServerError(what, status, problem), reason };
   return { decision, error: new ApiRequestError(what, path, status, problem), reason };

@@ -5,6 +5,7 @@ import { ApiUrlError } from './errors.ts';
 
 const ACCEPTED = 'an http:// or https:// URL such as https://api.runpod.io';
 
+
 /** The URL as messages show it: without user name or password, which could be a credential. */
 export function displayUrl(url: URL | string): string {
   let u: URL;

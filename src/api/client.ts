@@ -2,6 +2,7 @@
 // gpuledger reads (routes/). Every answer is validated against the contract before anyone sees it.
 import { silentLogger, type Logger } from '../util/log.ts';
 import type { BillingPage, BillingQuery } from './billing-page.ts';
+import { QUICK_TIMEOUTS } from './deadlines.ts';
 import { ApiNotPlatformError, ApiRequestError } from './errors.ts';
 import { ApiRequester, type ApiStats, type RequesterOptions } from './request.ts';
 import type { BalanceReading, BalanceSource } from './balance.ts';
@@ -56,12 +57,14 @@ export class ApiClient {
   /**
    * One cheap call (the GPU catalog) so that the platform's time and quota are known. Every platform deployment
    * serves it (billing-api-v2.md §3), so a 404 or an answer without a `gpus` list means the URL is not the platform.
+   * A small answer, so it waits only briefly: a host that accepts and never answers is given up on within
+   * BREAKER_TIMEOUTS × QUICK_TIMEOUTS.headersMs (deadlines.ts).
    */
   async probe(signal?: AbortSignal): Promise<void> {
     const { path } = INVENTORY_ROUTES.gpus;
     let json: unknown;
     try {
-      ({ json } = await this.requester.request({ what: `GET ${path}`, method: 'GET', path, signal }));
+      ({ json } = await this.requester.request({ what: `GET ${path}`, method: 'GET', path, signal, timeouts: QUICK_TIMEOUTS }));
     } catch (e) {
       if (e instanceof ApiRequestError && e.status === 404) throw new ApiNotPlatformError(this.requester.url, `GET ${path} answered 404`, { cause: e });
       throw e;

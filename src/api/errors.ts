@@ -1,6 +1,7 @@
 // What can go wrong talking to the platform, as typed errors whose messages a user can act on. None of them ever
 // carries the API key: messages name the environment variable that holds it.
 import { EXIT, GpuledgerError, type GpuledgerErrorOptions } from '../util/errors.ts';
+import { API_URL_SOURCE, type UrlSource } from './url-source.ts';
 
 /** An RFC 9457 problem document as the API sends it (billing-api-v2.md §1). */
 export interface Problem {
@@ -78,12 +79,20 @@ export class ApiUnavailableError extends GpuledgerError {
   }
 }
 
-/** The URL answers, but not as the platform API does (an HTML page, 404 on every route): a wrong --api-url. */
+/** The URL answers, but not as the platform API does (an HTML page, 404 on every route): a wrong --api-url (or --queue-api-url). */
 export class ApiNotPlatformError extends GpuledgerError {
   readonly url: string;
-  constructor(url: string, evidence: string, options?: GpuledgerErrorOptions) {
-    super('api_not_platform', `${url} does not look like the platform API (${evidence}); check --api-url, GPULEDGER_API_URL or apiUrl in the config (expected e.g. https://api.runpod.io)`, EXIT.usage, options);
+  constructor(url: string, evidence: string, options?: GpuledgerErrorOptions & { source?: UrlSource }) {
+    const s = options?.source ?? API_URL_SOURCE;
+    super('api_not_platform', `${url} does not look like the platform API (${evidence}); check ${s.flag}, ${s.env} or ${s.config} in the config (expected e.g. ${s.example})`, EXIT.usage, options);
     this.url = url;
+  }
+}
+
+/** An https:// URL whose port answers plain HTTP: the URL is wrong (exit 2), and no retry can fix it. */
+export class ApiNotTlsError extends GpuledgerError {
+  constructor(what: string, url: string, options?: GpuledgerErrorOptions) {
+    super('api_not_tls', `${what}: ${url} does not speak TLS; did you mean ${url.replace(/^https:/, 'http:')}?`, EXIT.usage, options);
   }
 }
 

@@ -1,17 +1,20 @@
-// The one way gpuledger talks to the platform: undici with keep-alive, Bearer auth and timeouts on connect, headers
-// and body; every attempt paced by the rate-limit governor; the body read whole and checked against Content-Length;
-// after a failure retry-policy.ts decides – retry with bounded, jittered backoff, wait for the rate-limit window, or
-// fail with a typed error. Route functions (billing.ts, inventory.ts, graphql.ts) only build paths and read answers.
+// The one way gpuledger talks to the platform: undici with keep-alive, Bearer auth and deadlines on connect, headers
+// and body (deadlines.ts); every attempt paced by the rate-limit governor and checked against its host's breaker;
+// the body read whole and checked against Content-Length; after a failure retry-policy.ts decides – retry with
+// bounded, jittered backoff, wait for the rate-limit window, or fail with a typed error. Route functions (billing.ts,
+// inventory.ts, graphql.ts) only build paths and read answers.
 import { Pool } from 'undici';
 import type { GpuledgerError } from '../util/errors.ts';
 import { silentLogger, type Logger } from '../util/log.ts';
 import { redact, registerSecret } from '../util/secrets.ts';
 import { VERSION } from '../version.ts';
 import { checkApiUrl, displayUrl } from './api-url.ts';
-import { header, networkFailure, readAnswer, type ApiAnswer, type Failure } from './answer.ts';
+import { header, networkFailure, readAnswer, type AnswerContext, type ApiAnswer, type Failure } from './answer.ts';
+import { API_TIMEOUTS, HostBreakers, type Timeouts } from './deadlines.ts';
 import { ApiArgumentError, ApiTransportError, ApiUnavailableError } from './errors.ts';
 import { RateLimitGovernor, realClock, type Clock } from './governor.ts';
 import { FAILURE_DECISIONS } from './retry-policy.ts';
+import type { UrlSource } from './url-source.ts';
 
 export interface RequesterOptions {
   baseUrl: string;
@@ -22,7 +25,14 @@ export interface RequesterOptions {
   log?: Logger;
   /** Retries for 5xx, resets, truncated bodies and timeouts (429s have their own, larger budget). */
   maxRetries?: number;
-  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
+  /** Waits for a 429's window before giving up (default 20). */
+  maxRateLimited?: number;
+  /** Default: API_TIMEOUTS (deadlines.ts). */
+  timeouts?: Partial<Timeouts>;
+  /** The run's per-host breakers, shared by every requester of a sync; default: this requester's own. */
+  breakers?: HostBreakers;
+  /** Which setting chose baseUrl, for messages about a wrong URL (default --api-url). */
+  source?: UrlSource;
   /** Pace before the first RateLimit headers arrive. */
   initialRatePerSecond?: number;
   clock?: Clock;
@@ -39,6 +49,8 @@ export interface ApiCall {
   /** How a 2xx body becomes the answer's `json` (default JSON.parse). Throwing a SyntaxError marks the body as not
    * complete JSON, which is retried like a cut-off answer; billing answers are split, not parsed (billing-body.ts). */
   readBody?: (body: Buffer) => unknown;
+  /** This call's deadlines for the answer, when they differ from the requester's (a small answer: QUICK_TIMEOUTS). */
+  timeouts?: Partial<Pick<Timeouts, 'headersMs' | 'bodyMs'>>;
 }
 
 export type { ApiAnswer } from './answer.ts';
@@ -71,6 +83,11 @@ export class ApiRequester {
   private readonly log: Logger;
   private readonly clock: Clock;
   private readonly maxRetries: number;
+  private readonly maxRateLimited: number;
+  private readonly breakers: HostBreakers;
+  /** host:port, the breaker's key. */
+  private readonly host: string;
+  private readonly context: AnswerContext;
   private readonly auth: string;
   private lastServerDate: Date | undefined;
 
@@ -81,6 +98,8 @@ export class ApiRequester {
     this.governor = new RateLimitGovernor({ initialRatePerSecond: options.initialRatePerSecond, clock: this.clock });
     this.log = options.log ?? silentLogger;
     this.maxRetries = options.maxRetries ?? 6;
+    this.maxRateLimited = options.maxRateLimited ?? MAX_RATE_LIMITED;
+    this.breakers = options.breakers ?? new HostBreakers();
     // a bad URL or key is reported by the first request, not here: callers construct clients outside their
     // error handling (one per account) and must still get a typed, recorded failure
     let url: URL | undefined;
@@ -93,15 +112,17 @@ export class ApiRequester {
       this.unusable = e as GpuledgerError;
     }
     this.url = displayUrl(url ?? options.baseUrl);
+    this.host = url?.host ?? this.url;
+    this.context = { url: this.url, apiKeyEnv: options.apiKeyEnv, source: options.source };
     this.prefix = url ? url.pathname.replace(/\/+$/, '') : '';
-    const t = options.timeouts ?? {};
+    const t = { ...API_TIMEOUTS, ...options.timeouts };
     this.pool = url
       ? new Pool(url.origin, {
           connections: 4,
           keepAliveTimeout: 30_000,
-          headersTimeout: t.headersMs ?? 60_000,
-          bodyTimeout: t.bodyMs ?? 120_000,
-          connect: { timeout: t.connectMs ?? 10_000 },
+          headersTimeout: t.headersMs,
+          bodyTimeout: t.bodyMs,
+          connect: { timeout: t.connectMs },
         })
       : undefined;
   }
@@ -116,9 +137,15 @@ export class ApiRequester {
     let limited = 0;
     if (this.unusable || !this.pool) throw this.unusable;
     for (;;) {
+      // a host that let several attempts in a row run out of time is not asked again in this run (deadlines.ts)
+      this.breakers.check(this.host, call.what);
       await this.governor.acquire();
       this.stats.requests++;
       const attempt = await this.attempt(this.pool, call);
+      if (!('answer' in attempt) && attempt.kind === 'timeout') {
+        this.breakers.timedOut(this.host);
+        this.breakers.check(this.host, call.what); // the last straw: no backoff, no retry counted
+      } else if ('answer' in attempt || attempt.kind === undefined) this.breakers.answered(this.host);
       if ('answer' in attempt) return attempt.answer;
       const { decision, error } = attempt;
       if (decision.action === 'fail') throw error;
@@ -126,7 +153,7 @@ export class ApiRequester {
       const unavailable = () => new ApiUnavailableError(call.what, attempts, redact(attempt.reason), { cause: error });
       if (decision.action === 'wait') {
         this.stats.rateLimited++;
-        if (++limited > MAX_RATE_LIMITED) throw unavailable();
+        if (++limited > this.maxRateLimited) throw unavailable();
         const wait = this.governor.refused(attempt.retryAfterSeconds);
         this.log.debug(`${call.what}: ${redact(attempt.reason)} (${decision.reason}); waiting ${Math.round(wait)} ms`);
         continue;
@@ -161,6 +188,8 @@ export class ApiRequester {
         },
         body: call.body,
         signal: call.signal,
+        ...(call.timeouts?.headersMs !== undefined ? { headersTimeout: call.timeouts.headersMs } : {}),
+        ...(call.timeouts?.bodyMs !== undefined ? { bodyTimeout: call.timeouts.bodyMs } : {}),
       });
       status = res.statusCode;
       headers = res.headers;
@@ -168,7 +197,7 @@ export class ApiRequester {
       body = Buffer.from(await res.body.arrayBuffer());
     } catch (e) {
       if (call.signal?.aborted) throw e;
-      return networkFailure(this.url, what, e);
+      return networkFailure(this.context, what, e);
     }
     const bytes = body.length;
     const length = header(headers, 'content-length');
@@ -183,6 +212,6 @@ export class ApiRequester {
       const d = new Date(date);
       if (!Number.isNaN(d.getTime())) this.lastServerDate = d;
     }
-    return readAnswer({ url: this.url, apiKeyEnv: this.options.apiKeyEnv }, what, call.path, status, headers, body, call.readBody);
+    return readAnswer(this.context, what, call.path, status, headers, body, call.readBody);
   }
 }

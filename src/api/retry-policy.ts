@@ -49,6 +49,8 @@ export type FailureKind =
   | 'incomplete-json'
   | 'host-not-found'
   | 'invalid-argument'
+  | 'not-tls'
+  | 'tls-certificate'
   | 'network';
 
 export const FAILURE_DECISIONS: Readonly<Record<FailureKind, Decision>> = {
@@ -59,6 +61,8 @@ export const FAILURE_DECISIONS: Readonly<Record<FailureKind, Decision>> = {
   'incomplete-json': retry('a JSON answer that does not parse: cut off on the way, transient'),
   'host-not-found': fail('the host name does not resolve: a wrong URL, not an outage'),
   'invalid-argument': fail('undici refused to send the request (an invalid header value): a repeat is refused too'),
+  'not-tls': fail('an https:// URL on a port that answers plain HTTP: every handshake fails the same way'),
+  'tls-certificate': fail('the server\'s certificate is not trusted: a repeat meets the same certificate'),
   network: retry('another network error: treated as a connection fault, transient'),
 };
 
@@ -78,6 +82,15 @@ const CODE_KINDS: Readonly<Record<string, FailureKind>> = {
   ERR_INVALID_ARG_VALUE: 'invalid-argument',
   ERR_INVALID_HTTP_TOKEN: 'invalid-argument',
   ERR_INVALID_CHAR: 'invalid-argument',
+  // OpenSSL reading a plain-HTTP answer ("HTTP/1.1 400 …") as a TLS record
+  ERR_SSL_WRONG_VERSION_NUMBER: 'not-tls',
+  ERR_SSL_PACKET_LENGTH_TOO_LONG: 'not-tls',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'tls-certificate',
+  SELF_SIGNED_CERT_IN_CHAIN: 'tls-certificate',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'tls-certificate',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'tls-certificate',
+  CERT_HAS_EXPIRED: 'tls-certificate',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'tls-certificate',
 };
 
 /** The kind of a thrown network error, by its `code` (undici and Node set one on every error they raise). */

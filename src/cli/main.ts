@@ -15,6 +15,7 @@ import { registerReport } from './commands/report.ts';
 import { registerRun } from './commands/run.ts';
 import { registerSchedule } from './commands/schedule.ts';
 import { registerSimulator } from './commands/simulator.ts';
+import { registerStore } from './commands/store.ts';
 import { registerSync } from './commands/sync.ts';
 import { registerViews } from './commands/views.ts';
 import { describeFailure } from './failure.ts';
@@ -58,6 +59,7 @@ export function buildProgram(exit: ExitState, output: CommanderOutput = { help: 
     registerSchedule,
     registerAllocation,
     registerMetrics,
+    registerStore,
   ]) {
     register(program, exit);
   }

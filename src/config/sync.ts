@@ -59,6 +59,14 @@ export const syncConfigSchema = z
       .default([...SOURCES])
       .describe('Sources a plain `gpuledger sync` extracts.'),
     bucketSizes: bucketSizesSchema,
+    budgetMinutes: z
+      .number()
+      .positive()
+      .max(24 * 60)
+      .default(60)
+      .describe(
+        'The most time one sync spends reading from the platform. Then it stops fetching, loads what it read and ends partial (exit 3); the next sync reads the rest.',
+      ),
   })
   .strict();
 export type SyncConfig = z.infer<typeof syncConfigSchema>;

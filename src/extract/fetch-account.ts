@@ -2,6 +2,7 @@
 // database held. Each billing page is spooled and handed to `onPage` (load-account.ts queues its load) as it
 // arrives; the inventory and what failed are handed to load-account.ts at the end.
 import { ApiAuthError, ApiForbiddenError, type ApiClient } from '../api/index.ts';
+import type { HostBreakers } from '../api/index.ts';
 import type { Config } from '../config/schema.ts';
 import { BILLING_SOURCES, type BillingSource, type BucketPlan, type Source } from '../config/sync.ts';
 import { errorMessage } from '../util/errors.ts';
@@ -53,6 +54,8 @@ export interface FetchAccountOptions {
   until?: Date;
   log: Logger;
   signal?: AbortSignal;
+  /** The run's breakers for the queue API's hosts (health samples). */
+  queueBreakers?: HostBreakers;
   progress?: Progress;
   spool: Spool;
   /** Queue one spooled page's load; false when its range already failed to load. */
@@ -140,7 +143,8 @@ export async function fetchAccount(options: FetchAccountOptions): Promise<Accoun
       entry.summary.requests = entry.fetched.requests;
       const error = entry.fetched.error;
       if (error instanceof ApiAuthError) throw error; // the key is rejected: nothing else of this account can work
-      if (error !== undefined) {
+      // a request abandoned because the sync was stopped (a signal, or its budget) leaves the range stopped, not failed
+      if (error !== undefined && !options.signal?.aborted) {
         entry.summary.status = 'failed';
         entry.summary.error = errorMessage(error);
         harvest.errors.push({ account: account.name, source: `${source} ${plan.size}`, message: entry.summary.error });

@@ -1,10 +1,12 @@
 // Where the network half of a sync keeps the records it read until they are loaded: one file per page in a
 // per-run temp folder, so a one-year backfill holds only each page's metadata in memory, never its records. The
-// folder goes when the sync ends, failed or not.
+// folder goes when the sync ends, failed or not; the folder of a run that was killed carries its owner in its name
+// (`gpuledger-spool-<pid>-<start>-…`, run-owner.ts) and goes when the next sync starts.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ownerTag, sweepDead } from '../store/run-owner.ts';
 
 export interface Spool {
   /** Write one page's records array; resolves to its path. */
@@ -15,8 +17,12 @@ export interface Spool {
   remove(): void;
 }
 
+/** A spool folder's name: its owner, then mkdtemp's random suffix. */
+export const SPOOL_FOLDER = /^gpuledger-spool-(?<pid>\d+)-(?<start>\d+)-/;
+
 export function createSpool(): Spool {
-  const dir = mkdtempSync(join(tmpdir(), 'gpuledger-spool-'));
+  sweepDead(tmpdir(), SPOOL_FOLDER);
+  const dir = mkdtempSync(join(tmpdir(), `gpuledger-spool-${ownerTag()}-`));
   let n = 0;
   return {
     async write(records) {

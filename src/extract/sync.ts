@@ -3,7 +3,8 @@
 // and loaded through a writer that batches pages and holds the database only while they keep coming
 // (page-loader.ts); the inventory follows in the same writer. So a sync throttled to a few requests a minute holds
 // the database for moments per page, not minutes, and readers never wait (shared-database.ts). A failing source is recorded
-// and the others go on; a rejected key stops its account. The run log says what happened.
+// and the others go on; a rejected key stops its account. No remote holds the run hostage: requests have deadlines,
+// hosts breakers and the run a budget (run-deadlines.ts). The run log says what happened.
 import { ApiAuthError, ApiClient, ApiForbiddenError, type ApiClientOptions } from '../api/index.ts';
 import type { Config } from '../config/schema.ts';
 import type { Source } from '../config/sync.ts';
@@ -16,6 +17,7 @@ import type { ResolvedAccount } from './accounts.ts';
 import { fetchAccount, type AccountHarvest, type FetchAccountOptions } from './fetch-account.ts';
 import { loadAccount, queuePage } from './load-account.ts';
 import { createPageLoader } from './page-loader.ts';
+import { startRunDeadlines } from './run-deadlines.ts';
 import type { Progress } from './progress.ts';
 import type { RangeSummary } from './range-summary.ts';
 import { closeInterruptedRuns, finishRun, startRun, type RunStatus } from './runs.ts';
@@ -96,20 +98,24 @@ export async function runSync(options: SyncOptions): Promise<SyncResult> {
   const authFailures: unknown[] = [];
   const spool = createSpool();
   const loader = createPageLoader({ sessions, batchRecords: config.sync.maxRecordsPerRequest });
+  const deadlines = startRunDeadlines({ budgetMinutes: config.sync.budgetMinutes, stop: options.signal, log });
+  const { signal, queueBreakers } = deadlines;
   try {
     for (const account of options.accounts) {
-      const client = new ApiClient({ baseUrl: account.apiUrl, apiKey: account.apiKey, apiKeyEnv: account.apiKeyEnv, log: log.child(account.name), ...options.client });
+      const client = new ApiClient({ baseUrl: account.apiUrl, apiKey: account.apiKey, apiKeyEnv: account.apiKeyEnv, log: log.child(account.name), breakers: deadlines.apiBreakers, ...options.client });
       let harvest: AccountHarvest | undefined;
       try {
-        await client.probe(options.signal);
+        await client.probe(signal);
         const onPage: FetchAccountOptions['onPage'] = (h, entry, page) => queuePage(loader, spool, runId, h, entry, page, log);
-        const fetched: AccountHarvest = (harvest = await fetchAccount({ ...options, client, account, state, sources, log, spool, onPage }));
+        const fetched: AccountHarvest = (harvest = await fetchAccount({ ...options, signal, queueBreakers, client, account, state, sources, log, spool, onPage }));
         await loader.queue((store) => loadAccount(store, runId, fetched, log), { now: true }).done;
       } catch (e) {
-        errors.push({ account: account.name, source: '*', message: errorMessage(e) });
+        // stopped (a signal, or the budget) before or while this account was probed: said once, by whoever stopped it
+        const stopped = signal.aborted && harvest === undefined;
+        errors.push({ account: account.name, source: '*', message: stopped ? 'not read: the sync was stopped first' : errorMessage(e) });
         // a configuration failure is said once: thrown below when nothing else worked, else in the summary's table
         if (isConfigurationFailure(e)) authFailures.push(e);
-        else log.error(`${account.name}: ${errorMessage(e)}`);
+        else if (!stopped) log.error(`${account.name}: ${errorMessage(e)}`);
       } finally {
         if (harvest) {
           if (harvest.inventory) ranges.push(harvest.inventory.summary);
@@ -127,13 +133,18 @@ export async function runSync(options: SyncOptions): Promise<SyncResult> {
       }
     }
   } finally {
+    deadlines.dispose();
     // the final, publishing session below must not wait for a lingering one
     await loader.close();
     spool.remove();
   }
   options.progress?.done();
 
-  const status = rollUpStatus(ranges, errors);
+  const ended = deadlines.ended();
+  if (ended) warnings.push(ended);
+  // a deadline makes a run incomplete, not wrong: partial (exit 3), and the next sync reads the rest
+  const rolledUp = rollUpStatus(ranges, errors);
+  const status = ended && rolledUp === 'failed' ? 'partial' : rolledUp;
   const records = ranges.reduce((s, r) => s + r.records, 0);
   await sessions.write((store) => finishRun(store, runId, status, counters, errors, { ranges, warnings }));
   const result: SyncResult = { runId, status, ranges, errors, warnings, ...counters, records };

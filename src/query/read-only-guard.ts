@@ -3,10 +3,13 @@
 // wall: the first is the sandbox (sandbox.ts), which must already be in place, because preparing binds, and binding
 // read_csv reads its file and COPY/EXPORT touch their targets. A statement the sandbox refuses while it is prepared
 // fails here as a SandboxError. The type check catches what the sandbox alone would allow: writes into a folder
-// granted with --allow-read, temporary tables, SET VARIABLE, and the like.
+// granted with --allow-read, temporary tables, SET VARIABLE, and the like. EXPLAIN is looked into
+// (explained-statement.ts): EXPLAIN ANALYZE runs what it wraps, and DuckDB lets any statement write the database's
+// own WAL names even with external access off (issue 18 §3), so only EXPLAIN of a query passes.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { StatementType } from '@duckdb/node-api';
 import { EXIT, GpuledgerError } from '../util/errors.ts';
+import { explainedStatement } from './explained-statement.ts';
 import { isSandboxRefusal, SandboxError } from './sandbox-error.ts';
 import { EmptySqlError, SqlError } from './sql-error.ts';
 
@@ -43,10 +46,9 @@ const WHAT: Partial<Record<StatementType, string>> = {
 
 export interface GuardOptions {
   /**
-   * Files were granted with --allow-read. DuckDB's allow-lists grant writing as well as reading, and its parser does
-   * not expose the statement inside EXPLAIN, so EXPLAIN ANALYZE COPY … TO could write into a granted folder: with
-   * grants, EXPLAIN is refused. Without grants the sandbox makes every EXPLAIN harmless (no file is reachable and the
-   * database is read-only), so EXPLAIN and EXPLAIN ANALYZE of a query work.
+   * Files were granted with --allow-read. DuckDB's allow-lists grant writing as well as reading, so EXPLAIN ANALYZE
+   * COPY … TO could write into a granted folder: with grants, EXPLAIN is refused altogether – a second wall beside
+   * the look into EXPLAIN, which alone decides without grants (EXPLAIN and EXPLAIN ANALYZE of a query work).
    */
   fileGrants?: boolean;
 }
@@ -86,10 +88,21 @@ export async function assertReadOnly(connection: DuckDBConnection, sql: string, 
     } catch (e) {
       throw isSandboxRefusal(e) ? new SandboxError(e) : SqlError.from(e, sql);
     }
-    if (type === StatementType.EXPLAIN && options.fileGrants) {
-      throw new WritingStatementError('EXPLAIN, which is not available with --allow-read (it could run a COPY into a granted folder)', i, extracted.count);
-    }
+    if (type === StatementType.EXPLAIN) await assertExplainsAQuery(connection, sql, i, extracted.count, options);
     if (!READING.has(type)) throw new WritingStatementError(WHAT[type] ?? StatementType[type] ?? 'not a query', i, extracted.count);
   }
   return extracted.count;
+}
+
+async function assertExplainsAQuery(connection: DuckDBConnection, sql: string, index: number, count: number, options: GuardOptions): Promise<void> {
+  if (options.fileGrants) {
+    throw new WritingStatementError('EXPLAIN, which is not available with --allow-read (it could run a COPY into a granted folder)', index, count);
+  }
+  // the node client gives no statement's own text, so the explained statement is read from the whole text
+  if (count > 1) throw new WritingStatementError('EXPLAIN among other statements – run EXPLAIN on its own', index, count);
+  const explained = await explainedStatement(connection, sql);
+  if (!explained.query) {
+    const inner = explained.type === undefined ? 'something that is not a query' : (WHAT[explained.type] ?? StatementType[explained.type]);
+    throw new WritingStatementError(`EXPLAIN of ${inner}, which EXPLAIN ANALYZE would run`, index, count);
+  }
 }

@@ -18,16 +18,20 @@ export class SandboxError extends GpuledgerError {
     const message = cause instanceof Error ? cause.message : String(cause);
     // DuckDB may name a temporary sibling (tmp_x.csv) of the file the statement writes; the folder is what matters
     const path = /Cannot access (?:file|directory) "([^"]*)"/.exec(message)?.[1];
+    // without grants the whole local file system is off (sandbox.ts), and DuckDB then names no path
+    const anyFile = /File system LocalFileSystem has been disabled/.test(message);
     const what =
       path !== undefined
         ? `the statement would read or write ${path}`
-        : /read-only mode/.test(message)
+        : anyFile
+          ? 'the statement would read or write a file'
+          : /read-only mode/.test(message)
           ? 'the statement would write to the database'
           : `DuckDB refused: ${message.split('\n')[0]}`;
     super(
       'query_sandbox',
       `query reads only the database and the paths given with --allow-read, and writes nothing; ${what}` +
-        (path !== undefined ? ' – to read a local file, pass --allow-read FILE or --allow-read FOLDER' : ''),
+        (path !== undefined || anyFile ? ' – to read a local file, pass --allow-read FILE or --allow-read FOLDER' : ''),
       EXIT.usage,
       { cause },
     );

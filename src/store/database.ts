@@ -8,6 +8,7 @@ import type { AllocationConfig } from '../config/allocation.ts';
 import { DatabaseDamagedError, DatabaseLockedError, isDamagedDatabase, StoreError } from '../util/errors.ts';
 import { acquireWriteLock, describeHolder, lockPathFor, readLock, type WriteLock } from './lock.ts';
 import { migrate } from './migrate.ts';
+import { readerTempDirectory } from './reader-temp.ts';
 import { applyViews } from './views.ts';
 
 export type Row = Record<string, unknown>;
@@ -56,7 +57,8 @@ export async function openStore(options: OpenOptions): Promise<Store> {
   }
   let instance: DuckDBInstance;
   try {
-    instance = await DuckDBInstance.create(options.path, readOnly ? { access_mode: 'READ_ONLY' } : {});
+    // a reader spills into a folder of its own, not `<db>.tmp`: reading needs no write access beside the file
+    instance = await DuckDBInstance.create(options.path, readOnly ? { access_mode: 'READ_ONLY', temp_directory: readerTempDirectory() } : {});
   } catch (e) {
     lock?.release();
     if (isDuckDbLockError(e)) {

@@ -7,19 +7,21 @@
 //
 // Someone may also write `<db>` directly (an older gpuledger, a test, a restored backup). A published copy carries
 // the writer file's modification time; when `<db>` is newer than `<db>.writer`, it was changed since the last
-// publish and the writer adopts it before writing.
-import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
+// publish, and the writer adopts it before writing – once it checks good (writer-copy.ts). Each publish keeps the
+// generation before it as `<db>.previous` (publish.ts); `gpuledger store check|restore` works on these copies.
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
-import { DatabaseLockedError, EXIT, GpuledgerError } from '../util/errors.ts';
+import { DatabaseDamagedError, DatabaseLockedError, EXIT, GpuledgerError, isDamagedDatabase } from '../util/errors.ts';
 import { openStore, type OpenOptions, type Store } from './database.ts';
 import type { Logger } from '../util/log.ts';
+import { listCopies, writerPathFor } from './copies.ts';
 import { acquireWriteLock, describeWait } from './lock.ts';
 import { refreshMaterialized } from './materialize.ts';
+import { publish, sweepPublishFiles, type FileIdentity } from './publish.ts';
+import { prepareWriterCopy, recoverWriter } from './writer-copy.ts';
 
-/** The writer's private working copy of the database at dbPath. */
-export function writerPathFor(dbPath: string): string {
-  return `${dbPath}.writer`;
-}
+export { writerPathFor } from './copies.ts';
+export { publish } from './publish.ts';
 
 /** How long a writing session waits for another one by default: they are short (seconds), so a brief wait beats a refusal. */
 export const SESSION_WAIT_MS = 60_000;
@@ -39,68 +41,13 @@ function shown(path: string): string {
   return rel && !rel.startsWith('..') ? rel : path;
 }
 
-function mtimeMs(path: string): number | undefined {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return undefined;
-  }
-}
-
-function copyDurably(from: string, to: string): void {
-  copyFileSync(from, to);
-  const fd = openSync(to, 'r+');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Bring the writer copy up to date with <db> when <db> was written by someone else since the last publish. */
-function adoptPublished(dbPath: string, writerPath: string): void {
-  const published = mtimeMs(dbPath);
-  if (published === undefined) return;
-  const writer = mtimeMs(writerPath);
-  if (writer !== undefined && published <= writer + 1) return;
-  copyDurably(dbPath, writerPath);
-  // a WAL beside <db> belongs to a process that wrote it and did not checkpoint: it is part of the data
-  rmSync(`${writerPath}.wal`, { force: true });
-  if (existsSync(`${dbPath}.wal`)) copyDurably(`${dbPath}.wal`, `${writerPath}.wal`);
-}
-
-/** Publish the (closed, checkpointed) writer copy as <db>, atomically. */
-export function publish(dbPath: string, writerPath = writerPathFor(dbPath)): void {
-  const tmp = `${dbPath}.publish-${process.pid}.tmp`;
-  try {
-    copyDurably(writerPath, tmp);
-    const { atime, mtime } = statSync(writerPath);
-    utimesSync(tmp, atime, mtime);
-    // a stale WAL beside <db> would be replayed onto the new file by the next reader
-    rmSync(`${dbPath}.wal`, { force: true });
-    renameSync(tmp, dbPath);
-  } finally {
-    rmSync(tmp, { force: true });
-  }
-  try {
-    const dir = openSync(dirname(dbPath), 'r');
-    try {
-      fsyncSync(dir);
-    } finally {
-      closeSync(dir);
-    }
-  } catch {
-    /* some platforms cannot fsync a directory; the rename itself is atomic */
-  }
-}
-
 export interface WriterOptions extends Omit<OpenOptions, 'path' | 'readOnly' | 'lockHeld'> {
   /** The database users read (`--db`); the writer works on its `.writer` copy. */
   dbPath: string;
   /** Publish <db> when the session ends (default true; a session that only notes a run's start need not). */
   publish?: boolean;
-  /** Told whom the session waited for, if it had to. */
-  log?: Pick<Logger, 'info'>;
+  /** Told whom the session waited for, if it had to, and which copy was set aside or recovered, if one was. */
+  log?: Pick<Logger, 'info' | 'warn'>;
 }
 
 /**
@@ -116,44 +63,69 @@ export async function openWriter(options: WriterOptions): Promise<Store> {
   if (waited) options.log?.info(waited);
   const opened = Date.now();
   let store: Store;
+  let knownGood: FileIdentity | undefined;
   try {
-    adoptPublished(dbPath, writerPath);
+    sweepPublishFiles(dbPath);
+    knownGood = await prepareWriterCopy(dbPath, options.log);
     // the lock above is ours; openStore must not take it again for the writer copy's own path
-    store = await openStore({ command: options.command, applyViews: options.applyViews, allocation: options.allocation, path: writerPath, lockHeld: true });
+    const open = () => openStore({ command: options.command, applyViews: options.applyViews, allocation: options.allocation, path: writerPath, lockHeld: true });
+    try {
+      store = await open();
+    } catch (e) {
+      if (!isDamagedDatabase(e) || !existsSync(writerPath)) throw e;
+      knownGood = await recoverWriter(dbPath, e, options.log);
+      store = await open();
+    }
   } catch (e) {
     lock.release();
     throw e;
   }
   let closed = false;
-  return {
-    ...store,
-    path: dbPath,
-    async close() {
-      if (closed) return;
-      closed = true;
-      try {
-        // readers of the published file read fct_cost_daily: it is brought up to date with what this session loaded
+  const end = async (publishing: boolean) => {
+    if (closed) return;
+    closed = true;
+    try {
+      if (publishing) {
+        // readers of the published file read the materialised tables: they follow what this session wrote
         if (options.applyViews ?? true) await refreshMaterialized(store);
         await store.run('checkpoint');
-        await store.close();
-        if (options.publish ?? true) publish(dbPath, writerPath);
-      } finally {
-        writerHeld.ms += Date.now() - opened;
-        writerHeld.sessions++;
-        lock.release();
       }
-    },
+      await store.close();
+      if (publishing && (options.publish ?? true)) await publish(dbPath, writerPath, { knownGood, log: options.log });
+    } finally {
+      writerHeld.ms += Date.now() - opened;
+      writerHeld.sessions++;
+      lock.release();
+    }
   };
+  const session: Store = { ...store, path: dbPath, close: () => end(true) };
+  abandoners.set(session, () => end(false));
+  return session;
 }
+
+/** How to end a session whose writer copy turned out damaged: closed, never published over a good `<db>`. */
+const abandoners = new WeakMap<Store, () => Promise<void>>();
+
+/** What to do about a writer copy found damaged in the middle of a session. */
+const RESTORE_ADVICE = 'nothing was published from it; gpuledger store check lists the good copies and gpuledger store restore brings back the newest';
 
 /** Run fn in one writing session; the session is published when fn succeeds and also when it fails part-way. */
 export async function withWriter<T>(options: WriterOptions, fn: (store: Store) => Promise<T>): Promise<T> {
   const store = await openWriter(options);
+  let result: T;
   try {
-    return await fn(store);
-  } finally {
-    await store.close();
+    result = await fn(store);
+  } catch (e) {
+    if (!isDamagedDatabase(e)) {
+      await store.close();
+      throw e;
+    }
+    // a block of the writer copy failed its checksum mid-session: name that file, not <db>, and publish nothing
+    await abandoners.get(store)?.().catch(() => undefined);
+    throw e instanceof DatabaseDamagedError ? e : new DatabaseDamagedError(writerPathFor(options.dbPath), e, RESTORE_ADVICE);
   }
+  await store.close();
+  return result;
 }
 
 /** Open the published database read-only. Never waits for a writer, and never shows DuckDB's lock error. */
@@ -165,6 +137,9 @@ export async function openReader(dbPath: string): Promise<Store> {
   try {
     return await openStore({ path: dbPath, readOnly: true });
   } catch (e) {
+    if (e instanceof DatabaseDamagedError && listCopies(dbPath).length > 1) {
+      throw new DatabaseDamagedError(dbPath, e.cause, 'gpuledger store check tells which copy beside it is good, and gpuledger store restore puts the newest good one back');
+    }
     if (e instanceof DatabaseLockedError) {
       // only a program that opened <db> itself read-write can hold it: gpuledger's writers never do
       throw new DatabaseLockedError(
@@ -198,8 +173,20 @@ export function writeSessions(options: WriterOptions): WriteSessions {
   return { write: (fn, o) => withWriter({ ...options, ...o }, fn) };
 }
 
+<<<<<<< HEAD
 /** Sessions on a store the caller already holds open (tests, benchmarks): each is a call, then the refresh that a
  * real session does before it publishes. */
+=======
+/**
+ * Sessions that only read (alerts --dry-run): each opens the published database read-only, so a command that
+ * changes nothing needs no write access to the database folder and takes no lock (issue 18 §8).
+ */
+export function readSessions(dbPath: string): WriteSessions {
+  return { write: (fn) => withReader(dbPath, fn) };
+}
+
+/** Sessions on a store the caller already holds open (tests, benchmarks): each is just a call. */
+>>>>>>> main
 export function heldSessions(store: Store): WriteSessions {
   return {
     async write(fn) {

@@ -1,9 +1,9 @@
 // The files the store owns, named once. Everything gpuledger keeps beside the database is `<db>` itself or a name that
 // starts with `<db>.` in the same folder: the writer copy (`.writer`), WAL and checkpoint side files DuckDB makes
 // (`.wal`, `.wal.recovery`, `.wal.checkpoint`), its temp folder (`.tmp/`), the locks (`.lock`, `.sync.lock`), publish
-// files (`.publish-<pid>.tmp`) and kept generations. One prefix rule rather than a list, so a side file DuckDB or a
-// later gpuledger adds is protected the day it appears. Output guards (no command writes over these) and the query
-// sandbox (which may touch none of them) read this module.
+// files (`.publish-<pid>-<start>.tmp`) and kept copies (`.previous`, `.aside-…`: copies.ts). One prefix rule rather
+// than a list, so a side file DuckDB or a later gpuledger adds is protected the day it appears. Output guards (no
+// command writes over these) and the query sandbox (which may touch none of them) read this module.
 import { realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 
@@ -30,7 +30,7 @@ export function storeFileRole(candidate: string, dbPath: string): string | undef
   // a hard link (or a bind mount) to a store file has another name but the same inode
   const id = inodeOf(path);
   if (id === undefined) return undefined;
-  for (const suffix of ['', '.writer', '.wal', '.writer.wal']) {
+  for (const suffix of ['', '.writer', '.wal', '.writer.wal', '.previous']) {
     if (inodeOf(db + suffix) === id) return `${describeSuffix(suffix)} (a hard link to ${db + suffix})`;
   }
   return undefined;
@@ -55,6 +55,8 @@ function describeSuffix(suffix: string): string {
   if (suffix.startsWith('.tmp')) return "the database's temp folder";
   if (suffix.endsWith('.lock')) return "the database's lock file";
   if (suffix.startsWith('.publish')) return "a publish file of the database";
+  if (suffix === '.previous') return "the database's previous generation";
+  if (suffix.startsWith('.aside-')) return 'a copy of the database kept aside';
   return `a file the database keeps (${suffix.slice(1)})`;
 }
 

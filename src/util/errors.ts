@@ -60,6 +60,16 @@ export class StoreError extends GpuledgerError {
   }
 }
 
+/**
+ * What is wrong with the copies of the database, told by the store itself (no good copy to go on from or to restore):
+ * the message names each file and its problem, so it is never re-worded as one damaged database.
+ */
+export class StoreCopiesError extends GpuledgerError {
+  constructor(message: string, options?: GpuledgerErrorOptions) {
+    super('store_copies', message, EXIT.failure, options);
+  }
+}
+
 /** Some parts of a multi-part job failed while others succeeded. */
 export class PartialFailureError extends GpuledgerError {
   readonly failures: readonly Error[];
@@ -90,6 +100,7 @@ const DAMAGED = /Corrupt database file|is not a valid DuckDB database file|Could
 export function isDamagedDatabase(e: unknown): boolean {
   for (let cur = e, depth = 0; cur !== undefined && cur !== null && depth < 8; depth++) {
     if (cur instanceof DatabaseDamagedError) return true;
+    if (cur instanceof StoreCopiesError) return false;
     if (DAMAGED.test(cur instanceof Error ? cur.message : String(cur))) return true;
     cur = cur instanceof Error ? cur.cause : undefined;
   }
@@ -97,20 +108,18 @@ export function isDamagedDatabase(e: unknown): boolean {
 }
 
 /**
- * The database file cannot be read. Nothing in it is the only copy – the platform keeps the billing history – so the
- * way out is to move it aside and sync again. A writer works on `<db>.writer`, a copy of `<db>` (shared-database.ts):
- * both are named, since the copy of a damaged file is damaged too.
+ * A database file cannot be read; `path` is the file DuckDB could not read (the published `<db>` or the writer copy
+ * `<db>.writer`). The advice is the caller's when it knows better – a good copy beside it (gpuledger store restore);
+ * otherwise: move it aside and sync again, which brings back the billing history (the platform keeps it) but not what
+ * only the database held (imported metrics, balance history, alert state: README "Operations").
  */
 export class DatabaseDamagedError extends GpuledgerError {
-  constructor(path: string | undefined, cause: unknown) {
-    const db = path?.replace(/\.writer$/, '');
+  constructor(path: string | undefined, cause: unknown, advice?: string) {
     const detail = errorMessage(cause).split('\n').find((l) => DAMAGED.test(l)) ?? errorMessage(cause).split('\n')[0];
-    const aside = db ? `move it aside (mv ${db} ${db}.damaged, and ${db}.writer if present)` : 'move it aside (and <db>.writer if present)';
-    super(
-      'db_damaged',
-      `database ${db ?? 'file'} is damaged (${detail?.trim()}); ${aside} and run gpuledger sync to rebuild it from the platform, the source of truth`,
-      EXIT.failure,
-      { cause },
-    );
+    const writer = path?.endsWith('.writer') ?? false;
+    const db = path?.replace(/\.writer$/, '');
+    const what = writer ? `the writer copy ${path}` : `database ${path ?? 'file'}`;
+    const aside = !path ? 'move it aside (and <db>.writer if present)' : writer ? `move it aside (mv ${path} ${path}.damaged)` : `move it aside (mv ${db} ${db}.damaged, and ${db}.writer if present)`;
+    super('db_damaged', `${what} is damaged (${detail?.trim()}); ${advice ?? `${aside} and run gpuledger sync to rebuild it from the platform (the billing history; metrics, balance history and alert state come back only from a backup)`}`, EXIT.failure, { cause });
   }
 }

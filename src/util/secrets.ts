@@ -11,8 +11,13 @@ export function registerSecret(value: string | undefined): void {
   if (value !== undefined && value.length >= 6) secrets.add(value);
 }
 
+// The password of a URL given with credentials (`--api-url https://user:pass@host`, `--url postgres://u:p@db/x`):
+// whatever was typed after the user name's colon, up to the last @ before the host. The user name stays: it says
+// who, and is not a secret by itself.
+const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*):[^\s/?#]*@/gi;
+
 export function redact(text: string): string {
-  let out = text;
+  let out = text.replace(URL_PASSWORD, '$1:***@');
   for (const s of secrets) {
     if (out.includes(s)) out = out.split(s).join('***');
   }

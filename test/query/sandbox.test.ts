@@ -4,7 +4,7 @@
 // and mtime for mtime as it was, and create no file.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openForReading } from '../../src/query/open-database.ts';
 import { enterSandbox, NO_GRANTS } from '../../src/query/sandbox.ts';
@@ -44,6 +44,9 @@ describe('gpuledger query sandbox', () => {
     writeFileSync(join(allowed, 'teams.csv'), 'pod_id,team\np1,vision\n');
     outside = join(dir, 'secret.csv');
     writeFileSync(outside, 'pod_id,team\np1,leaked\n');
+    // DuckDB's temp folder beside the database, as a query that spilled to disk leaves it
+    mkdirSync(`${db}.tmp`);
+    writeFileSync(join(`${db}.tmp`, 'spill.bin'), 'spilled rows\n');
   });
 
   async function expectRefused(sql: string, extra: string[] = [], message?: RegExp): Promise<void> {
@@ -56,15 +59,17 @@ describe('gpuledger query sandbox', () => {
     expect(snapshot(), sql).toEqual(before);
   }
 
+  // Without --allow-read the whole local file system is off, and DuckDB then names no path: "would read or write a file".
+  const ANY_FILE = /would read or write a file – to read a local file, pass --allow-read/;
   it.each([
     // the escapes reported in issue 11
-    ["explain analyze copy (select 'x') to '$DB' (format csv)", /would read or write/],
-    ["select * from read_text('/etc/passwd')", /would read or write \/etc\/passwd/],
-    ['select * from read_csv($OUTSIDE)', /would read or write .*secret\.csv/],
-    ["select * from glob('/*')", /would read or write \/\*/],
-    ["export database '$DIR/export'", /would read or write .*export/],
+    ["explain analyze copy (select 'x') to '$DB' (format csv)", ANY_FILE],
+    ["select * from read_text('/etc/passwd')", ANY_FILE],
+    ['select * from read_csv($OUTSIDE)', ANY_FILE],
+    ["select * from glob('/*')", ANY_FILE],
+    ["export database '$DIR/export'", ANY_FILE],
     // and more
-    ["copy (select 1) to '$DIR/leak.csv'", /would read or write .*leak\.csv/],
+    ["copy (select 1) to '$DIR/leak.csv'", ANY_FILE],
     ["copy raw_billing_pods from '$DIR/secret.csv'", undefined],
     ["attach '$DIR/other.duckdb' as other", /statement is ATTACH/],
     ['install httpfs', /statement is INSTALL\/LOAD/],
@@ -74,12 +79,27 @@ describe('gpuledger query sandbox', () => {
     ["set allowed_directories = ['/']", /statement is SET/],
     ["pragma profiling_output = '$DIR/profile.json'", /statement is (PRAGMA|SET)/],
     ['pragma enable_profiling', /statement is PRAGMA/],
-    ["explain analyze insert into raw_billing_pods select * from raw_billing_pods", /would write to the database/],
-    ['explain analyze delete from raw_billing_pods', /would write to the database/],
+    ["explain analyze insert into raw_billing_pods select * from raw_billing_pods", /statement is EXPLAIN of INSERT/],
+    ['explain analyze delete from raw_billing_pods', /statement is EXPLAIN of DELETE/],
     ['select 1; delete from raw_billing_pods', /statement 2 of 2 is DELETE/],
     ['create temp table t as select 1', /statement is CREATE/],
     ['set variable gpuledger_as_of = now()', /statement is SET/],
     ['checkpoint', /statement is CALL/],
+    // issue 18 §3: DuckDB lets a statement at the database's own side files even with external access off
+    ["explain analyze copy (select 'x') to '$DB.wal' (format csv)", ANY_FILE],
+    ["explain analyze copy (select 'x') to '$DB.wal.recovery' (format csv)", ANY_FILE],
+    ["explain analyze copy (select 'x') to '$DB.wal.checkpoint' (format csv)", ANY_FILE],
+    ["explain analyze copy (select 'x') to '$DB.tmp/x.csv' (format csv)", ANY_FILE],
+    ["select * from read_text('$DB.tmp/spill.bin')", ANY_FILE],
+    ["select * from glob('$DB.tmp/*')", ANY_FILE],
+    ["select * from read_blob('$DB.wal')", ANY_FILE],
+    ["select * from read_blob('$DB')", ANY_FILE],
+    // and EXPLAIN (ANALYZE) of anything that is not a query, by DuckDB's own parse of what it wraps
+    ['explain analyze set variable gpuledger_as_of = now()', /statement is EXPLAIN of SET/],
+    ['explain analyze create temp table t as select 1', /statement is EXPLAIN of CREATE/],
+    ['EXPLAIN (ANALYZE) /* select 1 */ create temp table t as select 1', /statement is EXPLAIN of CREATE/],
+    ['explain analyze load json', /statement is EXPLAIN of INSTALL\/LOAD/],
+    ['select 1; explain analyze select 1', /statement 2 of 2 is EXPLAIN among other statements/],
   ])('refuses %s and leaves the database and the folder unchanged', async (template, message) => {
     const sql = template.replaceAll('$DB', db).replaceAll('$DIR', dir).replaceAll('$OUTSIDE', `'${outside}'`);
     await expectRefused(sql, [], message);
@@ -112,6 +132,27 @@ describe('gpuledger query sandbox', () => {
     expect(readdirSync(allowed)).toEqual(['teams.csv']);
   });
 
+  it('keeps the store\'s side files out of reach with --allow-read too: no temp folder, no writing statement, no EXPLAIN', async () => {
+    await expectRefused(`select * from read_text('${db}.tmp/spill.bin')`, ['--allow-read', allowed], /would read or write .*\.tmp\/spill\.bin/);
+    await expectRefused(`copy (select 'x') to '${db}.wal' (format csv)`, ['--allow-read', allowed], /statement is COPY/);
+    await expectRefused(`explain analyze copy (select 'x') to '${db}.wal' (format csv)`, ['--allow-read', allowed], /EXPLAIN, which is not available with --allow-read/);
+  });
+
+  it('refuses a grant that is, or holds, one of the store\'s files', async () => {
+    for (const [grant, role] of [
+      [`${db}.tmp`, "the database's temp folder"],
+      [dir, 'a folder holding the database'],
+      [db, 'the database'],
+    ] as const) {
+      const before = snapshot();
+      const r = await gpuledger(['--db', db, 'query', 'select 1', '--allow-read', grant]);
+      expect(r, grant).toMatchObject({ code: 2, stdout: '' });
+      expect(r.stderr.trimEnd().split('\n'), grant).toHaveLength(1);
+      expect(r.stderr, grant).toContain(`--allow-read: ${grant} is ${role}`);
+      expect(snapshot(), grant).toEqual(before);
+    }
+  });
+
   it('still explains and profiles a query when nothing is granted', async () => {
     const r = await gpuledger(['--db', db, 'query', 'explain analyze select count(*) from cost', '--format', 'csv']);
     expect(r.code).toBe(0);
@@ -134,6 +175,9 @@ describe('gpuledger query sandbox', () => {
         'set lock_configuration = false',
         "select * from read_text('/etc/passwd')",
         `copy (select 1) to '${join(dir, 'direct.csv')}'`,
+        `copy (select 1) to '${db}.wal'`,
+        `select * from read_text('${db}.tmp/spill.bin')`,
+        `select * from read_blob('${db}')`,
         "insert into raw_billing_pods select * from raw_billing_pods",
       ]) {
         await expect(store.connection.run(sql), sql).rejects.toThrow(/Permission Error|configuration has been locked|read-only/);
@@ -142,5 +186,6 @@ describe('gpuledger query sandbox', () => {
       await store.close();
     }
     expect(listTree(dir)).not.toContain('direct.csv');
+    expect(listTree(dir)).not.toContain(`${basename(db)}.wal`);
   });
 });

@@ -45,4 +45,23 @@ describe('gpuledger simulator', () => {
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
   });
+
+  it('says that a custom --key is set and never prints it, yet accepts it', async () => {
+    const key = 'sk-live-simulator-start-line-0123456789';
+    const child = spawn(process.execPath, ['bin/gpuledger.js', 'simulator', '--port', '0', '--key', key, '--now', '2026-11-20T12:00:00Z'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    try {
+      const [line] = (await once(child.stdout, 'data')) as [Buffer];
+      const m = /^simulator listening on (http:\/\/127\.0\.0\.1:\d+) \(scale small, seed 42, keys: 1 set with --key, not shown\)\n$/.exec(line.toString());
+      expect(m).not.toBeNull();
+      const res = await fetch(`${m![1]}/v2/billing/pods?bucketSize=day&lastN=1`, { headers: { Authorization: `Bearer ${key}` } });
+      expect(res.status).toBe(200);
+      expect(line.toString() + stderr).not.toContain('sk-live');
+    } finally {
+      child.kill('SIGTERM');
+    }
+    await once(child, 'exit');
+    expect(stderr).not.toContain('sk-live');
+  });
 });

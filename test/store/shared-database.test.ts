@@ -111,7 +111,7 @@ describe('the shared database', () => {
     const lock = holdLockElsewhere('other');
     const lines: string[] = [];
     setTimeout(() => lock.release(), 600);
-    await withWriter({ dbPath: db, command: 'test', waitMs: 10_000, log: { info: (m: string) => lines.push(m) } }, (s) => addRun(s, 'a'));
+    await withWriter({ dbPath: db, command: 'test', waitMs: 10_000, log: { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m) } }, (s) => addRun(s, 'a'));
     expect(lines.join('\n')).toMatch(/pid \d+ \(other\) is writing .*; waiting up to \d+ s/);
     expect(lines.join('\n')).toMatch(/waited \d+\.\d s for other \(pid \d+\) to finish writing/);
   });

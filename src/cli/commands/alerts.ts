@@ -26,7 +26,7 @@ export function registerAlerts(program: Command, exit: ExitState): void {
     .option('--wait <seconds>', 'wait this long for another gpuledger process to release the database', '0')
     .action(async (flags: AlertsFlags, command: Command) => {
       // implementations load only when the command runs, so --help and other commands start fast (issue 11)
-      const [{ contextFor }, { SESSION_WAIT_MS, writeSessions }, { runAlerts }] = await Promise.all([
+      const [{ contextFor }, { readSessions, SESSION_WAIT_MS, writeSessions }, { runAlerts }] = await Promise.all([
         import('../context.ts'),
         import('../../store/shared-database.ts'),
         import('../../alert/index.ts'),
@@ -38,7 +38,10 @@ export function registerAlerts(program: Command, exit: ExitState): void {
       }
       const wait = Number(flags.wait ?? 0);
       if (!Number.isFinite(wait) || wait < 0) throw new UsageError(`--wait takes seconds (a number ≥ 0), got '${flags.wait}'`);
-      const sessions = writeSessions({ dbPath: settings.dbPath, command: 'alerts', waitMs: Math.max(wait * 1000, SESSION_WAIT_MS), log, allocation: settings.config.allocation });
+      // a dry run changes nothing, so it only reads: no lock, no writer copy, no write access to the database folder
+      const sessions = flags.dryRun
+        ? readSessions(settings.dbPath)
+        : writeSessions({ dbPath: settings.dbPath, command: 'alerts', waitMs: Math.max(wait * 1000, SESSION_WAIT_MS), log, allocation: settings.config.allocation });
       const result = await runAlerts({ sessions, config: settings.config, log, asOf, withRestatements: flags.withRestatements, dryRun: flags.dryRun });
       if (result.failedChannels.length > 0 || result.failedRules.length > 0 || result.pending.length > 0) exit.code = EXIT.partial;
     });

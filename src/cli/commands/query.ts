@@ -39,8 +39,8 @@ export function registerQuery(program: Command, _exit: ExitState): void {
         import('../../query/run-query.ts'),
         import('../../query/sandbox.ts'),
       ]);
-      const allowRead = resolveReadGrants(flags.allowRead);
       const { settings } = contextFor(command);
+      const allowRead = resolveReadGrants(flags.allowRead, settings.dbPath);
       const table = await withReadStore(settings.dbPath, (store) => runReadOnlyQuery(store, sql, { asOf, allowRead }));
       emit(table, { format, out: flags.out });
     });

@@ -78,7 +78,9 @@ export function registerSimulator(program: Command, _exit: ExitState): void {
       // the synthetic account and the HTTP server load only when the simulator runs (issue 11)
       const { startSimulator } = await import('../../simulator/index.ts');
       const sim = await startSimulator(options);
-      process.stdout.write(`simulator listening on ${sim.url} (scale ${options.scale}, seed ${options.seed}, keys: ${options.keys!.join(', ')})\n`);
+      // the default key is public (docs/simulator.md); a key given with --key may be a real one, so it is never printed
+      const keys = flags.key.length > 0 ? `${flags.key.length} set with --key, not shown` : DEFAULT_SIMULATOR_KEYS.full;
+      process.stdout.write(`simulator listening on ${sim.url} (scale ${options.scale}, seed ${options.seed}, keys: ${keys})\n`);
       await new Promise<void>((resolve) => {
         const stop = () => {
           process.off('SIGINT', stop);
