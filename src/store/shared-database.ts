@@ -87,7 +87,7 @@ export async function openWriter(options: WriterOptions): Promise<Store> {
     try {
       if (publishing) {
         // readers of the published file read the materialised tables: they follow what this session wrote
-        if (options.applyViews ?? true) await refreshMaterialized(store);
+        if ((options.applyViews ?? true) && (options.publish ?? true)) await refreshMaterialized(store);
         await store.run('checkpoint');
       }
       await store.close();
@@ -164,8 +164,17 @@ export async function withReader<T>(dbPath: string, fn: (store: Store) => Promis
  * How a long job (sync, the nightly run) reaches the database: one short writing session at a time, each published
  * when it ends, so the file is held only while something is written – never while the job waits on the network.
  */
+export interface SessionOptions {
+  /**
+   * Publish when the session ends (default true). The materialised tables are brought up to date before each
+   * publish, so a session that does not publish (a sync's page batches) only marks what it changed, and the session
+   * that publishes computes it once – a backfill is not computed again after every batch.
+   */
+  publish?: boolean;
+}
+
 export interface WriteSessions {
-  write<T>(fn: (store: Store) => Promise<T>, options?: { publish?: boolean }): Promise<T>;
+  write<T>(fn: (store: Store) => Promise<T>, options?: SessionOptions): Promise<T>;
 }
 
 /** Sessions on the shared database at dbPath: each opens the writer copy, writes, publishes and lets go. */
@@ -173,10 +182,6 @@ export function writeSessions(options: WriterOptions): WriteSessions {
   return { write: (fn, o) => withWriter({ ...options, ...o }, fn) };
 }
 
-<<<<<<< HEAD
-/** Sessions on a store the caller already holds open (tests, benchmarks): each is a call, then the refresh that a
- * real session does before it publishes. */
-=======
 /**
  * Sessions that only read (alerts --dry-run): each opens the published database read-only, so a command that
  * changes nothing needs no write access to the database folder and takes no lock (issue 18 §8).
@@ -185,13 +190,13 @@ export function readSessions(dbPath: string): WriteSessions {
   return { write: (fn) => withReader(dbPath, fn) };
 }
 
-/** Sessions on a store the caller already holds open (tests, benchmarks): each is just a call. */
->>>>>>> main
+/** Sessions on a store the caller already holds open (tests, benchmarks): each is a call, then the refresh that a
+ * real session does before it publishes. */
 export function heldSessions(store: Store): WriteSessions {
   return {
-    async write(fn) {
+    async write(fn, o) {
       const result = await fn(store);
-      await refreshMaterialized(store);
+      if (o?.publish ?? true) await refreshMaterialized(store);
       return result;
     },
   };
