@@ -17,6 +17,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, 
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 
 export interface TestPostgres {
   host: string;
@@ -33,6 +34,8 @@ export interface TestPostgres {
   restart(): Promise<void>;
   /** Stop and remove everything. */
   stop(): Promise<void>;
+  /** A client connected as the test superuser (the caller ends it). */
+  connect(): Promise<pg.Client>;
 }
 
 const SEARCH = '/usr/lib/postgresql';
@@ -171,6 +174,12 @@ export async function startPostgres(options: StartOptions = {}): Promise<TestPos
     dataDir,
     halt,
     restart: start,
+    async connect() {
+      const client = new pg.Client({ host: '127.0.0.1', port, user, password, database });
+      client.on('error', () => {});
+      await client.connect();
+      return client;
+    },
     async stop() {
       if (stopped) return;
       stopped = true;
