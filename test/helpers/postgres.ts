@@ -87,12 +87,14 @@ function runAs(): RunAs | undefined {
   throw new Error('running as root, and neither a postgres nor a nobody user exists to run PostgreSQL as');
 }
 
-function run(bin: string, args: string[], as: RunAs | undefined, env: NodeJS.ProcessEnv = {}): Promise<string> {
+function run(bin: string, args: string[], as: RunAs | undefined, cwd: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(bin, args, {
       ...(as ?? {}),
+      // the caller's folder may be closed to the server's user (a checkout under /root): work from our own
+      cwd,
       // LC_ALL=C: initdb's locale check must not depend on the caller's environment
-      env: { PATH: process.env.PATH, LC_ALL: 'C', LANG: 'C', ...env },
+      env: { PATH: process.env.PATH, LC_ALL: 'C', LANG: 'C' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -139,13 +141,13 @@ export async function startPostgres(options: StartOptions = {}): Promise<TestPos
   let port = 0;
   const serverArgs = () => ['-p', String(port), '-k', socketDir, '-h', '127.0.0.1', ...durability].map((a) => (a.includes(' ') ? `'${a}'` : a)).join(' ');
   const start = async () => {
-    await run(join(bin, 'pg_ctl'), ['-D', dataDir, '-l', join(root, 'server.log'), '-o', serverArgs(), '-w', '-t', '60', 'start'], as);
+    await run(join(bin, 'pg_ctl'), ['-D', dataDir, '-l', join(root, 'server.log'), '-o', serverArgs(), '-w', '-t', '60', 'start'], as, root);
   };
   const halt = async (mode: 'fast' | 'immediate' = 'fast') => {
-    await run(join(bin, 'pg_ctl'), ['-D', dataDir, '-m', mode, '-w', '-t', '60', 'stop'], as);
+    await run(join(bin, 'pg_ctl'), ['-D', dataDir, '-m', mode, '-w', '-t', '60', 'stop'], as, root);
   };
   try {
-    await run(join(bin, 'initdb'), ['-D', dataDir, '-U', user, `--pwfile=${pwfile}`, '--auth=scram-sha-256', '-E', 'UTF8', '--no-instructions'], as);
+    await run(join(bin, 'initdb'), ['-D', dataDir, '-U', user, `--pwfile=${pwfile}`, '--auth=scram-sha-256', '-E', 'UTF8', '--no-instructions'], as, root);
     rmSync(pwfile);
     // a port can be taken between the probe and the server's bind: try a few
     for (let attempt = 1; ; attempt++) {
