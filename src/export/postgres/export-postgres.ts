@@ -13,26 +13,17 @@ import { join } from 'node:path';
 import type pg from 'pg';
 import { listPublicViews } from '../../query/public-views.ts';
 import type { Store } from '../../store/database.ts';
-import { StoreError } from '../../util/errors.ts';
 import { silentLogger, type Logger } from '../../util/log.ts';
 import { VERSION } from '../../version.ts';
 import { ident } from './column-types.ts';
 import { connectPostgres, type PostgresTarget } from './connect.ts';
-import { ensureStateTables, forgetDaySlices, readState, saveDaySlices, saveTable, type ExportState } from './export-state.ts';
-import { copyCsv, createIndexes, createTable, deleteSlices, tableDefinition } from './mirror-table.ts';
-import { MIRRORED_RELATIONS, type MirroredRelation } from './relations.ts';
-import { diffSlices, type Slice } from './slice-diff.ts';
+import { ensureStateTables, readState } from './export-state.ts';
 import { materializeViews } from './materialize.ts';
-import { stageRelation, writeSlicesCsv, type StagedRelation } from './stage.ts';
+import { mirrorRelation, type TableChange } from './mirror-relation.ts';
+import { MIRRORED_RELATIONS, type MirroredRelation } from './relations.ts';
 import { targetError } from './target-errors.ts';
 
-export interface TableChange {
-  /** Day tables: the slices rewritten, as account/YYYY-MM-DD; whole tables: 'whole'. */
-  days: string[] | 'whole';
-  removed: number;
-  rows: number;
-  created: boolean;
-}
+export type { TableChange } from './mirror-relation.ts';
 
 export interface PostgresExportSummary {
   exportId: number;
@@ -44,6 +35,8 @@ export interface PostgresExportSummary {
   rowsWritten: number;
   rowsDeleted: number;
   changes: Record<string, TableChange>;
+  /** Milliseconds spent computing the views in DuckDB (materialize.ts) – the rest is fingerprints, CSV and PostgreSQL. */
+  computeMs: number;
 }
 
 export interface PostgresExportOptions {
@@ -97,34 +90,24 @@ async function exportInTransaction(store: Store, client: pg.Client, target: Post
   const exportId = Number(run.export_id);
   const descriptions = new Map(listPublicViews().map((v) => [v.name, v.description]));
   const summary: PostgresExportSummary = {
-    exportId, target: target.url.display, schema: target.schema, tablesCreated: 0, slicesRewritten: 0, slicesRemoved: 0, rowsWritten: 0, rowsDeleted: 0, changes: {},
+    exportId, target: target.url.display, schema: target.schema, tablesCreated: 0, slicesRewritten: 0, slicesRemoved: 0, rowsWritten: 0, rowsDeleted: 0, changes: {}, computeMs: 0,
   };
+  const computing = performance.now();
   const materialized = await materializeViews(store, relations.map((r) => r.view));
+  summary.computeMs = Math.round(performance.now() - computing);
+  log.debug(`views computed in DuckDB in ${summary.computeMs} ms`);
   try {
-  for (const relation of relations) {
-    const staged = await stageRelation(store, relation, run.started_at);
-    {
-      const definition = tableDefinition(relation, staged.columns, duckdb);
-      const previous = state.tables.get(relation.table);
-      const fresh = !previous || previous.definition !== definition || !existing.has(relation.table);
-      const description = relation.exportedAt
-        ? `gpuledger: ${descriptions.get(relation.view) ?? relation.view} exported_at: when the export that wrote it committed.`
-        : `gpuledger (mirror of the DuckDB view ${relation.view}): ${descriptions.get(relation.view) ?? ''}`;
-      const change = fresh
-        ? await rebuild(store, client, staged, description, work)
-        : await update(store, client, staged, state, work);
-      if (!change) continue;
-      await saveTable(client, relation.table, { definition, fingerprint: relation.grain === 'whole' ? [...staged.slices.values()][0]!.fingerprint : null, rows: staged.rows }, exportId);
-      if (relation.grain === 'day') await saveDaySlices(client, relation.table, change.written, exportId);
-      summary.changes[relation.table] = change.change;
-      summary.tablesCreated += change.change.created ? 1 : 0;
-      summary.slicesRewritten += change.written.length;
-      summary.slicesRemoved += change.change.removed;
-      summary.rowsWritten += change.change.rows;
-      summary.rowsDeleted += change.deleted;
-      log.debug(`${relation.table}: ${change.change.created ? 'created, ' : ''}${describeDays(change.change.days)}, ${change.change.rows} row(s)`);
+    for (const relation of relations) {
+      const applied = await mirrorRelation(store, client, relation, { state, existing, duckdb, exportId, exportedAt: run.started_at, descriptions, work });
+      if (!applied) continue;
+      summary.changes[relation.table] = applied.change;
+      summary.tablesCreated += applied.change.created ? 1 : 0;
+      summary.slicesRewritten += applied.written.length;
+      summary.slicesRemoved += applied.change.removed;
+      summary.rowsWritten += applied.change.rows;
+      summary.rowsDeleted += applied.deleted;
+      log.debug(`${relation.table}: ${applied.change.created ? 'created, ' : ''}${describeDays(applied.change.days)}, ${applied.change.rows} row(s)`);
     }
-  }
   } finally {
     await materialized.drop();
   }
@@ -136,61 +119,6 @@ async function exportInTransaction(store: Store, client: pg.Client, target: Post
   return summary;
 }
 
-interface Applied {
-  change: TableChange;
-  written: Slice[];
-  deleted: number;
-}
-
 function describeDays(days: TableChange['days']): string {
   return days === 'whole' ? 'replaced' : `${days.length} day(s) rewritten`;
-}
-
-const dayLabel = (s: Slice) => `${s.account}/${s.day}`;
-
-/** A new table, or one whose definition changed: created, loaded whole, then indexed. */
-async function rebuild(store: Store, client: pg.Client, staged: StagedRelation, description: string, work: string): Promise<Applied> {
-  const { relation, columns } = staged;
-  await createTable(client, relation, columns, description);
-  if (relation.grain === 'day') await forgetDaySlices(client, relation.table, 'all');
-  const rows = await send(store, client, staged, 'all', work);
-  await createIndexes(client, relation);
-  const written = [...staged.slices.values()];
-  return {
-    change: { days: relation.grain === 'day' ? written.map(dayLabel) : 'whole', removed: 0, rows, created: true },
-    written: relation.grain === 'day' ? written : [],
-    deleted: 0,
-  };
-}
-
-/** An existing table: only the slices whose fingerprint changed are deleted and sent again. */
-async function update(store: Store, client: pg.Client, staged: StagedRelation, state: ExportState, work: string): Promise<Applied | undefined> {
-  const { relation } = staged;
-  if (relation.grain === 'whole') {
-    const slice = [...staged.slices.values()][0]!;
-    if (state.tables.get(relation.table)?.fingerprint === slice.fingerprint) return undefined;
-    const deleted = await deleteSlices(client, relation, 'all');
-    const rows = await send(store, client, staged, 'all', work);
-    return { change: { days: 'whole', removed: 0, rows, created: false }, written: [], deleted };
-  }
-  const { write, remove } = diffSlices(staged.slices, state.days.get(relation.table) ?? new Map());
-  if (write.length === 0 && remove.length === 0) return undefined;
-  const deleted = await deleteSlices(client, relation, [...write, ...remove]);
-  await forgetDaySlices(client, relation.table, remove);
-  const rows = write.length > 0 ? await send(store, client, staged, write, work) : 0;
-  return { change: { days: write.map(dayLabel), removed: remove.length, rows, created: false }, written: write, deleted };
-}
-
-/** DuckDB writes the slices as CSV, COPY streams it in; the row counts must agree. */
-async function send(store: Store, client: pg.Client, staged: StagedRelation, slices: readonly Slice[] | 'all', work: string): Promise<number> {
-  const file = join(work, `${staged.relation.table}.csv`);
-  try {
-    await writeSlicesCsv(store, staged, slices, file);
-    const rows = await copyCsv(client, staged.relation, staged.columns, file);
-    const expected = slices === 'all' ? staged.rows : slices.reduce((n, s) => n + s.rows, 0);
-    if (rows !== expected) throw new StoreError(`export postgres: COPY into ${staged.relation.table} took ${rows} row(s), DuckDB had ${expected}; nothing was committed`);
-    return rows;
-  } finally {
-    rmSync(file, { force: true });
-  }
 }
