@@ -179,7 +179,7 @@ describe.runIf(requirePostgres())('gpuledger export postgres', () => {
 
   it('indexes the usual filters', async () => {
     const indexes = (await pgRows(`select indexdef from pg_indexes where schemaname = 'gpuledger' and tablename = 'cost_daily'`)).map((r) => String(r.indexdef).replace(/^.* USING btree /, ''));
-    expect(indexes).toEqual(expect.arrayContaining(['(account, day)', '(day)', '(family, day)', '(template_id, day)', '(endpoint_id, day)', '(gpu_type_id, day)']));
+    expect(indexes).toEqual(expect.arrayContaining(['(account, day)', '(day)', '(family, day)', '(template_id, day)', '(endpoint_id, day)']));
     const allocated = (await pgRows(`select indexdef from pg_indexes where schemaname = 'gpuledger' and tablename = 'cost_allocated'`)).map((r) => String(r.indexdef));
     expect(allocated.some((d) => d.endsWith('(category, value, day)'))).toBe(true);
   });

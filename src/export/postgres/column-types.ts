@@ -1,6 +1,8 @@
 // DuckDB column types → PostgreSQL column types, and how each column travels in the CSV that COPY reads. Money keeps
 // its exact type: DECIMAL(p,s) becomes numeric(p,s) with the same scale, and DuckDB writes DECIMAL digits exactly, so
-// PostgreSQL holds the same micro-dollars. Lists become jsonb (DuckDB's to_json), which every BI tool can show.
+// PostgreSQL holds the same micro-dollars. Lists become jsonb (DuckDB's to_json), which every BI tool can show. Text
+// compares byte by byte (collation "C"), as DuckDB compares strings: the same ORDER BY in both, whatever the server's
+// locale – and indexes on text build several times faster than under a linguistic collation.
 import { StoreError } from '../../util/errors.ts';
 
 export interface MirroredColumn {
@@ -12,7 +14,7 @@ export interface MirroredColumn {
 }
 
 const SIMPLE: Record<string, string> = {
-  VARCHAR: 'text',
+  VARCHAR: 'text collate "C"',
   BOOLEAN: 'boolean',
   TINYINT: 'smallint',
   SMALLINT: 'smallint',

@@ -18,8 +18,8 @@ import { VERSION } from '../../version.ts';
 import { ident } from './column-types.ts';
 import { connectPostgres, type PostgresTarget } from './connect.ts';
 import { ensureStateTables, readState } from './export-state.ts';
-import { materializeViews } from './materialize.ts';
-import { mirrorRelation, type TableChange } from './mirror-relation.ts';
+import { createMaterializer } from './materialize.ts';
+import { applyRelation, prepareRelation, type Applied, type RunContext, type TableChange } from './mirror-relation.ts';
 import { MIRRORED_RELATIONS, type MirroredRelation } from './relations.ts';
 import { targetError } from './target-errors.ts';
 
@@ -81,35 +81,46 @@ async function exportInTransaction(store: Store, client: pg.Client, target: Post
   const state = await readState(client);
   const existing = new Set((await client.query<{ t: string }>('select tablename as t from pg_tables where schemaname = $1', [target.schema])).rows.map((r) => r.t));
   const duckdb = (await store.one<{ v: string }>('select version() as v'))!.v;
-  const run = (
+  const inserted = (
     await client.query<{ export_id: string; started_at: string }>(
       `insert into _export_runs (started_at, gpuledger_version, source_modified_at) values (now(), $1, $2) returning export_id::text, now()::text as started_at`,
       [VERSION, statSync(store.path).mtime.toISOString()],
     )
   ).rows[0]!;
-  const exportId = Number(run.export_id);
+  const exportId = Number(inserted.export_id);
+  const startedAt = inserted.started_at;
   const descriptions = new Map(listPublicViews().map((v) => [v.name, v.description]));
   const summary: PostgresExportSummary = {
     exportId, target: target.url.display, schema: target.schema, tablesCreated: 0, slicesRewritten: 0, slicesRemoved: 0, rowsWritten: 0, rowsDeleted: 0, changes: {}, computeMs: 0,
   };
-  const computing = performance.now();
-  const materialized = await materializeViews(store, relations.map((r) => r.view));
-  summary.computeMs = Math.round(performance.now() - computing);
-  log.debug(`views computed in DuckDB in ${summary.computeMs} ms`);
+  const run: RunContext = { state, existing, duckdb, exportId, exportedAt: startedAt, descriptions, work };
+  const materializer = await createMaterializer(store, relations.map((r) => r.view));
+  const record = (relation: MirroredRelation, applied: Applied) => {
+    summary.changes[relation.table] = applied.change;
+    summary.tablesCreated += applied.change.created ? 1 : 0;
+    summary.slicesRewritten += applied.written;
+    summary.slicesRemoved += applied.change.removed;
+    summary.rowsWritten += applied.change.rows;
+    summary.rowsDeleted += applied.deleted;
+    log.debug(`${relation.table}: ${applied.change.created ? 'created, ' : ''}${describeDays(applied.change.days)}, ${applied.change.rows} row(s)`);
+  };
+  // two workers on two processes: while PostgreSQL applies table n, DuckDB prepares table n + 1
+  let applying: Promise<void> = Promise.resolve();
   try {
     for (const relation of relations) {
-      const applied = await mirrorRelation(store, client, relation, { state, existing, duckdb, exportId, exportedAt: run.started_at, descriptions, work });
-      if (!applied) continue;
-      summary.changes[relation.table] = applied.change;
-      summary.tablesCreated += applied.change.created ? 1 : 0;
-      summary.slicesRewritten += applied.written.length;
-      summary.slicesRemoved += applied.change.removed;
-      summary.rowsWritten += applied.change.rows;
-      summary.rowsDeleted += applied.deleted;
-      log.debug(`${relation.table}: ${applied.change.created ? 'created, ' : ''}${describeDays(applied.change.days)}, ${applied.change.rows} row(s)`);
+      const prepared = await prepareRelation(store, materializer, relation, run);
+      await applying;
+      if (!prepared) continue;
+      applying = applyRelation(client, prepared, run).then((applied) => record(relation, applied));
+      applying.catch(() => {}); // awaited above or below; this only keeps it from counting as unhandled meanwhile
     }
+    await applying;
   } finally {
-    await materialized.drop();
+    // a failed prepare must not remove the files a COPY still reads
+    await applying.catch(() => {});
+    summary.computeMs = Math.round(materializer.ms);
+    log.debug(`views computed in DuckDB in ${summary.computeMs} ms`);
+    await materializer.drop();
   }
   await client.query(
     `update _export_runs set finished_at = clock_timestamp(), tables_created = $2, slices_rewritten = $3, slices_removed = $4, rows_deleted = $5, rows_written = $6, changes = $7

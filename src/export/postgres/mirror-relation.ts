@@ -1,12 +1,14 @@
-// One mirrored table within an export's transaction: fingerprint the view's slices in DuckDB, compare them with what
-// the last export wrote, and rewrite only what changed – or rebuild the table whole when it is new or its definition
-// changed. Every step is part of the caller's transaction (export-postgres.ts).
+// One mirrored table within an export's transaction, in two halves so that they can overlap: prepare (DuckDB:
+// compute the view, fingerprint its slices, compare them with what the last export wrote, write the rows to send as
+// CSV) and apply (PostgreSQL: rebuild the table, or delete the changed slices and COPY them in again, and record the
+// new state). While PostgreSQL applies one table, DuckDB prepares the next (export-postgres.ts).
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
 import type { Store } from '../../store/database.ts';
 import { StoreError } from '../../util/errors.ts';
 import { forgetDaySlices, saveDaySlices, saveTable, type ExportState } from './export-state.ts';
+import type { Materializer } from './materialize.ts';
 import { copyCsv, createIndexes, createTable, deleteSlices, tableDefinition } from './mirror-table.ts';
 import type { MirroredRelation } from './relations.ts';
 import { diffSlices, type Slice } from './slice-diff.ts';
@@ -30,74 +32,74 @@ export interface RunContext {
   work: string;
 }
 
-/** One table: fingerprint, compare, rewrite what changed and record it; undefined when nothing changed. */
-export async function mirrorRelation(store: Store, client: pg.Client, relation: MirroredRelation, run: RunContext): Promise<Applied | undefined> {
+/** What a table needs, decided on the DuckDB side: nothing, a rebuild, or these slices rewritten and removed. */
+export interface Prepared {
+  staged: StagedRelation;
+  definition: string;
+  action: 'rebuild' | 'update';
+  write: Slice[];
+  remove: Slice[];
+  /** The CSV of the rows to send (absent when none are). */
+  file?: string;
+}
+
+export async function prepareRelation(store: Store, materializer: Materializer, relation: MirroredRelation, run: RunContext): Promise<Prepared | undefined> {
+  await materializer.ensure(relation.view);
   const staged = await stageRelation(store, relation, run.exportedAt);
   const definition = tableDefinition(relation, staged.columns, run.duckdb);
-  const fresh = run.state.tables.get(relation.table)?.definition !== definition || !run.existing.has(relation.table);
-  const what = run.descriptions.get(relation.view) ?? '';
-  const description = relation.exportedAt
-    ? `gpuledger: ${what} exported_at: when the export that wrote the row committed.`
-    : `gpuledger (mirror of the DuckDB view ${relation.view}): ${what}`;
-  const applied = fresh ? await rebuild(store, client, staged, description, run.work) : await update(store, client, staged, run.state, run.work);
-  if (!applied) return undefined;
-  const fingerprint = relation.grain === 'whole' ? [...staged.slices.values()][0]!.fingerprint : null;
-  await saveTable(client, relation.table, { definition, fingerprint, rows: staged.rows }, run.exportId);
-  if (relation.grain === 'day') await saveDaySlices(client, relation.table, applied.written, run.exportId);
-  return applied;
+  const all = [...staged.slices.values()];
+  let prepared: Prepared;
+  if (run.state.tables.get(relation.table)?.definition !== definition || !run.existing.has(relation.table)) {
+    prepared = { staged, definition, action: 'rebuild', write: all, remove: [] };
+  } else if (relation.grain === 'whole') {
+    if (run.state.tables.get(relation.table)?.fingerprint === all[0]!.fingerprint) return undefined;
+    prepared = { staged, definition, action: 'update', write: all, remove: [] };
+  } else {
+    const { write, remove } = diffSlices(staged.slices, run.state.days.get(relation.table) ?? new Map());
+    if (write.length === 0 && remove.length === 0) return undefined;
+    prepared = { staged, definition, action: 'update', write, remove };
+  }
+  if (prepared.write.some((s) => s.rows > 0)) {
+    prepared.file = join(run.work, `${relation.table}.csv`);
+    await writeSlicesCsv(store, staged, prepared.action === 'rebuild' || relation.grain === 'whole' ? 'all' : prepared.write, prepared.file);
+  }
+  return prepared;
 }
 
 export interface Applied {
   change: TableChange;
-  written: Slice[];
+  written: number;
   deleted: number;
 }
 
-const dayLabel = (s: Slice) => `${s.account}/${s.day}`;
-
-/** A new table, or one whose definition changed: created, loaded whole, then indexed. */
-async function rebuild(store: Store, client: pg.Client, staged: StagedRelation, description: string, work: string): Promise<Applied> {
+export async function applyRelation(client: pg.Client, prepared: Prepared, run: RunContext): Promise<Applied> {
+  const { staged, write, remove } = prepared;
   const { relation, columns } = staged;
-  await createTable(client, relation, columns, description);
-  if (relation.grain === 'day') await forgetDaySlices(client, relation.table, 'all');
-  const rows = await send(store, client, staged, 'all', work);
-  await createIndexes(client, relation);
-  const written = [...staged.slices.values()];
+  const rebuild = prepared.action === 'rebuild';
+  let deleted = 0;
+  if (rebuild) {
+    const what = run.descriptions.get(relation.view) ?? '';
+    await createTable(client, relation, columns, relation.exportedAt ? `gpuledger: ${what} exported_at: when the export that wrote the row committed.` : `gpuledger (mirror of the DuckDB view ${relation.view}): ${what}`);
+    if (relation.grain === 'day') await forgetDaySlices(client, relation.table, 'all');
+  } else {
+    deleted = await deleteSlices(client, relation, relation.grain === 'whole' ? 'all' : [...write, ...remove]);
+    if (relation.grain === 'day') await forgetDaySlices(client, relation.table, remove);
+  }
+  let rows = 0;
+  if (prepared.file) {
+    rows = await copyCsv(client, relation, columns, prepared.file);
+    rmSync(prepared.file, { force: true });
+  }
+  const expected = write.reduce((n, s) => n + s.rows, 0);
+  if (rows !== expected) throw new StoreError(`export postgres: COPY into ${relation.table} took ${rows} row(s), DuckDB had ${expected}; nothing was committed`);
+  // a fresh table is indexed after its load: far cheaper than maintaining the indexes row by row
+  if (rebuild) await createIndexes(client, relation);
+  const fingerprint = relation.grain === 'whole' ? write[0]!.fingerprint : null;
+  await saveTable(client, relation.table, { definition: prepared.definition, fingerprint, rows: staged.rows }, run.exportId);
+  if (relation.grain === 'day') await saveDaySlices(client, relation.table, write, run.exportId);
   return {
-    change: { days: relation.grain === 'day' ? written.map(dayLabel) : 'whole', removed: 0, rows, created: true },
-    written: relation.grain === 'day' ? written : [],
-    deleted: 0,
+    change: { days: relation.grain === 'day' ? write.map((s) => `${s.account}/${s.day}`) : 'whole', removed: remove.length, rows, created: rebuild },
+    written: relation.grain === 'day' ? write.length : 0,
+    deleted,
   };
-}
-
-/** An existing table: only the slices whose fingerprint changed are deleted and sent again. */
-async function update(store: Store, client: pg.Client, staged: StagedRelation, state: ExportState, work: string): Promise<Applied | undefined> {
-  const { relation } = staged;
-  if (relation.grain === 'whole') {
-    const slice = [...staged.slices.values()][0]!;
-    if (state.tables.get(relation.table)?.fingerprint === slice.fingerprint) return undefined;
-    const deleted = await deleteSlices(client, relation, 'all');
-    const rows = await send(store, client, staged, 'all', work);
-    return { change: { days: 'whole', removed: 0, rows, created: false }, written: [], deleted };
-  }
-  const { write, remove } = diffSlices(staged.slices, state.days.get(relation.table) ?? new Map());
-  if (write.length === 0 && remove.length === 0) return undefined;
-  const deleted = await deleteSlices(client, relation, [...write, ...remove]);
-  await forgetDaySlices(client, relation.table, remove);
-  const rows = write.length > 0 ? await send(store, client, staged, write, work) : 0;
-  return { change: { days: write.map(dayLabel), removed: remove.length, rows, created: false }, written: write, deleted };
-}
-
-/** DuckDB writes the slices as CSV, COPY streams it in; the row counts must agree. */
-async function send(store: Store, client: pg.Client, staged: StagedRelation, slices: readonly Slice[] | 'all', work: string): Promise<number> {
-  const file = join(work, `${staged.relation.table}.csv`);
-  try {
-    await writeSlicesCsv(store, staged, slices, file);
-    const rows = await copyCsv(client, staged.relation, staged.columns, file);
-    const expected = slices === 'all' ? staged.rows : slices.reduce((n, s) => n + s.rows, 0);
-    if (rows !== expected) throw new StoreError(`export postgres: COPY into ${staged.relation.table} took ${rows} row(s), DuckDB had ${expected}; nothing was committed`);
-    return rows;
-  } finally {
-    rmSync(file, { force: true });
-  }
 }

@@ -26,7 +26,7 @@ export const MIRRORED_RELATIONS: readonly MirroredRelation[] = [
     table: 'cost_daily',
     view: 'cost_daily',
     grain: 'day',
-    indexes: [['day'], ['family', 'day'], ['template_id', 'day'], ['endpoint_id', 'day'], ['gpu_type_id', 'day'], ['resource_id', 'day']],
+    indexes: [['day'], ['family', 'day'], ['template_id', 'day'], ['endpoint_id', 'day']],
   },
   { table: 'cost_allocated', view: 'cost_allocated', grain: 'day', indexes: [['day'], ['category', 'value', 'day'], ['family', 'day']] },
   { table: 'rpt_spend_daily', view: 'rpt_spend_daily', grain: 'day', indexes: [['day'], ['family', 'day']] },
