@@ -1,5 +1,6 @@
 // The pure parts of `export postgres`: the connection URL (no password, ever), the type mapping that keeps money
 // exact, which slices a re-export rewrites, and which views are computed once per export.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parsePostgresUrl } from '../../src/config/postgres-url.ts';
 import { parseConfig } from '../../src/config/load.ts';
@@ -74,6 +75,14 @@ describe('what an export mirrors and computes', () => {
       expect(r.table === r.view || (r.table === 'freshness' && r.view === 'rpt_data_freshness'), r.table).toBe(true);
     }
     expect(new Set(MIRRORED_RELATIONS.map((r) => r.table)).size).toBe(MIRRORED_RELATIONS.length);
+  });
+
+  it('docs/postgres.md names every mirrored table and the indexes each day table gets', () => {
+    const doc = readFileSync(new URL('../../docs/postgres.md', import.meta.url), 'utf8');
+    for (const r of MIRRORED_RELATIONS) {
+      expect(doc, r.table).toContain(`\`${r.table}\``);
+      if (r.grain === 'day') for (const index of r.indexes) expect(doc, `${r.table} (${index.join(', ')})`).toContain(`\`(${index.join(', ')})\``);
+    }
   });
 
   it('computes each mirrored view once, and a shared block such as cost_daily or report_clock before the views that read it', () => {

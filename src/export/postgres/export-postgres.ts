@@ -70,13 +70,13 @@ export async function exportPostgres(store: Store, target: PostgresTarget, optio
 }
 
 async function exportInTransaction(store: Store, client: pg.Client, target: PostgresTarget, work: string, relations: readonly MirroredRelation[], log: Logger): Promise<PostgresExportSummary> {
+  // two exports into one schema take turns; the second then finds the first's work done and rewrites nothing
+  await client.query(`select pg_advisory_xact_lock(hashtext('gpuledger export postgres ' || $1)::bigint)`, [target.schema]);
   // CREATE SCHEMA checks the right to create in the database even with IF NOT EXISTS: ask first, so a schema an
   // administrator made for the export user is enough
   const exists = await client.query('select 1 from pg_namespace where nspname = $1', [target.schema]);
   if (exists.rowCount === 0) await client.query(`create schema ${ident(target.schema)}`);
   await client.query(`select set_config('search_path', $1, true), set_config('timezone', 'UTC', true)`, [ident(target.schema)]);
-  // two exports into one schema take turns; the second then finds the first's work done and rewrites nothing
-  await client.query(`select pg_advisory_xact_lock(hashtext('gpuledger export postgres ' || $1)::bigint)`, [target.schema]);
   await ensureStateTables(client);
   const state = await readState(client);
   const existing = new Set((await client.query<{ t: string }>('select tablename as t from pg_tables where schemaname = $1', [target.schema])).rows.map((r) => r.t));
