@@ -79,7 +79,7 @@ export async function applyRelation(client: pg.Client, prepared: Prepared, run: 
   let deleted = 0;
   if (rebuild) {
     const what = run.descriptions.get(relation.view) ?? '';
-    await createTable(client, relation, columns, relation.exportedAt ? `gpuledger: ${what} exported_at: when the export that wrote the row committed.` : `gpuledger (mirror of the DuckDB view ${relation.view}): ${what}`);
+    await createTable(client, relation, columns, relation.exportedAt ? `gpuledger: ${what} exported_at: when the export that wrote the row started.` : `gpuledger (mirror of the DuckDB view ${relation.view}): ${what}`);
     if (relation.grain === 'day') await forgetDaySlices(client, relation.table, 'all');
   } else {
     deleted = await deleteSlices(client, relation, relation.grain === 'whole' ? 'all' : [...write, ...remove]);

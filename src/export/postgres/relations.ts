@@ -16,7 +16,7 @@ export interface MirroredRelation {
   grain: 'day' | 'whole';
   /** Indexes for the usual filters, each a list of columns. Day tables also get (account, day), the slice key. */
   indexes: readonly (readonly string[])[];
-  /** Add exported_at: when the export that wrote the row committed (freshness). */
+  /** Add exported_at: when the export that wrote the row started (its transaction; freshness). */
   exportedAt?: boolean;
 }
 
