@@ -95,23 +95,29 @@ async function exportInTransaction(store: Store, client: pg.Client, target: Post
   };
   const run: RunContext = { state, existing, duckdb, exportId, exportedAt: startedAt, descriptions, work };
   const materializer = await createMaterializer(store, relations.map((r) => r.view));
-  const record = (relation: MirroredRelation, applied: Applied) => {
+  const record = (relation: MirroredRelation, applied: Applied, took: string) => {
     summary.changes[relation.table] = applied.change;
     summary.tablesCreated += applied.change.created ? 1 : 0;
     summary.slicesRewritten += applied.written;
     summary.slicesRemoved += applied.change.removed;
     summary.rowsWritten += applied.change.rows;
     summary.rowsDeleted += applied.deleted;
-    log.debug(`${relation.table}: ${applied.change.created ? 'created, ' : ''}${describeDays(applied.change.days)}, ${applied.change.rows} row(s)`);
+    log.debug(`${relation.table}: ${applied.change.created ? 'created, ' : ''}${describeDays(applied.change.days)}, ${applied.change.rows} row(s) (${took})`);
   };
   // two workers on two processes: while PostgreSQL applies table n, DuckDB prepares table n + 1
   let applying: Promise<void> = Promise.resolve();
   try {
     for (const relation of relations) {
+      const preparing = performance.now();
       const prepared = await prepareRelation(store, materializer, relation, run);
+      const preparedMs = Math.round(performance.now() - preparing);
       await applying;
-      if (!prepared) continue;
-      applying = applyRelation(client, prepared, run).then((applied) => record(relation, applied));
+      if (!prepared) {
+        log.debug(`${relation.table}: unchanged (DuckDB ${preparedMs} ms)`);
+        continue;
+      }
+      const started = performance.now();
+      applying = applyRelation(client, prepared, run).then((applied) => record(relation, applied, `DuckDB ${preparedMs} ms, PostgreSQL ${Math.round(performance.now() - started)} ms`));
       applying.catch(() => {}); // awaited above or below; this only keeps it from counting as unhandled meanwhile
     }
     await applying;
