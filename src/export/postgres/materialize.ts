@@ -17,6 +17,10 @@ function readsOf(view: ViewFile, names: ReadonlySet<string>): string[] {
   return [...new Set([...code.matchAll(/\b(?:from|join)\s+([a-z_][a-z0-9_]*)/g)].map((m) => m[1]!))].filter((n) => n !== view.name && names.has(n));
 }
 
+// Shared, but cheaper to compute again than to copy: every raw billing record, which each reader narrows to a few
+// columns and buckets that DuckDB pushes down (large account: 2.2 s of views with it inline, 2.9 s with it copied).
+const INLINE = new Set(['int_billing_records']);
+
 interface Plan {
   /** What to materialize, each after the views it reads. */
   order: string[];
@@ -34,7 +38,7 @@ function plan(mirrored: readonly string[]): Plan {
   const reachable = new Set(mirrored.flatMap((m) => [m, ...(closure.get(m) ?? [])]));
   const readers = new Map<string, number>();
   for (const name of reachable) for (const r of refs.get(name) ?? []) readers.set(r, (readers.get(r) ?? 0) + 1);
-  const wanted = new Set([...mirrored, ...[...readers].filter(([, n]) => n >= 2).map(([name]) => name)]);
+  const wanted = new Set([...mirrored, ...[...readers].filter(([name, n]) => n >= 2 && !INLINE.has(name)).map(([name]) => name)]);
   return { order: files.map((f) => f.name).filter((name) => wanted.has(name)), closure };
 }
 
