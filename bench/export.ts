@@ -45,6 +45,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }>
 }
 
 async function main(): Promise<void> {
+  const loadAtStart = loadavg().map((x) => round(x));
   const dir = mkdtempSync(join(tmpdir(), 'gpuledger-bench-export-'));
   const db = join(dir, 'gpuledger.duckdb');
   const sim = await startSimulator({ seed: 42, scale: 'large', now: NOW, quotas: { minute: 1e6, hour: 1e8, day: 1e9 } });
@@ -105,6 +106,7 @@ async function main(): Promise<void> {
     }
     await client.query('drop schema floor cascade');
     const firstBest = Math.min(...firsts.map((f) => f.ms));
+    const bestRun = firsts.find((f) => f.ms === firstBest)!;
     const floorBest = Math.min(...floors);
 
     // 2. re-exports: nothing changed, then three one-day syncs
@@ -134,6 +136,7 @@ async function main(): Promise<void> {
       log(`re-export after the ${hour}:00 sync: ${round_.ms} ms (DuckDB views ${round_.compute_ms} ms), cost-by-day days rewritten: ${costDays.join(', ')}`);
     }
     const slowest = Math.max(...rounds.map((r) => r.ms as number));
+    const median = [...rounds.map((r) => r.ms as number)].sort((a, b) => a - b)[1]!;
     const result = {
       benchmark: 'export',
       command: 'npm run bench:export',
@@ -144,8 +147,13 @@ async function main(): Promise<void> {
       },
       passed: firstBest / floorBest <= GOALS.firstRatio && slowest <= GOALS.reexportSeconds * 1000 && rounds.every((r) => r.only_that_day && r.sums_equal) && firstSumsEqual,
       figures: {
-        first_export: { ratio: round(firstBest / floorBest), goal: `≤ ${GOALS.firstRatio}×`, best_ms: firstBest, floor_best_ms: floorBest, runs: firsts, floor_runs_ms: floors, rows: first.rowsWritten, floor_rows: floorRows },
-        reexport_one_day: { slowest_ms: slowest, goal: `≤ ${GOALS.reexportSeconds * 1000} ms`, rounds },
+        first_export: {
+          ratio: round(firstBest / floorBest),
+          goal: `≤ ${GOALS.firstRatio}×`,
+          // the views must be computed whatever the target; what the export itself adds (DuckDB overlaps part of it)
+          ratio_without_view_compute: round((bestRun.ms - bestRun.computeMs) / floorBest),
+          view_compute_ms: bestRun.computeMs, best_ms: firstBest, floor_best_ms: floorBest, runs: firsts, floor_runs_ms: floors, rows: first.rowsWritten, floor_rows: floorRows },
+        reexport_one_day: { slowest_ms: slowest, median_ms: median, goal: `≤ ${GOALS.reexportSeconds * 1000} ms`, passed: slowest <= GOALS.reexportSeconds * 1000 && rounds.every((r) => r.only_that_day), rounds },
         reexport_unchanged_ms: Math.round(unchanged.ms),
         sums_equal: firstSumsEqual && rounds.every((r) => r.sums_equal),
       },
@@ -156,7 +164,8 @@ async function main(): Promise<void> {
         tables: MIRRORED_RELATIONS.length,
         rows_exported: first.rowsWritten,
       },
-      machine: { cpus: cpus().length, node: process.version, load_average_at_end: loadavg().map((x) => round(x)) },
+      // a shared 2-core machine: other work shows in the load average and in the spread of the rounds
+      machine: { cpus: cpus().length, node: process.version, load_average_at_start: loadAtStart, load_average_at_end: loadavg().map((x) => round(x)) },
       measured_at: new Date().toISOString(),
     };
     mkdirSync(join(RESULT, '..'), { recursive: true });
