@@ -9,10 +9,15 @@
 // folder is chowned to that user. /tmp is world-writable and sticky, so that user can reach the folder; nothing else
 // of the caller's is shared with the server.
 //
+// A server outlives nothing: stop() shuts it down, and so does the exit of the process that started it without
+// calling stop() (a failed test run, a benchmark cut short) – an 'exit' hook stops it synchronously and removes the
+// folder. Only SIGKILL of that process escapes the hook; PostgreSQL then shuts itself down within a minute or so of
+// finding its data folder gone, once the temp folder is cleaned.
+//
 // Where the binaries are: `initdb` on PATH, else the newest /usr/lib/postgresql/<version>/bin (Debian keeps them
 // off PATH). postgresAvailable() says whether they were found; with CI set, a test file must fail rather than skip
 // without them (.ci/run installs the `postgresql` package) – requirePostgres() decides.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -166,6 +171,11 @@ export async function startPostgres(options: StartOptions = {}): Promise<TestPos
   }
   const database = 'postgres';
   let stopped = false;
+  const onExit = () => {
+    spawnSync(join(bin, 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', '-w', 'stop'], { ...(as ?? {}), cwd: root, stdio: 'ignore' });
+    rmSync(root, { recursive: true, force: true });
+  };
+  process.once('exit', onExit);
   return {
     host: '127.0.0.1',
     port,
@@ -185,6 +195,7 @@ export async function startPostgres(options: StartOptions = {}): Promise<TestPos
     async stop() {
       if (stopped) return;
       stopped = true;
+      process.removeListener('exit', onExit);
       try {
         await halt('immediate');
       } catch {
