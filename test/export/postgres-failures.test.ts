@@ -4,6 +4,8 @@
 // was; the next run finishes the job. The password appears in no output and no table. And the nightly job: a failed
 // export makes the run partial (exit 3).
 import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -149,6 +151,7 @@ describe.runIf(requirePostgres())('gpuledger export postgres when things go wron
     const before = await snapshot();
     const locker = await lockFreshness();
     const running = exportCli(server.password);
+    const leftovers = () => readdirSync(tmpdir()).filter((n) => n.startsWith(`gpuledger-pg-export-${running.child.pid}-`));
     try {
       await blockedMidExport();
       running.child.kill('SIGKILL');
@@ -160,10 +163,13 @@ describe.runIf(requirePostgres())('gpuledger export postgres when things go wron
     await exportSessionsGone();
     expect(await snapshot()).toEqual(before);
     expect(await costMatchesDuckDb()).toBe(false);
+    // the killed export's CSV folder is left behind; the next export clears it
+    expect(leftovers()).toHaveLength(1);
 
     const rerun = await exportCli(server.password, ['--log-level', 'debug']).done;
     expect(rerun.code).toBe(0);
     expect(await costMatchesDuckDb()).toBe(true);
+    expect(leftovers()).toEqual([]);
   });
 
   it('a server stopped part-way: exit 1, one line; after a restart the previous export is there and a rerun finishes', async () => {

@@ -7,9 +7,7 @@
 // Per table: DuckDB computes the view once (materialize.ts) and fingerprints each slice (stage.ts); slices whose
 // fingerprint differs from the last export's are deleted and streamed in again with COPY (mirror-table.ts); a table
 // whose definition changed – new columns, another DuckDB – is rebuilt whole.
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync, statSync } from 'node:fs';
 import type pg from 'pg';
 import { listPublicViews } from '../../query/public-views.ts';
 import type { Store } from '../../store/database.ts';
@@ -22,6 +20,7 @@ import { createMaterializer } from './materialize.ts';
 import { applyRelation, prepareRelation, type Applied, type RunContext, type TableChange } from './mirror-relation.ts';
 import { MIRRORED_RELATIONS, type MirroredRelation } from './relations.ts';
 import { targetError } from './target-errors.ts';
+import { createWorkDir } from './work-dir.ts';
 
 export type { TableChange } from './mirror-relation.ts';
 
@@ -54,7 +53,7 @@ export async function exportPostgres(store: Store, target: PostgresTarget, optio
   } catch (e) {
     throw targetError(e, target, 'connect');
   }
-  const work = mkdtempSync(join(tmpdir(), 'gpuledger-pg-export-'));
+  const work = createWorkDir();
   try {
     await client.query('begin');
     const summary = await exportInTransaction(store, client, target, work, options.relations ?? MIRRORED_RELATIONS, log);
