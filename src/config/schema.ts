@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { accountSchema } from './accounts.ts';
 import { alertsConfigSchema } from './alerts.ts';
+import { exportConfigSchema } from './export.ts';
 import { allocationConfigSchema } from './allocation.ts';
 import { reportsConfigSchema } from './reports.ts';
 import { scheduleConfigSchema } from './schedule.ts';
@@ -47,6 +48,7 @@ export const configSchema = z
     alerts: alertsConfigSchema.prefault({}),
     schedule: scheduleConfigSchema.prefault({}),
     allocation: allocationConfigSchema.prefault({}),
+    export: exportConfigSchema.prefault({}),
   })
   .strict()
   .superRefine((config, ctx) => {

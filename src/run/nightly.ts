@@ -1,4 +1,4 @@
-// The nightly job: sync → views → report → alerts → email. Each
+// The nightly job: sync → views → report → alerts → export (when export.postgres is configured) → email. Each
 // step runs even when an earlier one partly failed (yesterday's data still deserves a workbook and alerts), and
 // the job ends with one summary and the exit code of DESIGN.md: 0 all went well, 3 some step failed, 1 nothing
 // useful could be done.
@@ -30,7 +30,7 @@ export interface NightlyOptions {
 }
 
 export interface StepOutcome {
-  step: 'sync' | 'report' | 'alerts' | 'email';
+  step: 'sync' | 'report' | 'alerts' | 'export' | 'email';
   status: 'ok' | 'partial' | 'failed' | 'skipped';
   detail: string;
 }
@@ -121,6 +121,27 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
     } catch (e) {
       step({ step: 'alerts', status: 'failed', detail: errorMessage(e) });
     }
+
+    if (config.export.postgres) {
+      try {
+        // loaded only when configured: most installations never need the PostgreSQL client
+        const [{ exportPostgres }, { resolvePostgresTarget, describeTarget }] = await Promise.all([
+          import('../export/postgres/export-postgres.ts'),
+          import('../export/postgres/target.ts'),
+        ]);
+        const target = resolvePostgresTarget(config);
+        const exported = await withReader(options.dbPath, (store) => exportPostgres(store, target, { log: log.child('export') }));
+        step({
+          step: 'export',
+          status: 'ok',
+          detail: `PostgreSQL ${describeTarget(target)}: export ${exported.exportId}, ${exported.slicesRewritten} day slice(s) rewritten, ${exported.rowsWritten} row(s) written`,
+        });
+      } catch (e) {
+        // the export is one transaction: a failure leaves the previous export in place, and the run is partial
+        step({ step: 'export', status: 'failed', detail: errorMessage(e) });
+      }
+    }
+    if (options.signal?.aborted) return;
 
     if (options.email === false || !result.workbook || !wantsEmail(config, report)) {
       step({ step: 'email', status: 'skipped', detail: result.workbook ? `no recipients or SMTP configured for '${report}'` : 'no workbook' });

@@ -123,3 +123,13 @@ export class DatabaseDamagedError extends GpuledgerError {
     super('db_damaged', `${what} is damaged (${detail?.trim()}); ${advice ?? `${aside} and run gpuledger sync to rebuild it from the platform (the billing history; metrics, balance history and alert state come back only from a backup)`}`, EXIT.failure, { cause });
   }
 }
+
+/**
+ * An export target (PostgreSQL) could not be reached, went away, or refused the work part-way. The export runs in one
+ * transaction, so nothing of this run was committed and the previous export is intact; running it again finishes it.
+ */
+export class ExportTargetError extends GpuledgerError {
+  constructor(message: string, options?: GpuledgerErrorOptions) {
+    super('export_target', message, EXIT.failure, options);
+  }
+}

@@ -1,0 +1,55 @@
+// The PostgreSQL half of one mirrored table: create it from the columns DuckDB reported, delete the slices that are
+// rewritten, stream a CSV file in with COPY FROM STDIN (never row INSERTs), and index it. Readers are never blocked:
+// rows are deleted, not truncated (TRUNCATE would lock readers out until the commit), and a fresh table is indexed
+// after its first load, which is far cheaper than maintaining the indexes row by row.
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import type { ClientBase } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { ident, type MirroredColumn } from './column-types.ts';
+import { indexesOf, type MirroredRelation } from './relations.ts';
+import type { Slice } from './slice-diff.ts';
+
+/** How fingerprints are computed (stage.ts); bump it when that changes, and every table is rebuilt once. */
+const FINGERPRINT_METHOD = 'count:sum(hash(row)) v1';
+
+/** A hash of everything that shapes the table: a different one means drop and rebuild. */
+export function tableDefinition(relation: MirroredRelation, columns: readonly MirroredColumn[], duckdbVersion: string): string {
+  const shape = { columns: columns.map((c) => [c.name, c.pgType]), grain: relation.grain, indexes: indexesOf(relation), fingerprint: FINGERPRINT_METHOD, duckdb: duckdbVersion };
+  return createHash('sha256').update(JSON.stringify(shape)).digest('hex').slice(0, 32);
+}
+
+export async function createTable(client: ClientBase, relation: MirroredRelation, columns: readonly MirroredColumn[], description: string): Promise<void> {
+  await client.query(`drop table if exists ${ident(relation.table)}`);
+  await client.query(`create table ${ident(relation.table)} (${columns.map((c) => `${ident(c.name)} ${c.pgType}`).join(', ')})`);
+  await client.query(`comment on table ${ident(relation.table)} is ${client.escapeLiteral(description)}`);
+}
+
+export async function createIndexes(client: ClientBase, relation: MirroredRelation): Promise<void> {
+  for (const columns of indexesOf(relation)) {
+    const name = `${relation.table}_${columns.join('_')}_idx`.slice(0, 63);
+    await client.query(`create index if not exists ${ident(name)} on ${ident(relation.table)} (${columns.map(ident).join(', ')})`);
+  }
+  // planner statistics now, rather than whenever autovacuum gets round to the new table
+  await client.query(`analyze ${ident(relation.table)}`);
+}
+
+/** Delete the rows of the given day slices, or every row; returns how many went. */
+export async function deleteSlices(client: ClientBase, relation: MirroredRelation, slices: readonly Slice[] | 'all'): Promise<number> {
+  if (slices === 'all' || relation.grain === 'whole') return (await client.query(`delete from ${ident(relation.table)}`)).rowCount ?? 0;
+  if (slices.length === 0) return 0;
+  const result = await client.query(
+    `delete from ${ident(relation.table)} as t using unnest($1::text[], $2::date[]) as s(account, day)
+     where t.account = s.account and t.day = s.day`,
+    [slices.map((s) => s.account), slices.map((s) => s.day)],
+  );
+  return result.rowCount ?? 0;
+}
+
+/** Stream a headerless CSV file into the table; returns the rows COPY reported. */
+export async function copyCsv(client: ClientBase, relation: MirroredRelation, columns: readonly MirroredColumn[], file: string): Promise<number> {
+  const stream = client.query(copyFrom(`copy ${ident(relation.table)} (${columns.map((c) => ident(c.name)).join(', ')}) from stdin with (format csv)`));
+  await pipeline(createReadStream(file, { highWaterMark: 1 << 20 }), stream);
+  return stream.rowCount ?? 0;
+}
