@@ -12,8 +12,8 @@ components as (
     select * from dim_cost_component
 ),
 
-watermarks as (
-    select * from _meta_watermarks
+loaded as (
+    select * from int_load_coverage
 ),
 
 aggregate_amounts as (
@@ -73,7 +73,7 @@ joined as (
 coverage as (
     select s.family, w.account, w.bucket_size, w.loaded_from, w.loaded_through,
     from family_sources as s
-    join watermarks as w on w.source = s.source
+    join loaded as w on w.source = s.source
 ),
 
 -- (account, source, bucket_size) is the watermarks' key: at most one coverage row per bucket, no duplicates
