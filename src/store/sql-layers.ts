@@ -22,8 +22,9 @@ export const SQL_LAYER_RULE: Readonly<Record<SqlReader, readonly SqlObjectKind[]
   definitions: ['reports', 'clock'],
   // the queries of `allocation explain`: the allocation marts
   allocation: ['marts', 'materialized', 'meta'],
-  // sql/materialize: computes the materialised tables from the marts and keeps their bookkeeping
-  materialize: ['staging', 'marts', 'materialized', 'meta', 'clock'],
+  // sql/materialize: computes the materialised tables from the marts, and keeps their bookkeeping (which compares
+  // the raw tables' counts with what the tables were computed from)
+  materialize: ['raw', 'staging', 'marts', 'materialized', 'meta', 'clock'],
 };
 
 const KIND_WORDS: Record<SqlObjectKind, string> = {

@@ -67,11 +67,12 @@ built_in as (
 
 -- any other kind is an allocation category, its value after splits
 by_category as (
-    select account, day, category || ':' || value as scope, sum(amount) as cost,
-    from allocated
-    where category not in ('', 'family', 'endpoint', 'template', 'gpuType')
-        -- only the categories some metric divides: the allocated rows of the others are not read
-        and category in (select kind from scopes)
+    select a.account, a.day, a.category || ':' || a.value as scope, sum(a.amount) as cost,
+    from allocated as a
+    -- only the categories some metric divides: the allocated rows of the others are not read
+    semi join (select distinct kind from scopes) as k
+        on k.kind = a.category
+    where a.category not in ('', 'family', 'endpoint', 'template', 'gpuType')
     group by all
 ),
 
