@@ -1,6 +1,12 @@
 -- One row per cost_daily row whose direct value a split moves and per target of that split, with the target's share (exact micro-dollars; the remainder goes by the largest-remainder method, so the shares of a row add up to its amount); or one row with the amount kept where it was (is_kept) when a proportional split has no basis: all targets had no direct cost in the account that UTC day.
 create or replace view int_allocation_splits as
+-- each read of int_allocation_direct has its own import CTE: DuckDB copies a CTE read twice in full, before any
+-- filter applies, and a refresh of a few days filters by day
 with direct as (
+    select * from int_allocation_direct
+),
+
+basis as (
     select * from int_allocation_direct
 ),
 
@@ -15,7 +21,7 @@ targets as (
 -- the basis of proportional splits: each value's direct cost per account and UTC day (a net credit counts as 0)
 value_days as (
     select category, account, day, value, greatest(sum(amount), 0) as amount,
-    from direct
+    from basis
     group by all
 ),
 

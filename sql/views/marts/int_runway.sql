@@ -12,12 +12,20 @@ observations as (
     select * from stg_balance_observations
 ),
 
-daily as (
+-- each read of cost_daily has its own import CTE: DuckDB copies a CTE read twice in full, before any filter applies
+billed_costs as (
     select * from cost_daily
 ),
 
+last_day_costs as (
+    select * from cost_daily
+),
+
+-- only the day the runway reads (the last complete one), so the storage rate is not computed for all history
 storage as (
-    select * from int_storage_only_rate
+    select s.*
+    from int_storage_only_rate as s
+    inner join report_clock as c on s.day = c.as_of_date - 1
 ),
 
 latest as (
@@ -46,7 +54,7 @@ billed_since as (
             )::decimal(18,9)
         )::decimal(18,6) as amount,
     from moment as m
-    inner join daily as d
+    inner join billed_costs as d
         on d.account = m.account
         and d.day >= (timezone('UTC', m.observed_at))::date
         and d.day <= (timezone('UTC', m.effective_at))::date
@@ -59,7 +67,7 @@ last_day as (
         m.account,
         sum(d.amount) as amount,
     from moment as m
-    inner join daily as d
+    inner join last_day_costs as d
         on d.account = m.account
         and d.day = (timezone('UTC', m.effective_at))::date - 1
     group by all

@@ -18,27 +18,27 @@ allocated as (
     select * from cost_allocated
 ),
 
-covered_days as (
-    select distinct account, day from costs
-),
 
 -- a cost row counts once under each distinct scope it is in: the account (''), its family, its endpoint, template
 -- and GPU type by id or by name as of the day – and a Serverless row's resource is its endpoint, also without
 -- inventory. Rows are first summed per combination of those keys (few per day), then spread over their scopes.
 keyed as (
     select
-        account,
-        day,
-        family,
-        endpoint_id,
-        endpoint_name,
-        case when family = 'serverless' then resource_id end as serverless_id,
-        template_id,
-        template_name,
-        gpu_type_id,
-        gpu_type_name,
-        sum(amount) as amount,
-    from costs
+        c.account,
+        c.day,
+        c.family,
+        c.endpoint_id,
+        c.endpoint_name,
+        case when c.family = 'serverless' then c.resource_id end as serverless_id,
+        c.template_id,
+        c.template_name,
+        c.gpu_type_id,
+        c.gpu_type_name,
+        sum(c.amount) as amount,
+    from costs as c
+    -- only the account-days some metric divides
+    semi join (select distinct account, day from scopes) as s
+        on s.account = c.account and s.day = c.day
     group by all
 ),
 
@@ -74,6 +74,11 @@ by_category as (
         on k.kind = a.category
     where a.category not in ('', 'family', 'endpoint', 'template', 'gpuType')
     group by all
+),
+
+-- the account-days of the scopes that have any cost (keyed holds every cost row of those days)
+covered_days as (
+    select distinct account, day from keyed
 ),
 
 matched as (
