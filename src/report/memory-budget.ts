@@ -8,7 +8,7 @@ import type { Store } from '../store/database.ts';
 import type { Logger } from '../util/log.ts';
 
 /** Enough for the attribution behind cost_daily (its joins cannot spill) with room to spare; see docs/report.md. */
-export const REPORT_MEMORY_LIMIT = process.env.GPULEDGER_REPORT_MEMORY ?? '256MB';
+export const REPORT_MEMORY_LIMIT = '256MB';
 
 export function isOutOfMemory(e: unknown): boolean {
   return /Out of Memory Error/i.test(e instanceof Error ? e.message : String(e));
@@ -17,7 +17,6 @@ export function isOutOfMemory(e: unknown): boolean {
 /** Limit DuckDB's memory until the returned function is called. */
 export async function limitReportMemory(store: Store): Promise<() => Promise<void>> {
   await store.run(`SET memory_limit = '${REPORT_MEMORY_LIMIT}'`);
-  if (process.env.GPULEDGER_REPORT_THREADS) await store.run(`SET threads = ${process.env.GPULEDGER_REPORT_THREADS}`);
   return async () => {
     await store.run('RESET memory_limit');
   };

@@ -12,6 +12,7 @@ import { loadReportDefinition, type ReportDefinition, type TableSheetDefinition 
 import { createXlsxWriter, writeMetadataSheet, writeSummarySheet, writeTableSheet, type Heading, type MetadataInput, type SummaryFigure } from './workbook/index.ts';
 import { resetReportVariables, setReportClock, type ReportPeriod } from './period/index.ts';
 import { limitReportMemory } from './memory-budget.ts';
+import { cacheSharedViews } from './view-cache.ts';
 import { instantText } from './cells/index.ts';
 
 export interface RenderReportOptions {
@@ -91,7 +92,9 @@ export async function renderReport(options: RenderReportOptions): Promise<Render
   const finalPath = join(outDir, workbookFileName(def.name, clock.period));
   const tmpPath = join(outDir, `.${workbookFileName(def.name, clock.period)}.${process.pid}.${Date.now()}.tmp`);
   const unlimitMemory = await limitReportMemory(store);
+  let dropCache = async () => {};
   try {
+    dropCache = await cacheSharedViews(store, def);
     const accounts = await readAccounts(store, config);
     const simulatedAccounts = accounts.filter((a) => a.simulated).map((a) => a.account);
     const asOfText = instantText(clock.asOf, timeZone);
@@ -188,6 +191,7 @@ export async function renderReport(options: RenderReportOptions): Promise<Render
     rmSync(tmpPath, { force: true });
     throw e;
   } finally {
+    await dropCache();
     await unlimitMemory();
     await resetReportVariables(store);
   }

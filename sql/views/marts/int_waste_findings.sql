@@ -4,7 +4,8 @@ with clock as (
     select * from report_clock
 ),
 
--- the 30 complete days before as_of_date, per resource, day and component: the only cost this view reads
+-- the 30 complete days before as_of_date, per resource, day and component (cost_daily's own grain, one row each):
+-- the only cost this view reads
 recent as materialized (
     select
         c.account,
@@ -12,10 +13,9 @@ recent as materialized (
         c.resource_id,
         c.day,
         c.component,
-        sum(c.amount) as amount,
+        c.amount,
     from cost_daily as c, clock
     where c.day >= clock.as_of_date - 30 and c.day < clock.as_of_date
-    group by all
 ),
 
 per_resource_day as (
