@@ -46,7 +46,7 @@ import { loadBillingPage } from '../src/extract/load-billing.ts';
 import type { BucketSize } from '../src/util/buckets.ts';
 import { resolveAccounts } from '../src/extract/accounts.ts';
 import type { ProgressState } from '../src/extract/progress.ts';
-import { BILLING_SOURCE_DEFS } from '../src/extract/billing-sources/index.ts';
+import { BILLING_SOURCE_DEFS } from '../src/model/index.ts';
 import { runSync, type SyncResult } from '../src/extract/sync.ts';
 import { openStore } from '../src/store/database.ts';
 import { silentLogger } from '../src/util/log.ts';

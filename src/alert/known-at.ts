@@ -13,9 +13,11 @@
 // Limits: _meta_restatements keeps the total only, so a restated record's components (gpu, cpu, disk …) are the
 // current ones scaled to the old total, in exact micro-dollars with the rounding remainder in the first component,
 // and a removed record's total goes into its first component. Inventory (names, templates) and the watermarks are
-// as loaded now.
+// as loaded now. fct_cost_daily, which readers read instead of re-deriving cost from the raw tables, is shadowed
+// too, computed from the shadowed rows.
 import type { Store } from '../store/database.ts';
-import { BILLING_SOURCE_DEFS, type BillingSourceDef } from '../extract/billing-sources/index.ts';
+import { dropShadowedMaterialized, shadowMaterialized } from '../store/materialize.ts';
+import { BILLING_SOURCE_DEFS, type BillingSourceDef } from '../model/index.ts';
 
 const BUCKET_INTERVAL: Record<string, string> = { hour: '1 hour', day: '1 day', week: '7 days', month: '1 month', year: '1 year' };
 
@@ -126,8 +128,10 @@ export async function shadowKnownAt(store: Store, knownAt: Date): Promise<void> 
   for (const def of Object.values(BILLING_SOURCE_DEFS)) {
     await store.run(knownAtSql(def, quoted), { source: def.source, t: knownAt.toISOString() });
   }
+  await shadowMaterialized(store);
 }
 
 export async function dropKnownAt(store: Store): Promise<void> {
+  await dropShadowedMaterialized(store);
   for (const def of Object.values(BILLING_SOURCE_DEFS)) await store.run(`drop table if exists temp.main.${def.table}`);
 }

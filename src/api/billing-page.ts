@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { isRfc3339, type BucketSize } from '../util/buckets.ts';
 import { decimalStringToMicros, microsToDecimalString, numberToMicros } from '../util/decimal.ts';
-import { BILLING_SOURCE_DEFS } from '../extract/billing-sources/index.ts';
+import { BILLING_SOURCE_DEFS } from '../model/index.ts';
 import type { SplitBody } from './billing-body.ts';
 import { ApiResponseError } from './errors.ts';
 import { billingResponseSchema, describeIssue, type BillingRoute } from './schemas.ts';

@@ -10,10 +10,10 @@
 //   accepted here in any shape (absent, `{}`, missing fields); billing-page.ts checks the ones that are present
 //   against the records (a disagreement means records were lost: the page fails) and derives the rest with a warning.
 import { z } from 'zod';
-import { BILLING_SOURCE_DEFS, type BillingSource as BillingRoute } from '../extract/billing-sources/index.ts';
+import { BILLING_SOURCE_DEFS, type BillingSource as BillingRoute } from '../model/index.ts';
 import { isRfc3339 } from '../util/buckets.ts';
 
-export type { BillingSource as BillingRoute } from '../extract/billing-sources/index.ts';
+export type { BillingSource as BillingRoute } from '../model/index.ts';
 export type InventoryKind = 'pods' | 'serverless' | 'templates' | 'network-volumes' | 'gpus' | 'clusters';
 
 // Routes, id fields and amount fields are derived from the one declaration per billing source.

@@ -1,12 +1,12 @@
 // The `alerts` section: which rules run, with what thresholds, and where their alerts go (evaluated by src/alert/).
 // Amounts are decimal strings or numbers of USD with at most 2 decimals; they are compared as DECIMAL in DuckDB.
 import { z } from 'zod';
+import { FAMILIES } from '../model/index.ts';
 
 const money = z
   .union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d{1,2})?$/, 'a decimal amount such as 2500 or 2500.00')])
   .transform((v) => (typeof v === 'number' ? v.toFixed(2) : v));
 
-const FAMILIES = ['pod', 'serverless', 'storage', 'public_endpoint', 'cluster'] as const;
 export const ANOMALY_DIMENSIONS = ['family', 'template', 'endpoint', 'gpu_type'] as const;
 export type AnomalyDimension = (typeof ANOMALY_DIMENSIONS)[number];
 export const SEVERITIES = ['info', 'warning', 'critical'] as const;

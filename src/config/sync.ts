@@ -1,7 +1,7 @@
 // The `sync` section: what to extract, at which bucket sizes, from when, and how far back to re-read. The billing
-// sources and their default bucket sizes come from their declarations (src/extract/billing-sources/).
+// sources and their default bucket sizes come from their declarations (src/model/billing-sources/).
 import { z } from 'zod';
-import { BILLING_SOURCE_DEFS, BILLING_SOURCES, type BillingSource } from '../extract/billing-sources/index.ts';
+import { BILLING_SOURCE_DEFS, BILLING_SOURCES, type BillingSource } from '../model/index.ts';
 import { BUCKET_SIZES } from '../util/buckets.ts';
 
 export { BILLING_SOURCES, type BillingSource };

@@ -11,7 +11,7 @@ import type { Logger } from '../util/log.ts';
 import { sampleQueueHealth, type QueueHealthHarvest } from '../metrics/sample-queue-health.ts';
 import type { ResolvedAccount } from './accounts.ts';
 import { fetchBalance, type BalanceHarvest } from './balance.ts';
-import { BILLING_SOURCE_DEFS } from './billing-sources/index.ts';
+import { BILLING_SOURCE_DEFS } from '../model/index.ts';
 import { fetchRange, type FetchedPage, type FetchedRange } from './fetch-range.ts';
 import { fetchInventory } from './inventory.ts';
 import type { Progress } from './progress.ts';

@@ -6,7 +6,7 @@ import type { Store } from '../store/database.ts';
 import { errorMessage } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import type { ResolvedAccount } from './accounts.ts';
-import { BILLING_SOURCE_DEFS } from './billing-sources/index.ts';
+import { BILLING_SOURCE_DEFS } from '../model/index.ts';
 import { loadQueueHealth } from '../metrics/load-queue-health.ts';
 import { loadBalance } from './balance.ts';
 import type { AccountHarvest, HarvestedRange } from './fetch-account.ts';

@@ -10,7 +10,7 @@ import type { Store } from '../store/database.ts';
 import { StoreError } from '../util/errors.ts';
 import { decimalStringToMicros, microsToDecimalString } from '../util/decimal.ts';
 import { formatRfc3339, type BucketSize } from '../util/buckets.ts';
-import type { BillingSourceDef } from './billing-sources/index.ts';
+import type { BillingSourceDef } from '../model/index.ts';
 import { castFailureSql, checkPageSql, EXACT_BELOW, recordFields, stagePageSql } from './billing-sql.ts';
 import { moveBillingWatermark } from './watermarks.ts';
 
@@ -69,7 +69,7 @@ async function checkTableMatchesDeclaration(store: Store, def: BillingSourceDef)
         (missing.length ? `; declared but not in the table: ${missing.join(', ')}` : '') +
         (undeclared.length ? `; in the table but not declared: ${undeclared.join(', ')}` : '') +
         (!missing.length && !undeclared.length ? `; column order differs (table: ${actual.join(', ')})` : '') +
-        ' – add a migration or fix src/extract/billing-sources/',
+        ' – add a migration or fix src/model/billing-sources/',
     );
   }
 }
@@ -83,6 +83,9 @@ type Checks = Record<string, string | null> & { n: string; unique_ids?: string }
 const at = (i: string | null | undefined, field: string) => `records[${i}].${field}`;
 
 const trimZeros = (d: string) => d.replace(/\.?0+$/, '');
+
+/** The UTC calendar day of a moment, YYYY-MM-DD. */
+const utcDay = (t: Date) => t.toISOString().slice(0, 10);
 
 /** Read the spooled records into the staging table; a value no cast takes is named, field and record, here. */
 async function stagePage(ctx: LoadContext, page: SpooledPage, loadId: string, extractedAt: Date): Promise<void> {
@@ -201,6 +204,13 @@ export async function loadBillingPage(ctx: LoadContext, page: SpooledPage, defs:
       params,
     );
     await store.run(`insert into ${def.table} select * from ${stage}`);
+    if (def.family && (ctx.bucketSize === 'day' || ctx.bucketSize === 'hour')) {
+      // the days of this window must be computed again in fct_cost_daily before the session publishes
+      await store.run(
+        `insert into _meta_cost_changes values ($account, $family, null, $from::date, $to::date, 'billing load', now())`,
+        { account: ctx.account, family: def.family, from: utcDay(page.query.startTime), to: utcDay(new Date(page.query.endTime.getTime() + 86_400_000 - 1)) },
+      );
+    }
     await store.run(
       `insert into _meta_loads values ($load, $run, $account, $source, $size, $ws::timestamptz, $we::timestamptz, $records, $bytes, $total::decimal(38,6), $at::timestamptz)`,
       {

@@ -10,7 +10,7 @@ import type { ResolvedAccount } from './accounts.ts';
 import { INVENTORY_KINDS } from './inventory.ts';
 import { EMPTY_SYNC_STATE, readSyncState } from './sync-state.ts';
 import { chunkRange, planRange } from './window-plan.ts';
-import { BILLING_SOURCE_DEFS } from './billing-sources/index.ts';
+import { BILLING_SOURCE_DEFS } from '../model/index.ts';
 
 export interface PlanRow {
   account: string;

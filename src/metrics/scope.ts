@@ -2,15 +2,17 @@
 // built-in kinds name cost_daily's own columns; any other kind must be an allocation category of the config, whose
 // values come from cost_allocated. rpt_unit_cost matches the text the same way (int_scope_cost_daily.sql).
 
+import { FAMILIES } from '../model/index.ts';
+
 /** Built-in scope kinds → what their value may be (rendered in messages). */
 export const BUILT_IN_SCOPE_KINDS = {
-  family: 'pod, serverless, storage, public_endpoint or cluster',
+  family: `${FAMILIES.slice(0, -1).join(', ')} or ${FAMILIES.at(-1)}`,
   endpoint: 'a Serverless endpoint name or id',
   template: 'a template name or id',
   gpuType: 'a GPU type id or name',
-} as const;
+};
 
-export const FAMILIES = ['pod', 'serverless', 'storage', 'public_endpoint', 'cluster'] as const;
+export { FAMILIES };
 
 export type ScopeCheck = { ok: true; scope: string } | { ok: false; problem: string };
 

@@ -11,8 +11,8 @@ import { findChartFont, type ChartFont, type RenderedChart } from './charts/inde
 import { loadReportDefinition, type ReportDefinition, type TableSheetDefinition } from './definition/index.ts';
 import { createXlsxWriter, writeMetadataSheet, writeSummarySheet, writeTableSheet, type Heading, type MetadataInput, type SummaryFigure } from './workbook/index.ts';
 import { resetReportVariables, setReportClock, type ReportPeriod } from './period/index.ts';
-import { snapshotCostDaily } from './snapshot.ts';
-import { limitReportMemory, withinBudget } from './memory-budget.ts';
+import { limitReportMemory } from './memory-budget.ts';
+import { cacheSharedViews } from './view-cache.ts';
 import { instantText } from './cells/index.ts';
 
 export interface RenderReportOptions {
@@ -92,9 +92,9 @@ export async function renderReport(options: RenderReportOptions): Promise<Render
   const finalPath = join(outDir, workbookFileName(def.name, clock.period));
   const tmpPath = join(outDir, `.${workbookFileName(def.name, clock.period)}.${process.pid}.${Date.now()}.tmp`);
   const unlimitMemory = await limitReportMemory(store);
-  let dropSnapshot = async () => {};
+  let dropCache = async () => {};
   try {
-    dropSnapshot = await withinBudget(store, log, 'reading cost_daily', () => snapshotCostDaily(store, def));
+    dropCache = await cacheSharedViews(store, def);
     const accounts = await readAccounts(store, config);
     const simulatedAccounts = accounts.filter((a) => a.simulated).map((a) => a.account);
     const asOfText = instantText(clock.asOf, timeZone);
@@ -191,7 +191,7 @@ export async function renderReport(options: RenderReportOptions): Promise<Render
     rmSync(tmpPath, { force: true });
     throw e;
   } finally {
-    await dropSnapshot();
+    await dropCache();
     await unlimitMemory();
     await resetReportVariables(store);
   }

@@ -16,6 +16,7 @@ import { openStore, type OpenOptions, type Store } from './database.ts';
 import type { Logger } from '../util/log.ts';
 import { listCopies, writerPathFor } from './copies.ts';
 import { acquireWriteLock, describeWait } from './lock.ts';
+import { refreshMaterialized } from './materialize.ts';
 import { publish, sweepPublishFiles, type FileIdentity } from './publish.ts';
 import { prepareWriterCopy, recoverWriter } from './writer-copy.ts';
 
@@ -84,7 +85,11 @@ export async function openWriter(options: WriterOptions): Promise<Store> {
     if (closed) return;
     closed = true;
     try {
-      if (publishing) await store.run('checkpoint');
+      if (publishing) {
+        // readers of the published file read the materialised tables: they follow what this session wrote
+        if ((options.applyViews ?? true) && (options.publish ?? true)) await refreshMaterialized(store);
+        await store.run('checkpoint');
+      }
       await store.close();
       if (publishing && (options.publish ?? true)) await publish(dbPath, writerPath, { knownGood, log: options.log });
     } finally {
@@ -159,8 +164,17 @@ export async function withReader<T>(dbPath: string, fn: (store: Store) => Promis
  * How a long job (sync, the nightly run) reaches the database: one short writing session at a time, each published
  * when it ends, so the file is held only while something is written – never while the job waits on the network.
  */
+export interface SessionOptions {
+  /**
+   * Publish when the session ends (default true). The materialised tables are brought up to date before each
+   * publish, so a session that does not publish (a sync's page batches) only marks what it changed, and the session
+   * that publishes computes it once – a backfill is not computed again after every batch.
+   */
+  publish?: boolean;
+}
+
 export interface WriteSessions {
-  write<T>(fn: (store: Store) => Promise<T>, options?: { publish?: boolean }): Promise<T>;
+  write<T>(fn: (store: Store) => Promise<T>, options?: SessionOptions): Promise<T>;
 }
 
 /** Sessions on the shared database at dbPath: each opens the writer copy, writes, publishes and lets go. */
@@ -176,7 +190,14 @@ export function readSessions(dbPath: string): WriteSessions {
   return { write: (fn) => withReader(dbPath, fn) };
 }
 
-/** Sessions on a store the caller already holds open (tests, benchmarks): each is just a call. */
+/** Sessions on a store the caller already holds open (tests, benchmarks): each is a call, then the refresh that a
+ * real session does before it publishes. */
 export function heldSessions(store: Store): WriteSessions {
-  return { write: (fn) => fn(store) };
+  return {
+    async write(fn, o) {
+      const result = await fn(store);
+      if (o?.publish ?? true) await refreshMaterialized(store);
+      return result;
+    },
+  };
 }

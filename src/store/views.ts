@@ -6,6 +6,8 @@ import { createHash } from 'node:crypto';
 import { StoreError } from '../util/errors.ts';
 import type { Store } from './database.ts';
 import { headerComment, readSqlFolder, SQL_DIR, type SqlFile } from './sql-files.ts';
+import { layerViolations, type SqlObjects } from './sql-layers.ts';
+import { codeOnly } from './sql-text.ts';
 
 export const VIEW_LAYERS = ['staging', 'marts', 'reports'] as const;
 
@@ -23,15 +25,6 @@ export function listViewFiles(sqlDir: string = SQL_DIR): ViewFile[] {
 }
 
 const fileOf = (v: ViewFile) => `${v.layer}/${v.name}.sql`;
-
-/** The SQL without comments and string literals, lowercased: what is left names tables, views, columns and CTEs. */
-function codeOnly(sql: string): string {
-  return sql
-    .replace(/--[^\n]*/g, ' ')
-    .replace(/\/\*[\s\S]*?\*\//g, ' ')
-    .replace(/'(?:[^']|'')*'/g, "''")
-    .toLowerCase();
-}
 
 /** The names of the other views a view's text mentions (a CTE or column of the same name counts too – harmless). */
 export function viewReferences(view: ViewFile, names: ReadonlySet<string>): string[] {
@@ -81,9 +74,25 @@ async function upToDate(store: Store, hash: string, count: number): Promise<bool
   return Number(present?.n) >= count;
 }
 
+/** The view names by layer: what the layer rule classifies a reference by. */
+export function sqlObjects(views: readonly ViewFile[]): SqlObjects {
+  return { views: new Map(views.map((v) => [v.name, v.layer])) };
+}
+
+/** Refuse a view that reads past its layer (sql-layers.ts), naming the file and the reference. */
+export function checkViewLayers(views: readonly ViewFile[]): void {
+  const objects = sqlObjects(views);
+  for (const view of views) {
+    const [first] = layerViolations(view.sql, view.layer, objects);
+    if (first) throw new StoreError(`view ${fileOf(view)} ${first.message}`);
+  }
+}
+
 /** Create or replace every view in dependency order, unless the files are the ones the database was built from. */
 export async function applyViews(store: Store, sqlDir: string = SQL_DIR): Promise<void> {
-  const views = orderViews(listViewFiles(sqlDir));
+  const files = listViewFiles(sqlDir);
+  checkViewLayers(files);
+  const views = orderViews(files);
   const hash = viewsHash(views);
   if (await upToDate(store, hash, views.length)) return;
   for (const view of views) {

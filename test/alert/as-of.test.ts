@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAlerts } from '../../src/alert/index.ts';
 import { dropKnownAt, shadowKnownAt } from '../../src/alert/known-at.ts';
 import { parseConfig } from '../../src/config/load.ts';
-import { BILLING_SOURCE_DEFS } from '../../src/extract/billing-sources/index.ts';
+import { BILLING_SOURCE_DEFS } from '../../src/model/index.ts';
 import { loadBillingPage, type SpooledPage } from '../../src/extract/load-billing.ts';
 import { startRun } from '../../src/extract/runs.ts';
 import { openStore, type Store } from '../../src/store/database.ts';

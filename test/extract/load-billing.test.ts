@@ -3,7 +3,7 @@
 // exactly as their JSON text says; a bad record fails the page naming the record and field, and stores nothing.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/index.ts';
-import { BILLING_SOURCE_DEFS } from '../../src/extract/billing-sources/index.ts';
+import { BILLING_SOURCE_DEFS } from '../../src/model/index.ts';
 import { loadBillingPage } from '../../src/extract/load-billing.ts';
 import { createSpool, type Spool } from '../../src/extract/spool.ts';
 import { openStore, type Store } from '../../src/store/database.ts';

@@ -10,6 +10,7 @@ import type { Simulator } from '../../src/simulator/index.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { gpuledger } from '../query/cli.ts';
 import { fastSimulator, KEY, openTestStore, smallSyncConfig, syncOnce, tempDir, writeConfig, type TempDir } from './sync-helpers.ts';
+import { refreshMaterialized } from '../../src/store/materialize.ts';
 
 // the example; the simulator has no 'trainer' template, so research also takes the PyTorch pods
 const ALLOCATION = {
@@ -62,6 +63,8 @@ describe('allocation on a synced simulator account', () => {
     }
     // the writing open loads the config's rules into the database
     store = await openStore({ path: tmp.db, command: 'test', allocation: parseConfig(config, 'test').allocation });
+    // and, as a writing session does before it publishes, computes cost_allocated under them
+    await refreshMaterialized(store);
   }, 180_000);
   afterAll(async () => {
     await store?.close();

@@ -11,7 +11,7 @@ import type { Simulator } from '../../src/simulator/index.ts';
 import { checkCopy } from '../../src/store/copy-check.ts';
 import { openStore } from '../../src/store/database.ts';
 import { withWriter } from '../../src/store/shared-database.ts';
-import { BILLING_SOURCE_DEFS } from '../../src/extract/billing-sources/index.ts';
+import { BILLING_SOURCE_DEFS } from '../../src/model/index.ts';
 import { gpuledger } from '../query/cli.ts';
 import { expectMatchesLedger, fastSimulator, KEY, smallSyncConfig, tempDir, writeConfig, type TempDir } from './sync-helpers.ts';
 

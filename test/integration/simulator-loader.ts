@@ -9,6 +9,7 @@ import { DEFAULT_KEY, type BillingSource, type Simulator } from '../../src/simul
 import type { Store } from '../../src/store/database.ts';
 import { addBuckets, type BucketSize } from '../../src/util/buckets.ts';
 import { microsToDecimalString } from '../../src/util/decimal.ts';
+import { refreshMaterialized } from '../../src/store/materialize.ts';
 
 const TABLES: Record<BillingSource, { table: string; id: string | null }> = {
   aggregate: { table: 'raw_billing_aggregate', id: null },
@@ -109,6 +110,8 @@ export async function loadSimulator(store: Store, sim: Simulator, o: LoadOptions
       for (const size of o.bucketSizes) await loadBilling(store, sim, source, size, o, dir);
     }
     if (o.inventory ?? true) await loadInventory(store, sim, o.account ?? 'sim');
+    // as a writing session does before it publishes: readers read fct_cost_daily
+    await refreshMaterialized(store);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -8,7 +8,7 @@ import type { ConfigInput } from '../../src/config/schema.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import { resolveAccounts } from '../../src/extract/accounts.ts';
 import { runSync, type SyncOptions, type SyncResult } from '../../src/extract/sync.ts';
-import { BILLING_SOURCE_DEFS } from '../../src/extract/billing-sources/index.ts';
+import { BILLING_SOURCE_DEFS } from '../../src/model/index.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { decimalStringToMicros } from '../../src/util/decimal.ts';

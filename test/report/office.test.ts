@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderReport, type RenderedReport } from '../../src/report/render.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { installContractStubs } from './contract-stubs.ts';
+import { insertTwoAccounts } from './raw-billing.ts';
 import { tempDir, testConfig } from './fixtures.ts';
 import { readWorkbook } from './workbook-read.ts';
 
@@ -54,8 +54,8 @@ describe.skipIf(!soffice)('the nightly workbook in LibreOffice', () => {
 
   beforeAll(async () => {
     dir = tempDir();
-    store = await openStore({ path: join(dir, 'gpuledger.duckdb'), applyViews: false });
-    await installContractStubs(store);
+    store = await openStore({ path: join(dir, 'gpuledger.duckdb') });
+    await insertTwoAccounts(store);
     rendered = await renderReport({ store, config: testConfig(), report: 'nightly', outDir: dir });
     // all sheets (token 12 = -1), values unformatted (token 9 = false) so figures can be compared exactly
     convert(rendered.path, 'csv:Text - txt - csv (StarCalc):44,34,UTF8,1,,0,false,true,false,false,false,-1', join(dir, 'csv'));
@@ -107,8 +107,8 @@ describe.skipIf(!soffice)('the finance-monthly workbook of a closed month in Lib
 
   beforeAll(async () => {
     dir = tempDir();
-    store = await openStore({ path: join(dir, 'gpuledger.duckdb'), applyViews: false });
-    await installContractStubs(store);
+    store = await openStore({ path: join(dir, 'gpuledger.duckdb') });
+    await insertTwoAccounts(store);
     rendered = await renderReport({ store, config: testConfig(), report: 'finance-monthly', period: '2026-10', outDir: dir });
     convert(rendered.path, 'csv:Text - txt - csv (StarCalc):44,34,UTF8,1,,0,false,true,false,false,false,-1', join(dir, 'csv'));
     convert(rendered.path, 'pdf', join(dir, 'pdf'));

@@ -2,6 +2,7 @@
 // have something to compute from: pods, Serverless, network volumes and public endpoints in day buckets, the
 // aggregate route for reconciliation, and a watermark that sets report_clock's data horizon.
 import type { Store } from '../../src/store/database.ts';
+import { refreshMaterialized } from '../../src/store/materialize.ts';
 
 export interface RawBillingOptions {
   account: string;
@@ -79,4 +80,33 @@ export async function insertRawBilling(store: Store, o: RawBillingOptions): Prom
     account: o.account,
     simulated: o.simulated ?? false,
   });
+  // as a writing session does before it publishes: readers read fct_cost_daily
+  await refreshMaterialized(store);
+}
+
+/**
+ * Two accounts – prod (live) and demo (simulated) – with pods, Serverless endpoints and network volumes billed every
+ * day from 2026-09-01 to 2026-11-21, names from inventory, and a data horizon of 2026-11-21 06:00 UTC: the shipped
+ * report definitions' test data, through the real views.
+ */
+export async function insertTwoAccounts(store: Store, podsPerAccount = 12): Promise<void> {
+  for (const [account, simulated] of [['prod', false], ['demo', true]] as const) {
+    await insertRawBilling(store, {
+      account,
+      from: '2026-09-01',
+      to: '2026-11-21',
+      pods: podsPerAccount,
+      serverless: 4,
+      volumes: 3,
+      podInventory: true,
+      horizon: '2026-11-21T06:00:00Z',
+      simulated,
+    });
+  }
+  // the invoice's route disagrees on one October day, by $1.23 of pod GPU: reconciliation has something to show
+  await store.run(
+    `update raw_billing_aggregate set total_amount = total_amount + 1.23, pod_gpu_amount = pod_gpu_amount + 1.23
+     where account = 'prod' and start_time = timestamptz '2026-10-07 00:00:00+00'`,
+  );
+  await refreshMaterialized(store);
 }

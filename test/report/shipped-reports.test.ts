@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderReport, type RenderedReport } from '../../src/report/render.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { installContractStubs } from './contract-stubs.ts';
+import { readSqlFile } from '../../src/store/sql-files.ts';
+import { insertTwoAccounts } from './raw-billing.ts';
 import { tempDir, testConfig } from './fixtures.ts';
 import { columnNumbers, columnOf, conditionalRules, expectCents, expectPrintable, headerRow, printTitleRows, readWorkbook, sheet, sum, totalValue } from './workbook-read.ts';
 
-// The shipped definitions against the contract's column names, on stand-in views over a deterministic cost table
-// (test/report/contract-stubs.ts; the database is opened without the real views). The real views on raw billing
-// rows: test/integration/report-views.test.ts.
-describe('shipped reports on contract-shaped stand-in views', () => {
+// The shipped definitions through the real views, on raw billing rows of two accounts (test/report/raw-billing.ts);
+// the same on a synced simulator account: test/integration/report-views.test.ts.
+describe('shipped reports on two accounts of raw billing', () => {
   let dir: string;
   let store: Store;
   let nightly: RenderedReport;
@@ -23,8 +23,8 @@ describe('shipped reports on contract-shaped stand-in views', () => {
 
   beforeAll(async () => {
     dir = tempDir();
-    store = await openStore({ path: join(dir, 'gpuledger.duckdb'), applyViews: false });
-    await installContractStubs(store);
+    store = await openStore({ path: join(dir, 'gpuledger.duckdb') });
+    await insertTwoAccounts(store);
     nightly = await renderReport({ store, config, report: 'nightly', outDir: dir });
     monthly = await renderReport({ store, config, report: 'finance-monthly', outDir: dir });
     nwb = await readWorkbook(nightly.path);
@@ -104,7 +104,7 @@ describe('shipped reports on contract-shaped stand-in views', () => {
     expect(rules.some((r) => r.type === 'dataBar')).toBe(true);
   });
 
-  it('fills the summary: figures from the forecast view, both charts as images, the simulated account labelled', async () => {
+  it('fills the summary: figures from the forecast view, its three charts as images, the simulated account labelled', async () => {
     const labels = nightly.summary.figures.map((f) => f.label);
     expect(labels).toEqual([
       'Month to date', 'Forecast for the month', 'Previous month to the same day', 'Change against it', 'Previous month in full', 'Monthly budget', 'Waste found (monthly cost)',
@@ -112,7 +112,8 @@ describe('shipped reports on contract-shaped stand-in views', () => {
     const mtd = await one(`select sum(month_to_date)::varchar as v from rpt_month_forecast where family = 'all'`);
     expect(nightly.summary.figures[0]!.value).toBe(mtd);
     const ws = sheet(nwb, 'Summary');
-    expect(ws.getImages()).toHaveLength(2);
+    expect(ws.getImages()).toHaveLength(3);
+    expect(nightly.summary.charts.map((c) => c.id).slice(0, 3)).toEqual(['daily_by_family', 'month_cumulative', 'balance_history']);
     const texts: string[] = [];
     ws.eachRow((row) => row.eachCell((c) => texts.push(String(c.value))));
     expect(texts.some((t) => t.startsWith('SIMULATED DATA – account demo is simulated'))).toBe(true);
@@ -131,13 +132,16 @@ describe('shipped reports on contract-shaped stand-in views', () => {
   });
 
   it('leaves out credits purchased while the database has no rpt_balance_daily, and shows them beside spend once it has', async () => {
-    expect(monthly.summary.figures.map((f) => f.label)).not.toContain('Credits purchased in the month');
-    const about: string[] = [];
-    sheet(mwb, 'About').eachRow((row) => about.push(String(row.getCell(2).value)));
-    expect(about).toContain('Credits – not shown: this database has no rpt_balance_daily yet');
-    await store.run(`create view rpt_balance_daily as
-      select * from (values (date '2026-09-30', 900.00::decimal(18,2)), (date '2026-10-03', 500.00), (date '2026-10-20', 250.50), (date '2026-11-01', 70.00)) t(day, top_ups)`);
+    // an older database, from before the balance history: the view is missing
+    await store.run('drop view rpt_balance_daily');
     try {
+      const without = await renderReport({ store, config, report: 'finance-monthly', outDir: join(dir, 'no-credits') });
+      expect(without.summary.figures.map((f) => f.label)).not.toContain('Credits purchased in the month');
+      const about: string[] = [];
+      sheet(await readWorkbook(without.path), 'About').eachRow((row) => about.push(String(row.getCell(2).value)));
+      expect(about).toContain('Credits – not shown: this database has no rpt_balance_daily yet');
+      await store.run(`create view rpt_balance_daily as
+        select * from (values (date '2026-09-30', 900.00::decimal(18,2)), (date '2026-10-03', 500.00), (date '2026-10-20', 250.50), (date '2026-11-01', 70.00)) t(day, top_ups)`);
       const r = await renderReport({ store, config, report: 'finance-monthly', outDir: join(dir, 'credits') });
       const labels = r.summary.figures.map((f) => f.label);
       expect(labels.indexOf('Credits purchased in the month')).toBe(labels.indexOf('Monthly budget') + 1);
@@ -149,7 +153,8 @@ describe('shipped reports on contract-shaped stand-in views', () => {
       const creditsRow = ws.getRows(1, ws.rowCount)!.find((row) => row.getCell(1).value === 'Credits purchased in the month')!.number;
       expect(ws.getImages()[0]!.range.tl.nativeRow).toBeGreaterThan(creditsRow - 1);
     } finally {
-      await store.run('drop view rpt_balance_daily');
+      await store.run('drop view if exists rpt_balance_daily');
+      await store.run(readSqlFile('views/reports', 'rpt_balance_daily'));
     }
   });
 
@@ -184,7 +189,7 @@ describe('shipped reports on contract-shaped stand-in views', () => {
     expect(facts.get('$period_start')).toBe('2026-11-01');
     const queries: string[] = [];
     ws.eachRow((row) => queries.push(String(row.getCell(3).value)));
-    expect(queries.some((q) => q.includes('from cost_daily'))).toBe(true);
+    expect(queries.some((q) => q.includes('from rpt_cost_detail'))).toBe(true);
   });
 
   it('covers an explicit day range and names the file after it', async () => {

@@ -4,11 +4,38 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type Store } from '../../src/store/database.ts';
+import { refreshMaterialized } from '../../src/store/materialize.ts';
 
 export const tmpDbPath = (prefix = 'gpuledger-views-'): string => join(mkdtempSync(join(tmpdir(), prefix)), 'test.duckdb');
 
+/**
+ * A writable store whose reads first bring the materialised tables up to date when something was written since –
+ * what a real writing session does before it publishes – so a test can insert rows and read views in any order.
+ */
 export async function viewStore(path = tmpDbPath()): Promise<Store> {
-  return openStore({ path, command: 'test' });
+  const store = await openStore({ path, command: 'test' });
+  let written = false;
+  const settled = async () => {
+    if (written) {
+      written = false;
+      await refreshMaterialized(store);
+    }
+  };
+  return {
+    ...store,
+    async run(sql, params) {
+      await store.run(sql, params);
+      written = true;
+    },
+    async all(sql, params) {
+      await settled();
+      return store.all(sql, params);
+    },
+    async one(sql, params) {
+      await settled();
+      return store.one(sql, params);
+    },
+  };
 }
 
 type Amount = number | string;

@@ -4,7 +4,7 @@ with records as (
     select
         *,
         epoch_us(bucket_start) // 86400000000 as day_number,
-    from int_cost_attributed
+    from int_cost_attributed_in('bucket', '-infinity'::timestamptz, 'infinity'::timestamptz)
     where bucket_size in ('day', 'hour')
 ),
 
@@ -13,7 +13,7 @@ day_sizes as (
 ),
 
 -- tags and the description's tail are built once per stretch of the (small) timeline, not per cost row, and joined
--- to the stretch int_cost_attributed matched by its bounds (an equality join, not a second as-of join)
+-- to the stretch int_cost_attributed_in matched by its bounds (an equality join, not a second as-of join)
 timeline as (
     select
         *,
@@ -36,7 +36,7 @@ one_size_per_day as (
     join day_sizes as d using (account, family, day_number, bucket_size)
 ),
 
--- the stretch int_cost_attributed matched, by its bounds: at most one match, none without inventory
+-- the stretch int_cost_attributed_in matched, by its bounds: at most one match, none without inventory
 described_stretch as (
     select
         r.*,
@@ -56,11 +56,10 @@ described_stretch as (
 -- configured: no rows, Tags unchanged
 allocation_tags as (
     select
-        account, family, component, resource_id, resource_name, template_id, template_name, endpoint_id,
-        endpoint_name, gpu_type_id, gpu_type_name, data_center_id,
+        subject_id,
         to_json(map_from_entries(list({'key': category, 'value': value} order by category))) as categories,
     from int_allocation_matches
-    group by all
+    group by subject_id
 ),
 
 tagged as (
@@ -68,50 +67,28 @@ tagged as (
         r.* replace (coalesce(json_merge_patch(r.tags, a.categories), r.tags) as tags),
     from described_stretch as r
     left join allocation_tags as a
-        on a.account = r.account
-        and a.family = r.family
-        and a.component = r.component
-        and a.resource_id is not distinct from r.resource_id
-        and a.resource_name is not distinct from r.resource_name
-        and a.template_id is not distinct from r.template_id
-        and a.template_name is not distinct from r.template_name
-        and a.endpoint_id is not distinct from r.endpoint_id
-        and a.endpoint_name is not distinct from r.endpoint_name
-        and a.gpu_type_id is not distinct from r.gpu_type_id
-        and a.gpu_type_name is not distinct from r.gpu_type_name
-        and a.data_center_id is not distinct from r.data_center_id
+        on a.subject_id = r.subject_id
 ),
 
+components as (
+    select * from dim_cost_component
+),
+
+-- the words for the family and component come from the cost model (src/model/, generated into dim_cost_component)
 described as (
     select
-        *,
+        t.*,
         -- the calendar month of the charge in UTC, without timezone() (slow over millions of rows)
-        date_trunc('month', date '1970-01-01' + day_number::integer) as billing_month,
-        case family
-            when 'pod' then 'Pods'
-            when 'serverless' then 'Serverless'
-            when 'storage' then 'Network Volumes'
-            when 'public_endpoint' then 'Public Endpoints'
-            when 'cluster' then 'Instant Clusters'
-        end as service_name,
-        case family
-            when 'pod' then 'Pod'
-            when 'serverless' then 'Serverless Endpoint'
-            when 'storage' then 'Network Volume'
-            when 'public_endpoint' then 'Public Endpoint'
-            when 'cluster' then 'Instant Cluster'
-        end as resource_type,
-        case component
-            when 'gpu' then 'GPU'
-            when 'cpu' then 'CPU'
-            when 'disk' then 'disk'
-            when 'fee' then 'fee'
-            when 'standard' then 'standard storage'
-            when 'high_performance' then 'high-performance storage'
-            when 'networking' then 'networking'
-            when 'usage' then 'usage'
-        end as component_label,
-    from tagged
+        date_trunc('month', date '1970-01-01' + t.day_number::integer) as billing_month,
+        c.family_label as service_name,
+        c.resource_type,
+        c.component_label,
+        c.focus_service_category as service_category,
+        c.focus_service_subcategory as service_subcategory,
+    from tagged as t
+    inner join components as c
+        on c.family = t.family
+        and c.component = t.component
 ),
 
 list_prices as (
@@ -185,19 +162,9 @@ final as (
         resource_id as ResourceId,
         resource_name as ResourceName,
         resource_type as ResourceType,
-        case family
-            when 'storage' then 'Storage'
-            when 'public_endpoint' then 'AI and Machine Learning'
-            else 'Compute'
-        end as ServiceCategory,
+        service_category as ServiceCategory,
         service_name as ServiceName,
-        case family
-            when 'pod' then 'Containers'
-            when 'serverless' then 'Serverless Compute'
-            when 'storage' then 'Files'
-            when 'public_endpoint' then 'Generative AI'
-            when 'cluster' then 'Other (Compute)'
-        end as ServiceSubcategory,
+        service_subcategory as ServiceSubcategory,
         gpu_type_id as SkuId,
         component as SkuMeter,
         null::varchar as SkuPriceDetails,

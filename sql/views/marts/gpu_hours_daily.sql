@@ -1,65 +1,7 @@
--- One row per account, family (pod, cluster, serverless), UTC day and resource with a GPU amount: estimated GPU-hours = GPU amount ÷ the list price per GPU-hour (int_gpu_list_prices), running_hours = GPU-hours ÷ GPU count (pod or cluster hours; Serverless worker-hours), both DECIMAL(38,6) rounded half up from exact integer division. Estimates, always: v2 billing has no quantities. list_cost is GPU-hours × list price and effective_discount = list_cost − billed_cost (0 up to rounding while the hours are derived from the list price itself).
+-- One row per account, family (pod, cluster, serverless), UTC day and resource with a GPU amount: estimated GPU-hours = GPU amount ÷ the list price per GPU-hour (int_gpu_list_prices), running_hours = GPU-hours ÷ GPU count (pod or cluster hours; Serverless worker-hours), both DECIMAL(38,6) rounded half up from exact integer division. Estimates, always: v2 billing has no quantities. list_cost is GPU-hours × list price and effective_discount = list_cost − billed_cost (0 up to rounding while the hours are derived from the list price itself). It reads the table fct_gpu_hours_daily, which every writing session keeps equal to int_gpu_hours_daily for the days whose cost changed and, when the catalog's list prices change, for all days.
 create or replace view gpu_hours_daily as
-with gpu_cost as (
-    select * from cost_daily where component = 'gpu' and family in ('pod', 'cluster', 'serverless')
-),
-
-timeline as (
-    select * from int_resource_timeline
-),
-
-prices as (
-    select * from int_gpu_list_prices
-),
-
-per_resource_day as (
-    select
-        account, family, day, resource_id, resource_name, endpoint_name, gpu_type_id, gpu_type_name,
-        sum(amount)::decimal(38,6) as billed_cost,
-    from gpu_cost
-    group by all
-),
-
--- GPU count and cloud as of the day's start, like cost_daily's names
-with_resource as (
-    select
-        c.*,
-        t.gpu_count,
-        t.cloud,
-    from per_resource_day as c
-    left join timeline as t
-        on t.account = c.account
-        and t.family = c.family
-        and t.resource_id = c.resource_id
-        and make_timestamptz((c.day - date '1970-01-01')::bigint * 86400000000) >= t.valid_from
-        and make_timestamptz((c.day - date '1970-01-01')::bigint * 86400000000) < t.valid_to
-),
-
-priced as (
-    select
-        r.*,
-        p.list_unit_price,
-        (r.billed_cost * 1000000)::hugeint as cost_micros,
-        (p.list_unit_price::decimal(38,6) * 1000000)::hugeint as price_micros,
-    from with_resource as r
-    left join prices as p
-        on p.account = r.account
-        and p.family = r.family
-        and p.gpu_key = r.gpu_type_id
-        and p.cloud is not distinct from (case when r.family = 'pod' then coalesce(r.cloud, 'SECURE') end)
-),
-
--- cost ÷ price in integers, rounded half up at the sixth decimal: exact, never a double
-hours as (
-    select
-        *,
-        case when price_micros > 0 then
-            ((2 * cost_micros * 1000000 + price_micros) // (2 * price_micros))::decimal(38,0) * 0.000001::decimal(7,6)
-        end as gpu_hours,
-        case when price_micros > 0 and gpu_count > 0 then
-            ((2 * cost_micros * 1000000 + price_micros * gpu_count) // (2 * price_micros * gpu_count))::decimal(38,0) * 0.000001::decimal(7,6)
-        end as running_hours,
-    from priced
+with facts as (
+    select * from fct_gpu_hours_daily
 ),
 
 final as (
@@ -78,10 +20,10 @@ final as (
         list_unit_price,
         gpu_hours,
         running_hours,
-        round(gpu_hours * list_unit_price, 6)::decimal(38,6) as list_cost,
-        (round(gpu_hours * list_unit_price, 6) - billed_cost)::decimal(38,6) as effective_discount,
-        true as estimated,
-    from hours
+        list_cost,
+        effective_discount,
+        estimated,
+    from facts
 )
 
 select * from final;

@@ -1,7 +1,7 @@
--- One row per cost subject (a distinct combination of what rules can match in cost_daily: account, family, component, resource, template, endpoint, GPU type and data center, ids and names as of the cost's day) and allocation rule whose match keys all hold for it, with the values that matched.
+-- One row per cost subject (int_cost_subjects) and allocation rule whose match keys all hold for it, with the values that matched (matched_on) and the value the rule gives.
 create or replace view int_allocation_rule_hits as
-with costs as (
-    select * from cost_daily
+with subjects as (
+    select * from int_cost_subjects
 ),
 
 rules as (
@@ -10,23 +10,6 @@ rules as (
 
 globs as (
     select * from _meta_allocation_rule_globs
-),
-
-subjects as (
-    select distinct
-        account,
-        family,
-        component,
-        resource_id,
-        resource_name,
-        template_id,
-        template_name,
-        endpoint_id,
-        endpoint_name,
-        gpu_type_id,
-        gpu_type_name,
-        data_center_id,
-    from costs
 ),
 
 -- a glob as a LIKE pattern: LIKE's own wildcards and the escape character are escaped first, then * → % and ? → _
@@ -49,7 +32,7 @@ rule_key_counts as (
 -- what each match key is tried on: resource, template, endpoint and gpuType match the id or the name
 candidates as (
     select
-        s.*,
+        s.subject_id,
         unnest([
             {'match_key': 'account', 'candidate': s.account},
             {'match_key': 'family', 'candidate': s.family},
@@ -69,7 +52,7 @@ candidates as (
 
 key_hits as (
     select
-        c.* exclude (match_key, candidate),
+        c.subject_id,
         p.category,
         p.rule,
         p.match_key,

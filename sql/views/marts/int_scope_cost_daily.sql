@@ -18,38 +18,67 @@ allocated as (
     select * from cost_allocated
 ),
 
-covered_days as (
-    select distinct account, day from costs
+
+-- a cost row counts once under each distinct scope it is in: the account (''), its family, its endpoint, template
+-- and GPU type by id or by name as of the day – and a Serverless row's resource is its endpoint, also without
+-- inventory. Rows are first summed per combination of those keys (few per day), then spread over their scopes.
+keyed as (
+    select
+        c.account,
+        c.day,
+        c.family,
+        c.endpoint_id,
+        c.endpoint_name,
+        case when c.family = 'serverless' then c.resource_id end as serverless_id,
+        c.template_id,
+        c.template_name,
+        c.gpu_type_id,
+        c.gpu_type_name,
+        sum(c.amount) as amount,
+    from costs as c
+    -- only the account-days some metric divides
+    semi join (select distinct account, day from scopes) as s
+        on s.account = c.account and s.day = c.day
+    group by all
 ),
 
 built_in as (
-    select s.account, s.day, s.scope, sum(c.amount) as cost,
-    from scopes as s
-    join costs as c
-        on c.account = s.account
-        and c.day = s.day
-    where s.kind in ('', 'family', 'endpoint', 'template', 'gpuType')
-        and case s.kind
-            when '' then true
-            when 'family' then c.family = s.value
-            -- by id also without inventory: a Serverless cost row's resource is its endpoint
-            when 'endpoint' then s.value in (c.endpoint_id, c.endpoint_name) or (c.family = 'serverless' and c.resource_id = s.value)
-            when 'template' then s.value in (c.template_id, c.template_name)
-            when 'gpuType' then s.value in (c.gpu_type_id, c.gpu_type_name)
-        end
+    select account, day, scope, sum(amount) as cost,
+    from (
+        select
+            account,
+            day,
+            amount,
+            unnest(list_distinct([
+                '',
+                'family:' || family,
+                'endpoint:' || endpoint_id,
+                'endpoint:' || endpoint_name,
+                'endpoint:' || serverless_id,
+                'template:' || template_id,
+                'template:' || template_name,
+                'gpuType:' || gpu_type_id,
+                'gpuType:' || gpu_type_name,
+            ])) as scope,
+        from keyed
+    )
     group by all
 ),
 
+-- any other kind is an allocation category, its value after splits
 by_category as (
-    select s.account, s.day, s.scope, sum(a.amount) as cost,
-    from scopes as s
-    join allocated as a
-        on a.account = s.account
-        and a.day = s.day
-        and a.category = s.kind
-        and a.value = s.value
-    where s.kind not in ('', 'family', 'endpoint', 'template', 'gpuType')
+    select a.account, a.day, a.category || ':' || a.value as scope, sum(a.amount) as cost,
+    from allocated as a
+    -- only the categories some metric divides: the allocated rows of the others are not read
+    semi join (select distinct kind from scopes) as k
+        on k.kind = a.category
+    where a.category not in ('', 'family', 'endpoint', 'template', 'gpuType')
     group by all
+),
+
+-- the account-days of the scopes that have any cost (keyed holds every cost row of those days)
+covered_days as (
+    select distinct account, day from keyed
 ),
 
 matched as (

@@ -1,7 +1,12 @@
 -- One row per account and UTC day: what keeps billing per hour once every pod is stopped (balance-and-queue.md §2: storage keeps billing after pods stop), read from that day's cost: network volumes (family storage) plus the disk of pods already stopped (pod disk billed on a day with no compute). Running pods' own disks are left out: at $0 pods without a network volume are terminated, and the rest stop.
 create or replace view int_storage_only_rate as
-with daily as (
-    select * from cost_daily
+-- each read of the table has its own import CTE: DuckDB copies a CTE read twice in full, before any filter applies
+with pod_costs as (
+    select * from cost_daily where family = 'pod'
+),
+
+volume_costs as (
+    select * from cost_daily where family = 'storage'
 ),
 
 per_pod_day as (
@@ -11,8 +16,7 @@ per_pod_day as (
         day,
         coalesce(sum(amount) filter (where component = 'disk'), 0) as disk_amount,
         coalesce(sum(amount) filter (where component <> 'disk'), 0) as other_amount,
-    from daily
-    where family = 'pod'
+    from pod_costs
     group by all
 ),
 
@@ -25,27 +29,31 @@ stopped_pod_disk as (
 
 network_volumes as (
     select account, day, sum(amount) as amount,
-    from daily
-    where family = 'storage'
+    from volume_costs
     group by all
 ),
 
-days as (
-    select account, day from network_volumes
-    union
-    select account, day from stopped_pod_disk
+-- a union and one more aggregate rather than joins, so that a filter on the day reaches the table scans
+combined as (
+    select account, day, amount as network_volume_amount, 0 as stopped_pod_disk_amount, from network_volumes
+    union all
+    select account, day, 0, amount, from stopped_pod_disk
+),
+
+per_day as (
+    select account, day, sum(network_volume_amount) as network_volume_amount, sum(stopped_pod_disk_amount) as stopped_pod_disk_amount,
+    from combined
+    group by all
 ),
 
 final as (
     select
-        d.account,
-        d.day,
-        coalesce(n.amount, 0)::decimal(18,6) as network_volume_amount,
-        coalesce(s.amount, 0)::decimal(18,6) as stopped_pod_disk_amount,
-        ((coalesce(n.amount, 0) + coalesce(s.amount, 0)) / 24)::decimal(18,6) as storage_only_per_hour,
-    from days as d
-    left join network_volumes as n using (account, day)
-    left join stopped_pod_disk as s using (account, day)
+        account,
+        day,
+        network_volume_amount::decimal(18,6) as network_volume_amount,
+        stopped_pod_disk_amount::decimal(18,6) as stopped_pod_disk_amount,
+        ((network_volume_amount + stopped_pod_disk_amount) / 24)::decimal(18,6) as storage_only_per_hour,
+    from per_day
 )
 
 select * from final;

@@ -1,25 +1,20 @@
 -- One row per account, source and bucket size that gpuledger has loaded (billing routes and inventory): how far the history reaches, which buckets are final, and when and how the last run that touched it ended.
 create or replace view rpt_data_freshness as
-with watermarks as (
-    select * from _meta_watermarks
-),
-
-runs as (
-    select * from _meta_runs
+with coverage as (
+    select * from int_load_coverage
 ),
 
 final as (
     select
-        w.account,
-        w.source,
-        nullif(w.bucket_size, '') as bucket_size,
-        w.loaded_from,
-        w.loaded_through,
-        w.complete_through,
-        w.last_success_at,
-        r.status as last_run_status,
-    from watermarks as w
-    left join runs as r on r.run_id = w.last_run_id
+        account,
+        source,
+        bucket_size,
+        loaded_from,
+        loaded_through,
+        complete_through,
+        last_success_at,
+        last_run_status,
+    from coverage
 )
 
 select * from final;

@@ -1,31 +1,38 @@
 -- One row per account, bucket size, bucket start and family where the aggregate route (/v2/billing) or the family's own route has a record: the aggregate's amount for the family beside the sum of the family route's records, and the difference (aggregate − family; 0 when the routes agree). family_amount is null where the family route was not loaded for that bucket, aggregate_amount where the aggregate was not.
 create or replace view rpt_reconciliation as
 with aggregate_records as (
-    select * from billing_aggregate
+    select * from int_aggregate_amounts
 ),
 
 family_records as (
     select * from int_billing_records
 ),
 
-watermarks as (
-    select * from _meta_watermarks
+components as (
+    select * from dim_cost_component
+),
+
+loaded as (
+    select * from int_load_coverage
 ),
 
 aggregate_amounts as (
     select
         account,
         bucket_size,
-        start_time as bucket_start,
-        end_time as bucket_end,
-        unnest([
-            {'family': 'pod', 'amount': pod_gpu_amount + pod_cpu_amount + pod_disk_amount},
-            {'family': 'serverless', 'amount': serverless_gpu_amount + serverless_cpu_amount + serverless_disk_amount + serverless_fee_amount},
-            {'family': 'storage', 'amount': storage_standard_amount + storage_high_performance_amount},
-            {'family': 'public_endpoint', 'amount': endpoint_amount},
-            {'family': 'cluster', 'amount': cluster_gpu_amount + cluster_disk_amount + cluster_networking_amount},
-        ], recursive := true),
+        bucket_start,
+        any_value(bucket_end) as bucket_end,
+        family,
+        sum(amount) as amount,
     from aggregate_records
+    group by account, bucket_size, bucket_start, family
+),
+
+-- every component of every record, zeros included: a record billed $0 still says its route answered for the bucket
+family_components as (
+    unpivot family_records
+    on columns(* exclude (account, family, bucket_size, bucket_start, bucket_end, resource_id))
+    into name component value amount
 ),
 
 family_amounts as (
@@ -35,24 +42,15 @@ family_amounts as (
         bucket_start,
         any_value(bucket_end) as bucket_end,
         family,
-        sum(
-            coalesce(gpu, 0) + coalesce(cpu, 0) + coalesce(disk, 0) + coalesce(fee, 0) + coalesce(standard, 0)
-            + coalesce(high_performance, 0) + coalesce(networking, 0) + coalesce(usage, 0)
-        ) as amount,
-    from family_records
+        sum(amount) as amount,
+    from family_components
     group by account, bucket_size, bucket_start, family
 ),
 
 -- a family route that returned no record for a bucket still answered for it when its watermark covers the bucket
 -- (sparse responses, or a family without resources): its amount there is 0, not unknown
 family_sources as (
-    select * from (values
-        ('pod', 'pods'),
-        ('serverless', 'serverless'),
-        ('storage', 'network-volumes'),
-        ('public_endpoint', 'endpoints'),
-        ('cluster', 'clusters')
-    ) as t(family, source)
+    select distinct family, source from components
 ),
 
 joined as (
@@ -75,7 +73,7 @@ joined as (
 coverage as (
     select s.family, w.account, w.bucket_size, w.loaded_from, w.loaded_through,
     from family_sources as s
-    join watermarks as w on w.source = s.source
+    join loaded as w on w.source = s.source
 ),
 
 -- (account, source, bucket_size) is the watermarks' key: at most one coverage row per bucket, no duplicates

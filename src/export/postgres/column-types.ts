@@ -25,6 +25,7 @@ const SIMPLE: Record<string, string> = {
   UINTEGER: 'bigint',
   UBIGINT: 'numeric(20,0)',
   HUGEINT: 'numeric(39,0)',
+  UHUGEINT: 'numeric(39,0)',
   FLOAT: 'real',
   DOUBLE: 'double precision',
   DATE: 'date',

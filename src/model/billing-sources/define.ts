@@ -1,7 +1,8 @@
 // The shape of a billing source's one declaration. Everything that used to repeat a source's fields – the zod schema
 // of its answer, the loader's column list, the config's source list and defaults, the CLI help – is derived from
-// these, and test/extract/billing-sources.test.ts checks them against the migrated raw tables and the simulator.
+// these, and test/model/billing-sources.test.ts checks them against the migrated raw tables and the simulator.
 import type { BucketSize } from '../../util/buckets.ts';
+import type { CostComponent, CostFamily } from '../cost-families.ts';
 
 /** A bucket size to extract, optionally only for the last N days (the config's sync.bucketSizes entries). */
 export interface DefaultBucketPlan {
@@ -9,15 +10,14 @@ export interface DefaultBucketPlan {
   lastDays?: number;
 }
 
-/** The cost families of the `cost` view (DESIGN.md public SQL interface). */
-export type CostFamily = 'pod' | 'serverless' | 'storage' | 'public_endpoint' | 'cluster';
-
 /** Where an amount field's money goes in `cost`: [family, component]; null for totalAmount, the sum of the others. */
-export type AmountTarget = readonly [CostFamily, string] | null;
+export type AmountTarget = readonly [CostFamily, CostComponent] | null;
 
 export interface BillingSourceSpec<S extends string = string> {
   /** The name users pass to `sync --source` and the config's `sync.sources`. */
   source: S;
+  /** What one record is, for the header of its billing_* view: "One row per pod and bucket". */
+  rowIs: string;
   /** The route (billing-api-v2.md §2). */
   path: string;
   /** Earlier spellings of the route, tried in order after a 404 (e.g. /v2/billing/networkvolumes until August 2026). */
@@ -42,6 +42,8 @@ export interface AmountDef {
 
 export interface BillingSourceDef<S extends string = string> extends Omit<BillingSourceSpec<S>, 'amounts' | 'oldPaths'> {
   oldPaths: readonly string[];
+  /** The one family a family route bills (null for the aggregate route, which bills every family side by side). */
+  family: CostFamily | null;
   /** The raw table it lands in: raw_billing_<source in snake case>. */
   table: string;
   idColumn: string | null;
@@ -59,10 +61,12 @@ export function snakeCase(field: string): string {
 export function defineBillingSource<S extends string>(spec: BillingSourceSpec<S>): BillingSourceDef<S> {
   const amounts = Object.entries(spec.amounts).map(([field, target]) => ({ field, column: snakeCase(field), target }));
   if (amounts[0]?.field !== 'totalAmount') throw new Error(`billing source ${spec.source}: totalAmount must be the first amount field`);
+  const families = [...new Set(amounts.flatMap((a) => (a.target ? [a.target[0]] : [])))];
   const idColumn = spec.idField === null ? null : snakeCase(spec.idField);
   return {
     ...spec,
     oldPaths: spec.oldPaths ?? [],
+    family: families.length === 1 ? families[0]! : null,
     table: `raw_billing_${snakeCase(spec.source)}`,
     idColumn,
     amountFields: amounts.map((a) => a.field),

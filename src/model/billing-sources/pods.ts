@@ -4,6 +4,7 @@ import { defineBillingSource } from './define.ts';
 
 export const pods = defineBillingSource({
   source: 'pods',
+  rowIs: 'One row per pod and bucket',
   path: '/v2/billing/pods',
   idField: 'podId',
   uniqueCountKey: 'uniquePodCount',

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BILLING_SOURCE_DEFS, BILLING_SOURCES } from '../../src/extract/billing-sources/index.ts';
+import { BILLING_SOURCE_DEFS, BILLING_SOURCES } from '../../src/model/index.ts';
 import { loadBillingPage, type SpooledPage } from '../../src/extract/load-billing.ts';
 import { microsToNumber } from '../../src/util/decimal.ts';
 import type { Simulator } from '../../src/simulator/index.ts';

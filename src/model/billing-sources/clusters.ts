@@ -3,6 +3,7 @@ import { defineBillingSource } from './define.ts';
 
 export const clusters = defineBillingSource({
   source: 'clusters',
+  rowIs: 'One row per Instant Cluster and bucket',
   path: '/v2/billing/clusters',
   idField: 'clusterId',
   uniqueCountKey: 'uniqueClusterCount',

@@ -24,4 +24,7 @@ export function isBillingSource(s: string): s is BillingSource {
   return Object.hasOwn(BILLING_SOURCE_DEFS, s);
 }
 
-export { defineBillingSource, snakeCase, type AmountDef, type AmountTarget, type BillingSourceDef, type CostFamily } from './define.ts';
+export { defineBillingSource, snakeCase, type AmountDef, type AmountTarget, type BillingSourceDef } from './define.ts';
+
+/** The sources that bill one family each (every source but the aggregate route), in extraction order. */
+export const FAMILY_SOURCE_DEFS = DEFS.filter((d) => d.family !== null);

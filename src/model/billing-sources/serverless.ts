@@ -3,6 +3,7 @@ import { defineBillingSource } from './define.ts';
 
 export const serverless = defineBillingSource({
   source: 'serverless',
+  rowIs: 'One row per Serverless endpoint and bucket',
   path: '/v2/billing/serverless',
   idField: 'serverlessId',
   uniqueCountKey: 'uniqueServerlessCount',

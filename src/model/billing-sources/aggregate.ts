@@ -5,6 +5,7 @@ import { defineBillingSource } from './define.ts';
 
 export const aggregate = defineBillingSource({
   source: 'aggregate',
+  rowIs: 'One row per bucket of the aggregated billing route, all families side by side',
   path: '/v2/billing',
   idField: null,
   uniqueCountKey: null,

@@ -4,6 +4,7 @@ import { defineBillingSource } from './define.ts';
 
 export const endpoints = defineBillingSource({
   source: 'endpoints',
+  rowIs: 'One row per bucket of public model endpoint usage (not Serverless)',
   path: '/v2/billing/endpoints',
   idField: null,
   uniqueCountKey: null,

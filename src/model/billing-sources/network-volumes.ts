@@ -4,6 +4,7 @@ import { defineBillingSource } from './define.ts';
 
 export const networkVolumes = defineBillingSource({
   source: 'network-volumes',
+  rowIs: 'One row per network volume and bucket',
   path: '/v2/billing/network-volumes',
   oldPaths: ['/v2/billing/networkvolumes'],
   idField: 'networkVolumeId',

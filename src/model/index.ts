@@ -1,0 +1,5 @@
+// The cost model, said once: which billing routes exist and what each amount field becomes (billing-sources/), what
+// the families and components are called (cost-families.ts). The bottom of the layers above util: the API client,
+// config, extract, store, report and alerts import it; it imports nothing of theirs.
+export * from './billing-sources/index.ts';
+export * from './cost-families.ts';

@@ -1,0 +1,62 @@
+// Compute once per workbook: a report view that several queries of a render read – directly, or through other
+// report views (rpt_summary_figures reads rpt_waste, which the Waste block reads too) – is read once into a temp
+// table of the same name for the render. DuckDB resolves temp before main, also inside views, so every later query
+// reads the rows instead of computing the view again; the report clock is set before, so the rows are the render's.
+// The tables are dropped when the render ends.
+import type { Store } from '../store/database.ts';
+import { listViewFiles, orderViews, viewReferences, type ViewFile } from '../store/views.ts';
+import type { ReportDefinition } from './definition/index.ts';
+
+/** Every query a definition runs: table sheets, summary blocks and charts. */
+export function definitionQueries(def: ReportDefinition): string[] {
+  return def.sheets.flatMap((s) =>
+    s.kind === 'table' ? [s.sql ?? `select * from ${s.view}`] : [...s.blocks.map((b) => b.sql), ...s.charts.map((c) => c.sql)],
+  );
+}
+
+/** The report views read by more than one query of the definition, counting what each view reads in turn. */
+export function sharedReportViews(queries: readonly string[], views: readonly ViewFile[]): ViewFile[] {
+  const byName = new Map(views.map((v) => [v.name, v]));
+  const reports = new Set(views.filter((v) => v.layer === 'reports').map((v) => v.name));
+  const names = new Set(byName.keys());
+  const closure = (start: readonly string[]): Set<string> => {
+    const seen = new Set<string>();
+    const visit = (name: string) => {
+      if (seen.has(name) || !reports.has(name)) return;
+      seen.add(name);
+      for (const ref of viewReferences(byName.get(name)!, names)) visit(ref);
+    };
+    start.forEach(visit);
+    return seen;
+  };
+  const counts = new Map<string, number>();
+  for (const q of queries) {
+    const direct = viewReferences({ name: '', layer: 'reports', description: '', path: '', sql: q }, names);
+    for (const name of closure(direct)) counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  const shared = new Set([...counts].filter(([, n]) => n > 1).map(([name]) => name));
+  // a view before the views that read it, so each is computed from the cached rows below it
+  return orderViews([...views]).filter((v) => shared.has(v.name));
+}
+
+/** Cache the shared report views of `def` for this connection; the returned function drops them. */
+export async function cacheSharedViews(store: Store, def: ReportDefinition): Promise<() => Promise<void>> {
+  const present = new Set(
+    (await store.all<{ name: string }>(`select view_name as name from duckdb_views() where schema_name = 'main' and not internal`)).map((r) => r.name),
+  );
+  const cached: string[] = [];
+  const drop = async () => {
+    for (const name of cached.reverse()) await store.run(`drop table if exists temp.main.${name}`);
+  };
+  try {
+    for (const view of sharedReportViews(definitionQueries(def), listViewFiles())) {
+      if (!present.has(view.name)) continue; // an older database without it: the query that needs it says so
+      await store.run(`create or replace temp table ${view.name} as select * from main.${view.name}`);
+      cached.push(view.name);
+    }
+  } catch (e) {
+    await drop();
+    throw e;
+  }
+  return drop;
+}

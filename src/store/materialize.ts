@@ -1,0 +1,195 @@
+// Readers read a table: fct_cost_daily holds the attributed daily cost (cost_daily) so that no query re-derives it
+// from raw billing through the attribution views. A writing session brings it up to date before it publishes, for
+// what changed and nothing more, as dbt's incremental models do (sql/materialize/):
+//
+// - a billing load marks the days of the window it replaced in _meta_cost_changes, in its own transaction;
+// - an inventory change is found by comparing the resource timeline's islands with the snapshot the table was
+//   computed from (names are as of a day's start, so only the days from the change on move);
+// - a change to raw billing that nobody marked (a write outside the loader) is noticed from per-family counts and
+//   totals, and that family is computed again;
+// - a change of the view files (an upgrade) computes everything again.
+//
+// All of it runs in one transaction: a session killed half-way leaves the marks for the next one.
+import { createHash } from 'node:crypto';
+import type { Store } from './database.ts';
+import { readSqlFolder, type SqlFile } from './sql-files.ts';
+
+const TABLE = 'fct_cost_daily';
+
+export interface RefreshSummary {
+  /** What was computed again: nothing, the changed days, or everything (the views changed). */
+  kind: 'none' | 'incremental' | 'full';
+  /** Rows written into fct_cost_daily. */
+  rows: number;
+}
+
+let files: Map<string, SqlFile> | undefined;
+
+function sql(name: string): string {
+  files ??= new Map(readSqlFolder('materialize').map((f) => [f.name, f]));
+  const file = files.get(name);
+  if (!file) throw new Error(`sql/materialize/${name}.sql is missing`);
+  return file.sql;
+}
+
+/** What the table is computed from: the view files (their hash, as applied) and the refresh SQL itself. */
+async function inputsHash(store: Store): Promise<string> {
+  const applied = await store.one<{ views_hash: string }>('select views_hash from _meta_applied_views');
+  const hash = createHash('sha256').update(applied?.views_hash ?? 'no views recorded');
+  for (const f of readSqlFolder('materialize')) hash.update(`${f.name}\n${f.sql}\n`);
+  return hash.digest('hex');
+}
+
+async function count(store: Store, query: string): Promise<number> {
+  return Number((await store.one<{ n: string }>(`select count(*)::varchar as n from (${query})`))?.n ?? 0);
+}
+
+/** Mark what changed without a load saying so: everything when the views changed, else unmarked writes and inventory. */
+async function markChanges(store: Store, full: boolean): Promise<void> {
+  if (full) {
+    await store.run(
+      `insert into _meta_cost_changes
+       select distinct account, family, null, null, null, 'views changed', now()
+       from (select account, family from cost_inputs_now union select account, family from ${TABLE})`,
+    );
+  }
+  await store.run(
+    `insert into _meta_cost_changes
+     select coalesce(n.account, o.account), coalesce(n.family, o.family), null, null, null, 'unmarked write', now()
+     from cost_inputs_now as n
+     full outer join _meta_cost_inputs as o on o.account = n.account and o.family = n.family
+     where (n.record_count is distinct from o.record_count or n.total_amount is distinct from o.total_amount)
+         and not exists (
+             select 1 from _meta_cost_changes as c
+             where c.account = coalesce(n.account, o.account) and c.family = coalesce(n.family, o.family)
+         )`,
+  );
+  await store.run(
+    `insert into _meta_cost_changes
+     select account, family, resource_id, from_day, null, 'inventory', now()
+     from (${sql('timeline_changes')})`,
+  );
+}
+
+/** The range of bucket starts that holds every day the marks name (unbounded where a mark is). */
+async function changedRange(store: Store): Promise<{ from: string; to: string }> {
+  const r = await store.one<{ from: string | null; to: string | null }>(
+    `select
+         case when bool_or(from_day is null) then '-infinity' else strftime(min(from_day), '%Y-%m-%dT00:00:00Z') end as "from",
+         case when bool_or(to_day is null) then 'infinity' else strftime(max(to_day), '%Y-%m-%dT00:00:00Z') end as "to"
+     from _meta_cost_changes`,
+  );
+  return { from: r?.from ?? '-infinity', to: r?.to ?? 'infinity' };
+}
+
+/** Bring fct_cost_daily and fct_cost_allocated up to date with the raw tables, the inventory and the allocation rules. */
+export async function refreshMaterialized(store: Store): Promise<RefreshSummary> {
+  // one refresh per connection at a time: a refresh reached again from inside one (a wrapper that refreshes before
+  // it reads) would drop the temp tables the outer one still reads
+  if (refreshing.has(store.connection)) return { kind: 'none', rows: 0 };
+  refreshing.add(store.connection);
+  try {
+    return await refreshOnce(store);
+  } finally {
+    refreshing.delete(store.connection);
+  }
+}
+
+const refreshing = new WeakSet<object>();
+
+async function refreshOnce(store: Store): Promise<RefreshSummary> {
+  const hash = await inputsHash(store);
+  return store.transaction(async () => {
+    await store.run(`create or replace temp table cost_inputs_now as ${sql('cost_inputs')}`);
+    await store.run(`create or replace temp table timeline_islands as ${sql('timeline_islands')}`);
+    await store.run('create or replace temp table changed_days (account varchar, day date)');
+    await store.run(sql('changed_cost'));
+    try {
+      const cost = await refreshCostDaily(store, hash);
+      for (const d of DERIVED) await refreshDerived(store, hash, d);
+      return cost;
+    } finally {
+      for (const temp of ['cost_inputs_now', 'timeline_islands', 'changed_days']) await store.run(`drop table if exists temp.${temp}`);
+      await store.run('drop macro if exists temp.changed_cost');
+    }
+  });
+}
+
+async function storedHash(store: Store, table: string): Promise<string | undefined> {
+  return (await store.one<{ inputs_hash: string }>(`select inputs_hash from _meta_materialized where name = $1`, [table]))?.inputs_hash;
+}
+
+async function recordRefresh(store: Store, table: string, hash: string): Promise<void> {
+  await store.run(`insert or replace into _meta_materialized values ($name, $hash, now(), (select count(*) from ${table}))`, { name: table, hash });
+}
+
+async function refreshCostDaily(store: Store, hash: string): Promise<RefreshSummary> {
+  const full = (await storedHash(store, TABLE)) !== hash;
+  await markChanges(store, full);
+  const marks = await count(store, 'select 1 from _meta_cost_changes');
+  if (marks === 0 && !full) return { kind: 'none', rows: 0 };
+  const range = await changedRange(store);
+  // the days whose allocation must follow: those of the rows removed and of the rows written
+  const changedDays = `insert into changed_days select distinct account, day from ${TABLE} where changed_cost(account, family, resource_id, day)`;
+  await store.run(changedDays);
+  await store.run(`delete from ${TABLE} where changed_cost(account, family, resource_id, day)`);
+  const before = await count(store, `select 1 from ${TABLE}`);
+  await store.run(
+    `insert into ${TABLE} select * from (${sql('cost_daily_rows')}) where changed_cost(account, family, resource_id, day)`,
+    { range_from: range.from, range_to: range.to },
+  );
+  const rows = (await count(store, `select 1 from ${TABLE}`)) - before;
+  await store.run(changedDays);
+  await store.run('delete from _meta_timeline_snapshot');
+  await store.run('insert into _meta_timeline_snapshot select account, family, resource_id, valid_from, valid_to, fingerprint from timeline_islands');
+  await store.run('delete from _meta_cost_inputs');
+  await store.run('insert into _meta_cost_inputs select account, family, record_count, total_amount from cost_inputs_now');
+  await store.run('delete from _meta_cost_changes');
+  await recordRefresh(store, TABLE, hash);
+  return { kind: full ? 'full' : 'incremental', rows };
+}
+
+/**
+ * Tables computed per account and day from cost_daily and inputs of their own (the allocation rules, the catalog's
+ * list prices): everything again when those inputs (or the views) changed, else the account-days whose cost moved.
+ */
+const DERIVED = [
+  { table: 'fct_cost_allocated', view: 'int_cost_allocated', inputs: 'allocation_rules_hash' },
+  { table: 'fct_gpu_hours_daily', view: 'int_gpu_hours_daily', inputs: 'gpu_list_prices_hash' },
+] as const;
+
+async function refreshDerived(store: Store, viewsHash: string, d: (typeof DERIVED)[number]): Promise<void> {
+  const inputs = (await store.one<{ inputs_hash: string }>(sql(d.inputs)))!.inputs_hash;
+  const hash = `${viewsHash}:${inputs}`;
+  if ((await storedHash(store, d.table)) !== hash) {
+    await store.run(`delete from ${d.table}`);
+    await store.run(`insert into ${d.table} select * from ${d.view}`);
+  } else {
+    const days = await store.one<{ first: string | null; last: string | null }>('select min(day)::varchar as first, max(day)::varchar as last from changed_days');
+    if (!days?.first) return;
+    await store.run(`delete from ${d.table} as f where exists (select 1 from changed_days as c where c.account = f.account and c.day = f.day)`);
+    // the day range lets DuckDB filter cost_daily before the view's own work; the semi join keeps the exact days
+    await store.run(
+      `insert into ${d.table}
+       select v.* from ${d.view} as v
+       semi join changed_days as c on c.account = v.account and c.day = v.day
+       where v.day between $first::date and $last::date`,
+      { first: days.first, last: days.last },
+    );
+  }
+  await recordRefresh(store, d.table, hash);
+}
+
+/**
+ * For a back-test on the data as it was (alerts --as-of): the raw tables are shadowed by temp tables of the same
+ * names, so the materialised tables are shadowed too, computed from them; dropShadowedMaterialized removes them.
+ * (Temp tables are found before the database's own, by every view that names them.)
+ */
+export async function shadowMaterialized(store: Store): Promise<void> {
+  await store.run(`create or replace temp table ${TABLE} as ${sql('cost_daily_rows')}`, { range_from: '-infinity', range_to: 'infinity' });
+  for (const d of DERIVED) await store.run(`create or replace temp table ${d.table} as select * from ${d.view}`);
+}
+
+export async function dropShadowedMaterialized(store: Store): Promise<void> {
+  for (const table of [...DERIVED.map((d) => d.table), TABLE]) await store.run(`drop table if exists temp.main.${table}`);
+}

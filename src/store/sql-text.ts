@@ -1,0 +1,11 @@
+// Reading SQL text for names: what is left once comments and string literals are gone, lowercased. The view applier
+// orders views by the names they mention, and the layer rule checks what they read.
+
+/** The SQL without comments and string literals, lowercased: what is left names tables, views, columns and CTEs. */
+export function codeOnly(sql: string): string {
+  return sql
+    .replace(/--[^\n]*/g, ' ')
+    .replace(/\/\*[\s\S]*?\*\//g, ' ')
+    .replace(/'(?:[^']|'')*'/g, "''")
+    .toLowerCase();
+}

@@ -1,0 +1,29 @@
+// A render reads each report view that several of its queries need once (src/report/view-cache.ts).
+import { describe, expect, it } from 'vitest';
+import { loadReportDefinition } from '../../src/report/definition/index.ts';
+import { definitionQueries, sharedReportViews } from '../../src/report/view-cache.ts';
+import { listViewFiles } from '../../src/store/views.ts';
+
+const names = (queries: string[]) => sharedReportViews(queries, listViewFiles()).map((v) => v.name);
+
+describe('report views shared by the queries of a render', () => {
+  it('counts what a view reads in turn: rpt_summary_figures and the Waste block both read rpt_waste', () => {
+    expect(names(['select * from rpt_summary_figures', 'select kind from rpt_waste'])).toEqual(['rpt_waste']);
+  });
+
+  it('caches nothing a single query reads, and nothing that is not a report view', () => {
+    expect(names(['select * from rpt_summary_figures', 'select * from cost_daily', 'select * from cost_daily'])).toEqual([]);
+  });
+
+  it('puts a view after the cached views it reads, so it is computed from their rows', () => {
+    expect(names(['select * from rpt_balance_projection', 'select * from rpt_runway'])).toEqual(['rpt_runway']);
+    const got = names(['select * from rpt_balance_projection', 'select actual from rpt_balance_projection']);
+    expect([...got].sort()).toEqual(['rpt_balance_daily', 'rpt_balance_projection', 'rpt_runway']);
+    expect(got.at(-1)).toBe('rpt_balance_projection');
+  });
+
+  it('finds the views the nightly report reads twice', () => {
+    const got = names(definitionQueries(loadReportDefinition('nightly', undefined)));
+    expect(got).toEqual(expect.arrayContaining(['rpt_waste', 'rpt_runway']));
+  });
+});
