@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import type { Config } from '../config/schema.ts';
 import type { Store } from '../store/database.ts';
-import { withWriter, type WriterOptions } from '../store/shared-database.ts';
+import { DatabaseMissingError, withReader, withWriter, type WriterOptions } from '../store/shared-database.ts';
 import { UsageError } from '../util/errors.ts';
 import { checkMetricRows, MetricsFileError, type MetricRow, type RawMetricRow } from './metric-rows.ts';
 import { readMetricsCsv } from './read-csv.ts';
@@ -32,15 +32,32 @@ export interface ImportSummary {
   metrics: string[];
 }
 
-/** The account rows belong to: --account, else the config's only account. */
-export function importAccount(config: Config, requested: string | undefined): string {
-  const names = config.accounts.map((a) => a.name);
-  if (requested !== undefined) {
-    if (!names.includes(requested)) throw new UsageError(`--account '${requested}' is not in the config; configured accounts: ${names.join(', ')}`);
-    return requested;
+/**
+ * The account rows belong to: --account, else the config's only account. It must be an account the database holds
+ * (or, in a database that holds none yet, one the config names): metrics of an account without synced cost would be
+ * stored and never divide any cost, so they are refused with the accounts that are known.
+ */
+export function importAccount(config: Config, requested: string | undefined, inDatabase: readonly string[]): string {
+  const configured = config.accounts.map((a) => a.name);
+  const known = [...new Set([...inDatabase, ...configured])].sort();
+  const account = requested ?? (configured.length === 1 ? configured[0]! : inDatabase.length === 1 ? inDatabase[0]! : undefined);
+  if (account === undefined) throw new UsageError(`there are ${known.length} accounts (${known.join(', ')}); say which with --account NAME`);
+  const where = requested === undefined ? `the config's account '${account}'` : `--account '${account}'`;
+  if (inDatabase.length > 0 && !inDatabase.includes(account)) {
+    throw new UsageError(`${where} has no synced cost in this database, so its metrics would divide nothing; accounts in the database: ${inDatabase.join(', ')} (pass --account NAME, or sync '${account}' first)`);
   }
-  if (names.length > 1) throw new UsageError(`the config has ${names.length} accounts (${names.join(', ')}); say which with --account NAME`);
-  return names[0]!;
+  if (!known.includes(account)) throw new UsageError(`${where} is neither in the database nor in the config; known accounts: ${known.join(', ') || '(none)'}`);
+  return account;
+}
+
+/** The accounts the published database holds; none before the first sync. */
+async function accountsInDatabase(dbPath: string): Promise<string[]> {
+  try {
+    return await withReader(dbPath, async (store) => (await store.all<{ account: string }>('select account from _meta_accounts order by account')).map((r) => r.account));
+  } catch (e) {
+    if (e instanceof DatabaseMissingError) return [];
+    throw e;
+  }
 }
 
 async function readRows(options: ImportOptions): Promise<{ rows: RawMetricRow[]; unit: string }> {
@@ -90,10 +107,10 @@ export async function writeMetricRows(store: Store, account: string, source: str
 }
 
 export async function importMetrics(options: ImportOptions): Promise<ImportSummary> {
-  const account = importAccount(options.config, options.account);
   const { rows: raw, unit } = await readRows(options);
   const categories = Object.keys(options.config.allocation.categories);
   const rows = checkMetricRows(options.file === '-' ? '(stdin)' : options.file, raw, categories, unit);
+  const account = importAccount(options.config, options.account, await accountsInDatabase(options.writer.dbPath));
   const replaced = await withWriter(options.writer, (store) => store.transaction(() => writeMetricRows(store, account, options.file, rows)));
   return {
     account,
