@@ -29,7 +29,8 @@ export interface Settings {
 export function describeZodError(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'invalid value';
-  const path = issue.path.length ? issue.path.map(String).join('.') : '(top level)';
+  // list positions counted from 1, as every other message names rules, splits and lines
+  const path = issue.path.length ? issue.path.map((p) => (typeof p === 'number' ? String(p + 1) : String(p))).join('.') : '(top level)';
   const extra = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more)` : '';
   return `${path}: ${issue.message}${extra}`;
 }
