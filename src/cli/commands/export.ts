@@ -28,15 +28,15 @@ export function registerExport(program: Command, _exit: ExitState): void {
         throw new UsageError(`--format for export ${what} must be ${accepted.join(' or ')}, got '${format}'`);
       }
       // implementations load only when the command runs, so --help and other commands start fast (issue 11)
-      const [{ contextFor }, { exportFocus }, { exportLake }, { withReadStore }] = await Promise.all([
+      const [{ contextFor }, { exportFocus }, { exportLake }, { withRulesReader }] = await Promise.all([
         import('../context.ts'),
         import('../../export/focus.ts'),
         import('../../export/lake.ts'),
-        import('../../query/open-database.ts'),
+        import('../../allocation/reader-rules.ts'),
       ]);
       const { settings, log } = contextFor(command);
       const out = flags.out;
-      const summary = await withReadStore(settings.dbPath, (store) =>
+      const summary = await withRulesReader(settings.dbPath, settings.config.allocation, (store) =>
         what === 'focus' ? exportFocus(store, format as FocusFormat, out) : exportLake(store, out),
       );
       log.info(`wrote ${summary.rows} row(s) to ${summary.path}`);
@@ -45,15 +45,15 @@ export function registerExport(program: Command, _exit: ExitState): void {
 
 async function exportToPostgres(flags: { format?: string; out?: string; url?: string; schema?: string }, command: Command): Promise<void> {
   if (flags.out !== undefined || flags.format !== undefined) throw new UsageError('export postgres takes --url and --schema, not --out or --format');
-  const [{ contextFor }, { exportPostgres }, { resolvePostgresTarget, describeTarget }, { withReadStore }] = await Promise.all([
+  const [{ contextFor }, { exportPostgres }, { resolvePostgresTarget, describeTarget }, { withRulesReader }] = await Promise.all([
     import('../context.ts'),
     import('../../export/postgres/export-postgres.ts'),
     import('../../export/postgres/target.ts'),
-    import('../../query/open-database.ts'),
+    import('../../allocation/reader-rules.ts'),
   ]);
   const { settings, log } = contextFor(command);
   const target = resolvePostgresTarget(settings.config, flags);
-  const summary = await withReadStore(settings.dbPath, (store) => exportPostgres(store, target, { log }));
+  const summary = await withRulesReader(settings.dbPath, settings.config.allocation, (store) => exportPostgres(store, target, { log }));
   log.info(
     `exported to ${describeTarget(target)}: export ${summary.exportId}, ${summary.tablesCreated} table(s) created, ` +
       `${summary.slicesRewritten} day slice(s) rewritten, ${summary.rowsWritten} row(s) written`,

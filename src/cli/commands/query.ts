@@ -33,15 +33,16 @@ export function registerQuery(program: Command, _exit: ExitState): void {
       if (sql.trim() === '') throw new EmptySqlError();
       if (flags.out !== undefined) checkOutFile(flags.out, '--out');
       // DuckDB loads only when the command runs, so --help and other commands start fast (issue 11)
-      const [{ contextFor }, { withReadStore }, { runReadOnlyQuery }, { resolveReadGrants }] = await Promise.all([
+      const [{ contextFor }, { withRulesReader }, { runReadOnlyQuery }, { resolveReadGrants }] = await Promise.all([
         import('../context.ts'),
-        import('../../query/open-database.ts'),
+        import('../../allocation/reader-rules.ts'),
         import('../../query/run-query.ts'),
         import('../../query/sandbox.ts'),
       ]);
       const { settings } = contextFor(command);
       const allowRead = resolveReadGrants(flags.allowRead, settings.dbPath);
-      const table = await withReadStore(settings.dbPath, (store) => runReadOnlyQuery(store, sql, { asOf, allowRead }));
+      // the allocation views answer with this config's rules, whatever the last writer stored (reader-rules.ts)
+      const table = await withRulesReader(settings.dbPath, settings.config.allocation, (store) => runReadOnlyQuery(store, sql, { asOf, allowRead }));
       emit(table, { format, out: flags.out });
     });
 }

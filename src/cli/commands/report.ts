@@ -21,12 +21,12 @@ export function registerReport(program: Command, _exit: ExitState): void {
     .option('--email', 'email the workbook to reports.delivery.<name>.recipients')
     .action(async (flags: ReportFlags, command: Command) => {
       // exceljs, nodemailer and resvg load only when a report is made, so --help and other commands start fast
-      const [{ contextFor }, { SESSION_WAIT_MS, withReader, withWriter }, report, { createMailer }, { holdsAllocationRules }] = await Promise.all([
+      const [{ contextFor }, { SESSION_WAIT_MS, withWriter }, report, { createMailer }, { withRulesReader }] = await Promise.all([
         import('../context.ts'),
         import('../../store/shared-database.ts'),
         import('../../report/index.ts'),
         import('../../mail/index.ts'),
-        import('../../allocation/load-rules.ts'),
+        import('../../allocation/reader-rules.ts'),
       ]);
       const { checkDeliveryConfig, parsePeriod, loadReportDefinition, renderReport, deliverReport, ReportDeliveryError } = report;
       const { settings, log } = contextFor(command);
@@ -38,14 +38,9 @@ export function registerReport(program: Command, _exit: ExitState): void {
       // the mailer reads the SMTP password now, so a missing one is reported before any work is done
       const mailer = flags.email ? createMailer(settings.config.smtp!, { logger: log }) : undefined;
       try {
-        // the views read the allocation rules from the database: bring them in line with the config file first – a
-        // writing session only when they differ, so an unchanged config needs no write access to the database folder
-        const { allocation } = settings.config;
-        if (!(await withReader(settings.dbPath, (store) => holdsAllocationRules(store, allocation)))) {
-          await withWriter({ dbPath: settings.dbPath, command: 'report', waitMs: SESSION_WAIT_MS, log, allocation }, async () => undefined);
-        }
-        // rendered from the published database: a sync running meanwhile is neither waited for nor disturbed
-        const rendered = await withReader(settings.dbPath, (store) =>
+        // rendered from the published database – a sync running meanwhile is neither waited for nor disturbed – with
+        // this config's allocation rules, whatever the last writer stored, and no write access needed (reader-rules.ts)
+        const rendered = await withRulesReader(settings.dbPath, settings.config.allocation, (store) =>
           renderReport({
             store,
             config: settings.config,
