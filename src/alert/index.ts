@@ -107,9 +107,11 @@ export async function runAlerts(options: AlertsOptions): Promise<AlertsResult> {
         `${events.filter((e) => e.event === 'resolved').length} resolved)`,
     );
     for (const x of expired) log.warn(`${x.channel}: gave up on ${x.events} event(s): ${x.reason}`);
+    for (const note of ev.notes) log.info(note);
     if (options.dryRun) {
       const lines = events.map((e) => `would send: ${eventLine(e, ev.simulated.has(e.account))}\n         ${e.message}\n`);
       stdout.write(lines.length > 0 ? lines.join('') : 'would send: nothing (no new, escalated or resolved alerts)\n');
+      for (const note of ev.notes) stdout.write(`not scored: ${note}\n`);
       return result;
     }
 
