@@ -116,7 +116,7 @@ export async function renderReport(options: RenderReportOptions): Promise<Render
     let figures: SummaryFigure[] = [];
     let charts: RenderedChart[] = [];
     for (const [i, sheet] of def.sheets.entries()) {
-      const where = `report definition ${def.file} sheets.${i}`;
+      const where = `report definition ${def.file} sheets.${i + 1}`;
       const started = Date.now();
       if (sheet.kind === 'summary') {
         const r = await writeSummarySheet(writer, store, sheet, heading(sheet.title ?? def.title), { params: clock.params, timeZone, font, where });
