@@ -1,10 +1,10 @@
 // Where the network half of a sync keeps the records it read until they are loaded: one file per page in a
 // per-run temp folder, so a one-year backfill holds only each page's metadata in memory, never its records. The
 // folder goes when the sync ends, failed or not.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createScratchFolder } from '../outputs/scratch-folder.ts';
 
 export interface Spool {
   /** Write one page's records array; resolves to its path. */
@@ -16,7 +16,7 @@ export interface Spool {
 }
 
 export function createSpool(): Spool {
-  const dir = mkdtempSync(join(tmpdir(), 'gpuledger-spool-'));
+  const { path: dir } = createScratchFolder('gpuledger-spool-');
   let n = 0;
   return {
     async write(records) {

@@ -39,7 +39,7 @@ export function registerAlerts(program: Command, exit: ExitState): void {
       const wait = Number(flags.wait ?? 0);
       if (!Number.isFinite(wait) || wait < 0) throw new UsageError(`--wait takes seconds (a number ≥ 0), got '${flags.wait}'`);
       const sessions = writeSessions({ dbPath: settings.dbPath, command: 'alerts', waitMs: Math.max(wait * 1000, SESSION_WAIT_MS), log, allocation: settings.config.allocation });
-      const result = await runAlerts({ sessions, config: settings.config, log, asOf, withRestatements: flags.withRestatements, dryRun: flags.dryRun });
+      const result = await runAlerts({ sessions, dbPath: settings.dbPath, config: settings.config, log, asOf, withRestatements: flags.withRestatements, dryRun: flags.dryRun });
       if (result.failedChannels.length > 0 || result.failedRules.length > 0 || result.pending.length > 0) exit.code = EXIT.partial;
     });
 }

@@ -1,5 +1,7 @@
 // `gpuledger export focus|lake` – the cost facts for other tools: a FOCUS 1.2 file (Parquet or CSV) or a
-// Hive-partitioned Parquet lake (account=/family=/month=). Both are written atomically.
+// Hive-partitioned Parquet lake (cost/ and cost_daily/, account=/family=/month=) that each export updates in place.
+// Outputs go through src/outputs/: never onto the store's files, a lake only in a folder that is empty, new or
+// already a gpuledger lake (issue 18 §1).
 import type { Command } from 'commander';
 import { FOCUS_FORMATS, type FocusFormat } from '../../export/focus.ts';
 import { UsageError } from '../../util/errors.ts';
@@ -10,9 +12,9 @@ const WHAT = ['focus', 'lake'] as const;
 export function registerExport(program: Command, _exit: ExitState): void {
   program
     .command('export')
-    .argument('<what>', 'focus (FOCUS 1.2 file) or lake (Hive-partitioned Parquet directory)')
+    .argument('<what>', 'focus (FOCUS 1.2 file) or lake (Hive-partitioned Parquet folder)')
     .option('--format <format>', `focus: ${FOCUS_FORMATS.join(' or ')} (default parquet); lake: parquet`)
-    .option('--out <path>', 'focus: the file to write; lake: the directory to write (replaced atomically)')
+    .option('--out <path>', 'focus: the file to write (replaced atomically); lake: an empty or new folder, or an earlier lake (only changed partitions are rewritten)')
     .description('export the cost facts as FOCUS or a Hive-partitioned Parquet lake')
     .action(async (what: string, flags: { format?: string; out?: string }, command: Command) => {
       if (!(WHAT as readonly string[]).includes(what)) throw new UsageError(`export takes focus or lake, got '${what}'`);
@@ -23,17 +25,30 @@ export function registerExport(program: Command, _exit: ExitState): void {
         throw new UsageError(`--format for export ${what} must be ${accepted.join(' or ')}, got '${format}'`);
       }
       // implementations load only when the command runs, so --help and other commands start fast (issue 11)
-      const [{ contextFor }, { exportFocus }, { exportLake }, { withReadStore }] = await Promise.all([
+      const [{ contextFor }, guard, { exportFocus }, { exportLake }, { inspectLakeFolder }, { withReadStore }] = await Promise.all([
         import('../context.ts'),
+        import('../../outputs/output-guard.ts'),
         import('../../export/focus.ts'),
-        import('../../export/lake.ts'),
+        import('../../export/lake/export-lake.ts'),
+        import('../../export/lake/lake-folder.ts'),
         import('../../query/open-database.ts'),
       ]);
       const { settings, log } = contextFor(command);
-      const out = flags.out;
-      const summary = await withReadStore(settings.dbPath, (store) =>
-        what === 'focus' ? exportFocus(store, format as FocusFormat, out) : exportLake(store, out),
+      const target = { flag: '--out', path: flags.out, dbPath: settings.dbPath };
+      if (what === 'focus') {
+        const out = guard.checkFileOutput(target);
+        const summary = await withReadStore(settings.dbPath, (store) => exportFocus(store, format as FocusFormat, out, settings.dbPath));
+        log.info(`wrote ${summary.rows} row(s) to ${summary.path}`);
+        return;
+      }
+      // refused before the database is opened: a lake never holds the database and never takes over a foreign folder
+      const lake = guard.checkFolderOutput(target, { mayHoldDatabase: false });
+      const previous = inspectLakeFolder(lake, '--out', flags.out);
+      const s = await withReadStore(settings.dbPath, (store) => exportLake(store, { lake, previous, dbPath: settings.dbPath, flag: '--out' }));
+      log.info(
+        `lake ${s.path}: ${s.rows.cost} cost and ${s.rows.cost_daily} cost_daily row(s) in ${s.files} file(s); ` +
+          `rewrote ${s.written}, removed ${s.removed}, unchanged ${s.kept}` +
+          (s.leftovers > 0 ? `; cleared ${s.leftovers} temporary file(s) of an interrupted export` : ''),
       );
-      log.info(`wrote ${summary.rows} row(s) to ${summary.path}`);
     });
 }

@@ -2,7 +2,6 @@
 // and, with --email, send it. A workbook that could not be delivered stays on disk and the command exits 1.
 import type { Command } from 'commander';
 import type { ExitState } from '../main.ts';
-import { checkCreatableFolder } from '../paths.ts';
 
 interface ReportFlags {
   report: string;
@@ -21,15 +20,17 @@ export function registerReport(program: Command, _exit: ExitState): void {
     .option('--email', 'email the workbook to reports.delivery.<name>.recipients')
     .action(async (flags: ReportFlags, command: Command) => {
       // exceljs, nodemailer and resvg load only when a report is made, so --help and other commands start fast
-      const [{ contextFor }, { SESSION_WAIT_MS, withReader, withWriter }, report, { createMailer }] = await Promise.all([
+      const [{ contextFor }, { checkFolderOutput }, { SESSION_WAIT_MS, withReader, withWriter }, report, { createMailer }] = await Promise.all([
         import('../context.ts'),
+        import('../../outputs/output-guard.ts'),
         import('../../store/shared-database.ts'),
         import('../../report/index.ts'),
         import('../../mail/index.ts'),
       ]);
       const { checkDeliveryConfig, parsePeriod, loadReportDefinition, renderReport, deliverReport, ReportDeliveryError } = report;
       const { settings, log } = contextFor(command);
-      if (flags.outDir !== undefined) checkCreatableFolder(flags.outDir, '--out-dir');
+      // workbooks may go beside the database, never onto its files (issue 18 §1)
+      if (flags.outDir !== undefined) checkFolderOutput({ flag: '--out-dir', path: flags.outDir, dbPath: settings.dbPath }, { mayHoldDatabase: true });
       // usage and definition errors before the database is opened (exit 2 without touching anything)
       if (flags.period !== undefined) parsePeriod(flags.period);
       loadReportDefinition(flags.report, settings.config.reports.directory);
