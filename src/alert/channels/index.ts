@@ -1,14 +1,13 @@
 // Channels from the config. Built before any rule runs, so a missing webhook secret or SMTP section is a
 // configuration error (exit 2) before anything is evaluated or recorded.
-import { resolve } from 'node:path';
 import type { Config } from '../../config/schema.ts';
 import { createMailer, type Mailer } from '../../mail/index.ts';
-import { checkFileOutput } from '../../outputs/output-guard.ts';
 import { ConfigError } from '../../util/errors.ts';
 import type { Logger } from '../../util/log.ts';
 import type { Channel } from './channel.ts';
 import { emailChannel } from './email.ts';
 import { fileChannel } from './file.ts';
+import { fileChannelPath } from './file-path.ts';
 import { stdoutChannel } from './stdout.ts';
 import { webhookChannel } from './webhook.ts';
 
@@ -21,25 +20,6 @@ export interface ChannelOptions {
   logger?: Logger;
   /** A mailer to use instead of one built from config.smtp (the nightly job shares its own). */
   mailer?: Mailer;
-}
-
-export function defaultAlertsFile(outDir: string): string {
-  return resolve(outDir, 'alerts.ndjson');
-}
-
-type FileChannelConfig = Extract<Config['alerts']['channels'][number], { type: 'file' }>;
-
-/** The file a file channel appends to, checked like any output: never the database or its side files, never a folder. */
-function fileChannelPath(c: FileChannelConfig, index: number, options: Pick<ChannelOptions, 'outDir' | 'dbPath'>): string {
-  const flag = c.path ? `config alerts.channels[${index}].path` : 'config outDir (alerts.ndjson)';
-  return checkFileOutput({ flag, path: c.path ? resolve(c.path) : defaultAlertsFile(options.outDir), dbPath: options.dbPath });
-}
-
-/** Check every file channel's path up front (the nightly job, before it syncs); throws OutputRefusedError (exit 2). */
-export function checkFileChannels(config: Config, options: Pick<ChannelOptions, 'outDir' | 'dbPath'>): void {
-  config.alerts.channels.forEach((c, i) => {
-    if (c.type === 'file') fileChannelPath(c, i, options);
-  });
 }
 
 export function buildChannels(config: Config, options: ChannelOptions): Channel[] {
@@ -62,3 +42,4 @@ export function buildChannels(config: Config, options: ChannelOptions): Channel[
 }
 
 export type { Channel } from './channel.ts';
+export { checkFileChannels, defaultAlertsFile } from './file-path.ts';

@@ -25,13 +25,15 @@ export function registerAlerts(program: Command, exit: ExitState): void {
     .option('--with-restatements', 'with --as-of: evaluate on the data as loaded now, later restatements included')
     .option('--wait <seconds>', 'wait this long for another gpuledger process to release the database', '0')
     .action(async (flags: AlertsFlags, command: Command) => {
+      const [{ contextFor }, { checkFileChannels }] = await Promise.all([import('../context.ts'), import('../../alert/channels/file-path.ts')]);
+      const { settings, log } = contextFor(command);
+      // a file channel aimed at the store's files is a configuration error, refused before anything loads or runs
+      if (!flags.dryRun) checkFileChannels(settings.config, { outDir: settings.config.outDir, dbPath: settings.dbPath });
       // implementations load only when the command runs, so --help and other commands start fast (issue 11)
-      const [{ contextFor }, { SESSION_WAIT_MS, writeSessions }, { runAlerts }] = await Promise.all([
-        import('../context.ts'),
+      const [{ SESSION_WAIT_MS, writeSessions }, { runAlerts }] = await Promise.all([
         import('../../store/shared-database.ts'),
         import('../../alert/index.ts'),
       ]);
-      const { settings, log } = contextFor(command);
       const asOf = flags.asOf === undefined ? undefined : parseRfc3339(flags.asOf, '--as-of');
       if (flags.withRestatements && asOf === undefined) {
         throw new UsageError('--with-restatements only applies to a back-test: pass --as-of RFC3339 too');

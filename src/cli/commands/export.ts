@@ -24,27 +24,29 @@ export function registerExport(program: Command, _exit: ExitState): void {
       if (!accepted.includes(format)) {
         throw new UsageError(`--format for export ${what} must be ${accepted.join(' or ')}, got '${format}'`);
       }
-      // implementations load only when the command runs, so --help and other commands start fast (issue 11)
-      const [{ contextFor }, guard, { exportFocus }, { exportLake }, { inspectLakeFolder }, { withReadStore }] = await Promise.all([
+      // the output is checked before DuckDB loads: a refusal is immediate and touches nothing (issue 18 §1)
+      const [{ contextFor }, guard, { inspectLakeFolder }] = await Promise.all([
         import('../context.ts'),
         import('../../outputs/output-guard.ts'),
-        import('../../export/focus.ts'),
-        import('../../export/lake/export-lake.ts'),
         import('../../export/lake/lake-folder.ts'),
-        import('../../query/open-database.ts'),
       ]);
       const { settings, log } = contextFor(command);
       const target = { flag: '--out', path: flags.out, dbPath: settings.dbPath };
+      const out = what === 'focus' ? guard.checkFileOutput(target) : guard.checkFolderOutput(target, { mayHoldDatabase: false });
+      // a lake never takes over a foreign folder: refused before the database is opened
+      const previous = what === 'lake' ? inspectLakeFolder(out, '--out', flags.out) : undefined;
+      // implementations load only when the command runs, so --help and other commands start fast (issue 11)
+      const [{ exportFocus }, { exportLake }, { withReadStore }] = await Promise.all([
+        import('../../export/focus.ts'),
+        import('../../export/lake/export-lake.ts'),
+        import('../../query/open-database.ts'),
+      ]);
       if (what === 'focus') {
-        const out = guard.checkFileOutput(target);
         const summary = await withReadStore(settings.dbPath, (store) => exportFocus(store, format as FocusFormat, out, settings.dbPath));
         log.info(`wrote ${summary.rows} row(s) to ${summary.path}`);
         return;
       }
-      // refused before the database is opened: a lake never holds the database and never takes over a foreign folder
-      const lake = guard.checkFolderOutput(target, { mayHoldDatabase: false });
-      const previous = inspectLakeFolder(lake, '--out', flags.out);
-      const s = await withReadStore(settings.dbPath, (store) => exportLake(store, { lake, previous, dbPath: settings.dbPath, flag: '--out' }));
+      const s = await withReadStore(settings.dbPath, (store) => exportLake(store, { lake: out, previous, dbPath: settings.dbPath, flag: '--out' }));
       log.info(
         `lake ${s.path}: ${s.rows.cost} cost and ${s.rows.cost_daily} cost_daily row(s) in ${s.files} file(s); ` +
           `rewrote ${s.written}, removed ${s.removed}, unchanged ${s.kept}` +

@@ -32,18 +32,17 @@ export function registerQuery(program: Command, _exit: ExitState): void {
       // text that is only comments is refused by the parser later, with the same words (read-only-guard.ts)
       if (sql.trim() === '') throw new EmptySqlError();
       if (flags.out !== undefined) checkOutFolderExists(flags.out, '--out');
+      // the output is checked before DuckDB loads: a refusal is immediate and touches nothing (issue 18 §1)
+      const [{ contextFor }, { checkFileOutput }] = await Promise.all([import('../context.ts'), import('../../outputs/output-guard.ts')]);
+      const { settings } = contextFor(command);
+      const out = flags.out === undefined ? undefined : checkFileOutput({ flag: '--out', path: flags.out, dbPath: settings.dbPath });
       // DuckDB loads only when the command runs, so --help and other commands start fast (issue 11)
-      const [{ contextFor }, { checkFileOutput }, { withReadStore }, { runReadOnlyQuery }, { resolveReadGrants }] = await Promise.all([
-        import('../context.ts'),
-        import('../../outputs/output-guard.ts'),
+      const [{ withReadStore }, { runReadOnlyQuery }, { resolveReadGrants }] = await Promise.all([
         import('../../query/open-database.ts'),
         import('../../query/run-query.ts'),
         import('../../query/sandbox.ts'),
       ]);
       const allowRead = resolveReadGrants(flags.allowRead);
-      const { settings } = contextFor(command);
-      // never onto the database or its side files, however spelled (issue 18 §1)
-      const out = flags.out === undefined ? undefined : checkFileOutput({ flag: '--out', path: flags.out, dbPath: settings.dbPath });
       const table = await withReadStore(settings.dbPath, (store) => runReadOnlyQuery(store, sql, { asOf, allowRead }));
       emit(table, { format, out, dbPath: settings.dbPath });
     });

@@ -19,18 +19,18 @@ export function registerReport(program: Command, _exit: ExitState): void {
     .option('--out-dir <dir>', 'where the workbook is written (default: config outDir, out/)')
     .option('--email', 'email the workbook to reports.delivery.<name>.recipients')
     .action(async (flags: ReportFlags, command: Command) => {
+      // the output folder is checked before anything heavy loads: a refusal is immediate (issue 18 §1)
+      const [{ contextFor }, { checkFolderOutput }] = await Promise.all([import('../context.ts'), import('../../outputs/output-guard.ts')]);
+      const { settings, log } = contextFor(command);
+      // workbooks may go beside the database, never onto its files
+      if (flags.outDir !== undefined) checkFolderOutput({ flag: '--out-dir', path: flags.outDir, dbPath: settings.dbPath }, { mayHoldDatabase: true });
       // exceljs, nodemailer and resvg load only when a report is made, so --help and other commands start fast
-      const [{ contextFor }, { checkFolderOutput }, { SESSION_WAIT_MS, withReader, withWriter }, report, { createMailer }] = await Promise.all([
-        import('../context.ts'),
-        import('../../outputs/output-guard.ts'),
+      const [{ SESSION_WAIT_MS, withReader, withWriter }, report, { createMailer }] = await Promise.all([
         import('../../store/shared-database.ts'),
         import('../../report/index.ts'),
         import('../../mail/index.ts'),
       ]);
       const { checkDeliveryConfig, parsePeriod, loadReportDefinition, renderReport, deliverReport, ReportDeliveryError } = report;
-      const { settings, log } = contextFor(command);
-      // workbooks may go beside the database, never onto its files (issue 18 §1)
-      if (flags.outDir !== undefined) checkFolderOutput({ flag: '--out-dir', path: flags.outDir, dbPath: settings.dbPath }, { mayHoldDatabase: true });
       // usage and definition errors before the database is opened (exit 2 without touching anything)
       if (flags.period !== undefined) parsePeriod(flags.period);
       loadReportDefinition(flags.report, settings.config.reports.directory);

@@ -52,7 +52,7 @@ export function registerRun(program: Command, exit: ExitState): void {
       const [{ contextFor }, { checkFolderOutput }, { checkFileChannels }, { resolveAccounts }, { runDemo, DEMO_DB }, { runNightly }] = await Promise.all([
         import('../context.ts'),
         import('../../outputs/output-guard.ts'),
-        import('../../alert/channels/index.ts'),
+        import('../../alert/channels/file-path.ts'),
         import('../../extract/accounts.ts'),
         import('../../run/demo.ts'),
         import('../../run/nightly.ts'),
