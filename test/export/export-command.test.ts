@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isTemporaryName } from '../../src/outputs/atomic-file.ts';
+import { openStore } from '../../src/store/database.ts';
 import { gpuledger } from '../query/cli.ts';
 import { addInventory, billPods, billServerless, billVolumes, tmpDbPath, viewStore } from '../views/fixtures.ts';
 
@@ -97,6 +98,21 @@ describe('gpuledger export', () => {
     expect(statSync(file)).toMatchObject({ ino: before.ino, mtimeMs: before.mtimeMs });
     expect(readFileSync(join(out, 'notes.txt'), 'utf8')).toBe('mine');
     expect(readFileSync(join(out, 'cost', 'account=acme', 'family=pod', 'month=2026-09', 'README'), 'utf8')).toBe('also mine');
+  });
+
+  it('deletes the files of partitions whose data is gone, and only their own folders', async () => {
+    const out = join(dir, 'lake');
+    const store = await openStore({ path: db });
+    await store.run(`delete from raw_billing_pods where start_time < '2026-10-01'`);
+    await store.close();
+    const r = await gpuledger(['--db', db, 'export', 'lake', '--out', out]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/rewrote 0, removed 2, unchanged 6/);
+    // the README dropped into cost's September partition keeps its folder; cost_daily's September folder goes
+    expect(readdirSync(join(out, 'cost', 'account=acme', 'family=pod', 'month=2026-09'))).toEqual(['README']);
+    expect(readdirSync(join(out, 'cost_daily', 'account=acme', 'family=pod'))).toEqual(['month=2026-10']);
+    const manifest = JSON.parse(readFileSync(join(out, '_gpuledger_lake.json'), 'utf8'));
+    expect(manifest.files.filter((f: { month: string }) => f.month === '2026-09')).toEqual([]);
   });
 
   it('names what is wrong with the arguments', async () => {

@@ -152,9 +152,21 @@ describe('a lake only in a folder of its own', () => {
     for (const [path, hash] of bytes) expect(`${path} ${digest(path)}`).toBe(`${path} ${hash}`);
   });
 
+  it('refuses a lake whose manifest names a file outside its own layout, deleting nothing', async () => {
+    mkdirSync(join(home, 'edited'));
+    const forged = { format: 'gpuledger-lake', version: 1, writtenAt: '2026-11-20T00:00:00Z', tables: {}, files: [
+      { path: `../../${DB_NAME}`, table: 'cost', account: 'a', family: 'pod', month: '2026-10', rows: 1, amount: '1', fingerprint: '1', bytes: 1, mtimeMs: 1, writtenAt: '2026-11-20T00:00:00Z' },
+    ] };
+    writeFileSync(join(home, 'edited', '_gpuledger_lake.json'), JSON.stringify(forged));
+    const r = await gpuledger(['--db', db, 'export', 'lake', '--out', 'edited'], {}, { cwd: home });
+    expect(r).toMatchObject({ code: 2, stderr: expect.stringMatching(/^gpuledger: --out edited has a _gpuledger_lake\.json gpuledger cannot read \(files\.0: path must be <table>\/account=…\/family=…\/month=…\/data\.parquet for its own keys\); move the folder aside or pick another one\n$/) });
+    for (const [path, hash] of bytes) expect(`${path} ${digest(path)}`).toBe(`${path} ${hash}`);
+  });
+
   it('refuses `.` elsewhere when it holds anything, and makes a lake of an empty folder', async () => {
     const r = await gpuledger(['--db', db, 'export', 'lake', '--out', '.'], {}, { cwd: home });
-    expect(r).toMatchObject({ code: 2, stderr: "gpuledger: --out . is not a gpuledger lake (no _gpuledger_lake.json) and holds 'home'; pick an empty or new folder\n" });
+    const first = readdirSync(home).sort()[0];
+    expect(r).toMatchObject({ code: 2, stderr: `gpuledger: --out . is not a gpuledger lake (no _gpuledger_lake.json) and holds '${first}'; pick an empty or new folder\n` });
     mkdirSync(join(home, 'empty'));
     const ok = await gpuledger(['--db', db, 'export', 'lake', '--out', '.'], {}, { cwd: join(home, 'empty') });
     expect(ok.code).toBe(0);
