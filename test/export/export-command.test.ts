@@ -86,6 +86,23 @@ describe('gpuledger export', () => {
     expect(readdirSync(dir).filter(isTemporaryName)).toEqual([]);
   });
 
+  it('carries the Parquet types the README documents for each engine', async () => {
+    const schema = async (table: string) =>
+      Object.fromEntries(
+        (await readBack(
+          `select name, type, converted_type as ct, precision, scale from parquet_schema('${join(dir, 'lake', table, 'account=acme', 'family=pod', 'month=2026-10', 'data.parquet')}') where name <> 'duckdb_schema'`,
+        )).map((c) => [c.name, [c.type, c.ct, c.precision, c.scale].filter((x) => x !== null).join(' ')]),
+      );
+    const text = 'BYTE_ARRAY UTF8';
+    const names = { resource_id: text, resource_name: text, gpu_type_id: text, gpu_type_name: text, data_center_id: text, template_id: text, template_name: text, endpoint_id: text, endpoint_name: text, attribution: text };
+    expect(await schema('cost')).toEqual({
+      component: text, bucket_size: text, bucket_start: 'INT64 TIMESTAMP_MICROS', bucket_end: 'INT64 TIMESTAMP_MICROS', ...names, amount: 'INT64 DECIMAL 18 6',
+    });
+    expect(await schema('cost_daily')).toEqual({ component: text, ...names, amount: 'INT64 DECIMAL 18 6', day: 'INT32 DATE' });
+    const [utc] = await readBack(`select logical_type from parquet_schema('${join(dir, 'lake', 'cost', 'account=acme', 'family=pod', 'month=2026-10', 'data.parquet')}') where name = 'bucket_start'`);
+    expect(utc?.logical_type).toMatch(/isAdjustedToUTC=1/);
+  });
+
   it('rewrites nothing when nothing changed, and keeps a file someone dropped inside the lake', async () => {
     const out = join(dir, 'lake');
     writeFileSync(join(out, 'notes.txt'), 'mine');
