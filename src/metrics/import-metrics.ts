@@ -2,10 +2,10 @@
 // whole, then write it in one writing session (shared-database.ts). A row replaces the stored one for the same
 // account, day, metric and scope; nothing is written when any row is bad.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { Config } from '../config/schema.ts';
+import { createScratchFolder } from '../outputs/scratch-folder.ts';
 import type { Store } from '../store/database.ts';
 import { DatabaseMissingError, withReader, withWriter, type WriterOptions } from '../store/shared-database.ts';
 import { UsageError } from '../util/errors.ts';
@@ -84,9 +84,9 @@ async function readStdin(): Promise<string> {
 /** Write checked rows: staged as NDJSON and read by DuckDB in one statement (no per-row INSERT), values as text → DECIMAL. */
 export async function writeMetricRows(store: Store, account: string, source: string, rows: readonly MetricRow[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const dir = mkdtempSync(join(tmpdir(), 'gpuledger-metrics-'));
+  const scratch = createScratchFolder('gpuledger-metrics-');
   try {
-    const staged = join(dir, 'rows.ndjson');
+    const staged = join(scratch.path, 'rows.ndjson');
     writeFileSync(staged, rows.map((r) => JSON.stringify({ day: r.day, metric: r.metric, scope: r.scope, value: r.value, line: r.line })).join('\n'));
     const before = await store.one<{ n: string }>(
       `select count(*)::varchar as n from raw_metrics as m
@@ -102,7 +102,7 @@ export async function writeMetricRows(store: Store, account: string, source: str
     );
     return Number(before?.n ?? 0);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    scratch.remove();
   }
 }
 

@@ -97,7 +97,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
     if (options.signal?.aborted) return;
 
     try {
-      const workbook = await withRulesReader(options.dbPath, config.allocation, (store) => renderReport({ store, config, report, outDir, logger: log.child('report') }));
+      const workbook = await withRulesReader(options.dbPath, config.allocation, (store) => renderReport({ store, config, report, outDir: options.outDir, logger: log.child('report') }));
       result.workbook = workbook;
       step({ step: 'report', status: 'ok', detail: `${workbook.path} (${(workbook.bytes / 1024).toFixed(0)} KB)` });
     } catch (e) {
@@ -107,7 +107,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
 
     try {
       // short sessions: the database is not held while webhooks and SMTP are reached
-      const alerts = await runAlerts({ sessions: writeSessions(writer), config, outDir, log: log.child('alerts') });
+      const alerts = await runAlerts({ sessions: writeSessions(writer), dbPath: options.dbPath, config, outDir, log: log.child('alerts') });
       result.alerts = alerts;
       const fired = alerts.events.length;
       step({
