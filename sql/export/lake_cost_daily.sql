@@ -5,7 +5,8 @@ with daily as (
 
 final as (
     select
-        * replace (amount::decimal(18, 6) as amount),
+        -- the subject key is gpuledger's own join key (a 128-bit integer no lake engine reads alike): not exported
+        * exclude (subject_id) replace (amount::decimal(18, 6) as amount),
         strftime(day, '%Y-%m') as month,
     from daily
 )
