@@ -17,11 +17,14 @@ for (const moment of moments) {
   for (const c of [before, after]) await c.run(moment ? `set variable gpuledger_as_of = '${moment}'` : 'reset variable gpuledger_as_of');
   for (const v of views) {
     if (!afterViews.has(v)) { problems.push(`${v}: missing after`); continue; }
-    const colsB = (await rows(before, `select column_name from (describe ${v})`)).map((r) => String(r.column_name));
-    const colsA = new Set((await rows(after, `select column_name from (describe ${v})`)).map((r) => String(r.column_name)));
-    const common = colsB.filter((c) => colsA.has(c));
-    const dropped = colsB.filter((c) => !colsA.has(c));
+    const typesB = new Map((await rows(before, `select column_name, column_type from (describe ${v})`)).map((r) => [String(r.column_name), String(r.column_type)]));
+    const typesA = new Map((await rows(after, `select column_name, column_type from (describe ${v})`)).map((r) => [String(r.column_name), String(r.column_type)]));
+    const colsB = [...typesB.keys()];
+    const common = colsB.filter((c) => typesA.has(c));
+    const dropped = colsB.filter((c) => !typesA.has(c));
     if (dropped.length) problems.push(`${v}: columns gone after: ${dropped.join(', ')}`);
+    const retyped = common.filter((c) => typesA.get(c) !== typesB.get(c)).map((c) => `${c} ${typesB.get(c)} → ${typesA.get(c)}`);
+    if (retyped.length && moment === null) problems.push(`${v}: column types changed: ${retyped.join(', ')}`);
     const q = `select ${common.map((c) => `"${c}"`).join(', ')} from ${v}`;
     const key = (r: Record<string, unknown>) => JSON.stringify(common.map((c) => r[c] ?? null));
     const [b, a] = [(await rows(before, q)).map(key).sort(), (await rows(after, q)).map(key).sort()];

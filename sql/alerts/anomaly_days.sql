@@ -2,7 +2,9 @@
 -- days before report_clock whose spend departs upward from its baseline: the median and MAD of the same series over
 -- the $baseline_days days before it (only days of the same kind – weekday or weekend – when $weekday_aware), with a
 -- robust score = (amount − median) / max(1.4826 × MAD, 10 % of the median, 1 cent). A row needs score ≥ $threshold
--- and amount − median ≥ $min_cost. Days a series spent nothing count as 0, so a series waking up is seen too.
+-- and amount − median ≥ $min_cost and a baseline of at least 5 days. Days a series spent nothing count as 0, so a
+-- series waking up is seen too – but only days inside the account's synced billing (rpt_spend_by_series_daily's
+-- first_covered_day): before it nothing is known, so a young database has short baselines and no alert.
 with clock as (
     select * from report_clock
 ),
@@ -15,35 +17,14 @@ bounds as (
     from clock
 ),
 
-recent as (
-    select c.*
-    from cost_daily as c, bounds as b
-    where c.day >= b.baseline_start and c.day <= b.last_day
-),
-
 series_days as (
-    select account, 'family' as dimension, family as series_id, family as series_name, day, sum(amount) as amount,
-    from recent
-    group by all
-    union all
-    select account, 'template', template_id, max(template_name), day, sum(amount),
-    from recent
-    where template_id is not null
-    group by account, template_id, day
-    union all
-    select account, 'endpoint', endpoint_id, max(endpoint_name), day, sum(amount),
-    from recent
-    where endpoint_id is not null
-    group by account, endpoint_id, day
-    union all
-    select account, 'gpu_type', gpu_type_id, max(gpu_type_name), day, sum(amount),
-    from recent
-    where gpu_type_id is not null
-    group by account, gpu_type_id, day
+    select sd.*
+    from rpt_spend_by_series_daily as sd, bounds as b
+    where sd.day >= b.baseline_start and sd.day <= b.last_day
 ),
 
 series as (
-    select account, dimension, series_id, max(series_name) as series_name,
+    select account, dimension, series_id, max(series_name) as series_name, any_value(first_covered_day) as first_covered_day,
     from series_days
     group by all
 ),
@@ -53,13 +34,15 @@ days as (
     from bounds as b
 ),
 
--- every series on every day, 0 where it spent nothing
+-- every series on every day the account's billing was synced for, 0 where it spent nothing; a day before the first
+-- synced day is not a day of $0 but a day nobody knows, so it is no part of any baseline
 grid as (
     select s.account, s.dimension, s.series_id, s.series_name, d.day, coalesce(sd.amount, 0) as amount,
     from series as s
     cross join days as d
     left join series_days as sd
         on sd.account = s.account and sd.dimension = s.dimension and sd.series_id = s.series_id and sd.day = d.day
+    where s.first_covered_day is not null and d.day >= s.first_covered_day
 ),
 
 evaluated as (

@@ -3,7 +3,7 @@
 -- excess first (at most 5).
 with base as (
     select *
-    from cost_daily
+    from rpt_spend_by_resource_daily
     where account = $account
         and day >= $day::date - $baseline_days::integer and day <= $day::date
         and case $dimension

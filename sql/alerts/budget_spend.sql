@@ -1,8 +1,9 @@
 -- One row: a budget's period as of report_clock ($period 'month' or 'week', UTC), the spend in it so far (actual,
 -- including the open day) and a forecast of its end: actual + for each day still to come the average spend of the same
--- weekday over the 4 weeks before today (today: what that average says is still to come). Spend is cost_daily
--- restricted to $account (null: all accounts) and the scope: $family, $template, $endpoint, $gpu_type (ids or names;
--- null: any) – or, with $category and $value, that allocation value's share in cost_allocated.
+-- weekday over the 4 weeks before today (today: what that average says is still to come). Spend is
+-- rpt_spend_by_resource_daily restricted to $account (null: all accounts) and the scope: $family, $template,
+-- $endpoint, $gpu_type (ids or names; null: any) – or, with $category and $value, that allocation value's share
+-- (rpt_allocated_daily).
 with clock as (
     select * from report_clock
 ),
@@ -18,7 +19,7 @@ period as (
 
 scoped as (
     select c.day, c.amount
-    from cost_daily as c, period as p
+    from rpt_spend_by_resource_daily as c, period as p
     where $category::varchar is null
         and ($account::varchar is null or c.account = $account)
         and ($family::varchar is null or c.family = $family)
@@ -28,9 +29,9 @@ scoped as (
         and c.day >= least(p.period_start, p.as_of_date - 28)
         and c.day <= p.as_of_date
     union all
-    -- an allocation value's cost after rules and splits (cost_allocated has one row per cost_daily row and category)
+    -- an allocation value's cost after rules and splits
     select a.day, a.amount
-    from cost_allocated as a, period as p
+    from rpt_allocated_daily as a, period as p
     where $category::varchar is not null
         and a.category = $category
         and a.value = $value
@@ -40,11 +41,11 @@ scoped as (
 ),
 
 history_start as (
-    select min(day) as first_day from cost_daily where $account::varchar is null or account = $account
+    select min(day) as first_day from rpt_spend_by_resource_daily where $account::varchar is null or account = $account
 ),
 
 forecast_days as (
-    select * from int_forecast_days
+    select * from rpt_forecast_days
 ),
 
 -- the 28 complete days before today (int_forecast_days.is_history) that have data at all (a young database has fewer)

@@ -7,7 +7,7 @@ select
     finished_at,
     status,
     errors,
-from _meta_runs
+from rpt_runs
 where command in ('sync', 'run')
     and status <> 'running'
     and started_at <= $now::timestamptz

@@ -7,7 +7,7 @@ import { hasView } from '../store/has-view.ts';
 import { errorMessage, StoreError } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import { dropKnownAt, shadowKnownAt } from './known-at.ts';
-import { evaluateAnomalies } from './rules/anomaly.ts';
+import { anomalyCoverageNotes, evaluateAnomalies } from './rules/anomaly.ts';
 import { evaluateBudget } from './rules/budget.ts';
 import { evaluateDataQuality } from './rules/data-quality.ts';
 import { evaluateRunway } from './rules/runway.ts';
@@ -35,7 +35,16 @@ async function evaluate(store: Store, config: Config, now: Date, log: Logger) {
       },
     ]);
   }
-  if (rules.anomaly.enabled) tasks.push(['anomaly', () => evaluateAnomalies(store, rules.anomaly)]);
+  const notes: string[] = [];
+  if (rules.anomaly.enabled) {
+    tasks.push([
+      'anomaly',
+      async () => {
+        notes.push(...(await anomalyCoverageNotes(store, rules.anomaly)));
+        return evaluateAnomalies(store, rules.anomaly);
+      },
+    ]);
+  }
   if (rules.waste.enabled) tasks.push(['waste', () => evaluateWaste(store, rules.waste.minMonthlyCost)]);
   if (rules.dataQuality.enabled) tasks.push(['data_quality', () => evaluateDataQuality(store, rules.dataQuality, now)]);
   if (rules.runway.enabled) tasks.push(['runway', () => evaluateRunway(store, rules.runway)]);
@@ -55,7 +64,7 @@ async function evaluate(store: Store, config: Config, now: Date, log: Logger) {
       failedRules.push({ rule, error });
     }
   }
-  return { evaluated, conditions, failedRules };
+  return { evaluated, conditions, failedRules, notes };
 }
 
 export interface Evaluation {
@@ -63,6 +72,8 @@ export interface Evaluation {
   evaluated: Set<RuleKind>;
   conditions: Condition[];
   failedRules: { rule: RuleKind; error: string }[];
+  /** What a rule could not look at, and why (too little history): said by the dry run and the log. */
+  notes: string[];
   plan: StatePlan;
   simulated: Set<string>;
 }
@@ -86,13 +97,13 @@ export async function evaluateAt(store: Store, options: EvaluateOptions, now: Da
     const clock = await store.one<{ as_of: string }>(`select strftime(as_of, '%Y-%m-%dT%H:%M:%S.%fZ') as as_of from report_clock`);
     const asOf = new Date(clock!.as_of);
     // staleness is judged at the wall clock, or at --as-of when back-testing
-    const { evaluated, conditions, failedRules } = await evaluate(store, options.config, options.asOf ?? now, log);
+    const { evaluated, conditions, failedRules, notes } = await evaluate(store, options.config, options.asOf ?? now, log);
     const plan = await planEvents(store, conditions, evaluated, asOf, now);
     const accountRows = await store.all<{ account: string; simulated: boolean }>(`select account, simulated from _meta_accounts`);
     const simulated = new Set(accountRows.filter((r) => r.simulated).map((r) => r.account));
     // a rule over all accounts ('*') is about simulated data when every account is
     if (accountRows.length > 0 && simulated.size === accountRows.length) simulated.add('*');
-    return { asOf, evaluated, conditions, failedRules, plan, simulated };
+    return { asOf, evaluated, conditions, failedRules, notes, plan, simulated };
   } finally {
     if (knownThen) await dropKnownAt(store).catch(() => undefined);
     await store.run('reset variable gpuledger_as_of').catch(() => undefined);

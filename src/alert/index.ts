@@ -25,6 +25,8 @@ export interface AlertsOptions {
   /** … or a store the caller holds open throughout (tests). */
   store?: Store;
   config: Config;
+  /** The database (the resolved settings' dbPath); default the store's path. Outputs never land on its files. */
+  dbPath?: string;
   outDir?: string;
   log?: Logger;
   /** Evaluate as of this moment on the data as it was loaded then (known-at.ts); default the data horizon. */
@@ -74,7 +76,9 @@ export async function runAlerts(options: AlertsOptions): Promise<AlertsResult> {
   const log = options.log ?? silentLogger;
   const outDir = options.outDir ?? config.outDir;
   const stdout = options.stdout ?? process.stdout;
-  const channels = options.dryRun ? [] : buildChannels(config, { outDir, env: options.env, stdout, logger: log, mailer: options.mailer });
+  const dbPath = options.dbPath ?? options.store?.path;
+  if (dbPath === undefined) throw new Error('runAlerts needs dbPath when it is given sessions');
+  const channels = options.dryRun ? [] : buildChannels(config, { outDir, dbPath, env: options.env, stdout, logger: log, mailer: options.mailer });
   const now = options.now ?? new Date();
   try {
     // step 1: evaluate, record, queue, expire, read what is owed – one short session
@@ -107,9 +111,11 @@ export async function runAlerts(options: AlertsOptions): Promise<AlertsResult> {
         `${events.filter((e) => e.event === 'resolved').length} resolved)`,
     );
     for (const x of expired) log.warn(`${x.channel}: gave up on ${x.events} event(s): ${x.reason}`);
+    for (const note of ev.notes) log.info(note);
     if (options.dryRun) {
       const lines = events.map((e) => `would send: ${eventLine(e, ev.simulated.has(e.account))}\n         ${e.message}\n`);
       stdout.write(lines.length > 0 ? lines.join('') : 'would send: nothing (no new, escalated or resolved alerts)\n');
+      for (const note of ev.notes) stdout.write(`not scored: ${note}\n`);
       return result;
     }
 

@@ -6,7 +6,7 @@ import type { Store } from '../store/database.ts';
 type Value = string | number | null;
 
 /** Each table's rows for the config's rules, in the tables' column order (the categories' load time aside). */
-function ruleRows(allocation: AllocationConfig) {
+export function ruleRows(allocation: AllocationConfig) {
   const rows = {
     _meta_allocation_categories: [] as Value[][],
     _meta_allocation_rules: [] as Value[][],
@@ -34,7 +34,8 @@ function ruleRows(allocation: AllocationConfig) {
   return rows;
 }
 
-const COLUMNS: Record<keyof ReturnType<typeof ruleRows>, string> = {
+/** The columns of each rules table that hold the rules (the categories' load time aside). */
+export const RULE_COLUMNS: Record<keyof ReturnType<typeof ruleRows>, string> = {
   _meta_allocation_categories: 'category, default_value',
   _meta_allocation_rules: 'category, rule, value',
   _meta_allocation_rule_globs: 'category, rule, match_key, glob_text',
@@ -42,11 +43,15 @@ const COLUMNS: Record<keyof ReturnType<typeof ruleRows>, string> = {
   _meta_allocation_split_targets: 'category, split, to_value, percent::varchar',
 };
 
-/** Replace the stored rules with the config's, in one transaction (readers see the old rules or the new). */
+/**
+ * Replace the stored rules with the config's, in one transaction (readers see the old rules or the new). Rules that
+ * are already stored are left as they are, so their written time (rpt_allocation_rules) says when they last changed.
+ */
 export async function loadAllocationRules(store: Store, allocation: AllocationConfig): Promise<void> {
+  if (await holdsAllocationRules(store, allocation)) return;
   const rows = ruleRows(allocation);
   await store.transaction(async () => {
-    for (const table of Object.keys(COLUMNS)) await store.run(`delete from ${table}`);
+    for (const table of Object.keys(RULE_COLUMNS)) await store.run(`delete from ${table}`);
     // a handful of rows from the config file: plain parameterised inserts are the simple and sufficient tool here
     for (const row of rows._meta_allocation_categories) await store.run(`insert into _meta_allocation_categories values ($1, $2, now())`, row);
     for (const row of rows._meta_allocation_rules) await store.run(`insert into _meta_allocation_rules values ($1, $2, $3)`, row);
@@ -62,7 +67,7 @@ export async function loadAllocationRules(store: Store, allocation: AllocationCo
  */
 export async function holdsAllocationRules(store: Store, allocation: AllocationConfig): Promise<boolean> {
   const want = ruleRows(allocation);
-  for (const [table, columns] of Object.entries(COLUMNS) as [keyof typeof want, string][]) {
+  for (const [table, columns] of Object.entries(RULE_COLUMNS) as [keyof typeof want, string][]) {
     const stored = await store.all(`select ${columns} from ${table}`);
     // both sides sorted the same way here: the stored order (and DuckDB's collation) does not matter
     const have = stored.map((r) => Object.values(r) as Value[]).sort(compareRows);

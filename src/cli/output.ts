@@ -1,8 +1,7 @@
 // The one output module (STYLE.md §12): a table for a person at a terminal, CSV/JSON/NDJSON for pipes and --format.
 // Values arrive as DuckDB's exact JSON forms (DECIMAL, BIGINT and timestamps as strings), so money prints exactly:
 // JSON writes a DECIMAL's digits as a number literal, never through a double.
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { writeFileAtomic } from '../outputs/atomic-file.ts';
 import { UsageError } from '../util/errors.ts';
 
 export const OUTPUT_FORMATS = ['table', 'csv', 'json', 'ndjson'] as const;
@@ -98,33 +97,17 @@ export function renderOutput(t: Table, format: OutputFormat): string {
   }
 }
 
-/** Write a file so that readers see the old content or the new, never half of it: temp file, fsync, rename. */
-export function writeFileAtomic(path: string, text: string): void {
-  const tmp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}`);
-  try {
-    const fd = openSync(tmp, 'w');
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-}
-
 export interface EmitOptions {
   format: OutputFormat;
-  /** A file to write atomically instead of stdout. */
+  /** A file to write atomically instead of stdout, already checked with checkFileOutput (src/outputs/). */
   out?: string;
+  /** The database whose files the temporary name must avoid. */
+  dbPath?: string;
   stdout?: NodeJS.WritableStream;
 }
 
 export function emit(t: Table, options: EmitOptions): void {
   const text = renderOutput(t, options.format);
-  if (options.out) writeFileAtomic(options.out, text);
+  if (options.out) writeFileAtomic(options.out, text, options.dbPath);
   else (options.stdout ?? process.stdout).write(text);
 }

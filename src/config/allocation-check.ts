@@ -58,7 +58,9 @@ function checkSplits(category: string, values: Set<string>, splits: unknown[]): 
       const missing = to.find((t) => !keys.includes(t as string));
       const stray = keys.find((k) => !to.includes(k));
       if (missing !== undefined || stray !== undefined) return `${where} key 'by': give a percentage for exactly the 'to' values (${quoted(to as string[])})`;
-      const sum = Object.values(split.by).reduce<number>((s, p) => s + (typeof p === 'number' ? millionths(p) : NaN), 0);
+      const notNumber = Object.entries(split.by).find(([, p]) => typeof p !== 'number' || !Number.isFinite(p) || p <= 0);
+      if (notNumber) return `${where} key 'by': the percentage of '${notNumber[0]}' must be a number above 0, got ${JSON.stringify(notNumber[1])}`;
+      const sum = Object.values(split.by).reduce<number>((s, p) => s + millionths(p as number), 0);
       if (sum !== 100_000_000) return `${where} key 'by': percentages sum to ${sum / 1_000_000}, not 100`;
     }
   }
@@ -98,9 +100,15 @@ function checkChains(category: string, edges: Map<string, string[]>, from: Map<s
   return undefined;
 }
 
+/** What a category may be called: it becomes a column value and a scope kind (`team:imaging`). */
+export const CATEGORY_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
 /** The first problem of the raw allocation section as one line, or undefined. */
 export function checkAllocation(raw: unknown): string | undefined {
   if (!isObject(raw) || !isObject(raw.categories)) return undefined;
+  // Object.keys sees a JSON key "__proto__" that a record schema would silently drop: a name is checked here
+  const badName = Object.keys(raw.categories).find((name) => !CATEGORY_NAME.test(name));
+  if (badName !== undefined) return `category '${badName}': not a category name (a letter, then letters, digits, "_" or "-")`;
   for (const [category, def] of Object.entries(raw.categories)) {
     if (!isObject(def)) continue;
     const rules = Array.isArray(def.rules) ? def.rules : [];

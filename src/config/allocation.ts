@@ -2,7 +2,7 @@
 // first-match rules, with split rules that move a shared value's cost onto others (issue 13). The rules are loaded
 // into the allocation_* tables (src/allocation/load-rules.ts) and applied by the SQL views, so history follows them.
 import { z } from 'zod';
-import { checkAllocation } from './allocation-check.ts';
+import { CATEGORY_NAME, checkAllocation } from './allocation-check.ts';
 
 export { MATCH_KEYS, type MatchKey } from './allocation-check.ts';
 
@@ -69,7 +69,7 @@ export const allocationConfigSchema = z
     z
       .object({
         categories: z
-          .record(z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'a category name: a letter, then letters, digits, "_" or "-"'), allocationCategorySchema)
+          .record(z.string().regex(CATEGORY_NAME, 'a category name: a letter, then letters, digits, "_" or "-"'), allocationCategorySchema)
           .default({})
           .describe('Categories side by side (e.g. team, project, cost_center), each allocating all cost independently.'),
       })

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { ConfigError } from '../util/errors.ts';
 import { configSchema, type Config } from './schema.ts';
+import { issuePath } from '../util/zod-path.ts';
 
 export const DEFAULT_CONFIG_FILE = 'gpuledger.config.json';
 
@@ -29,7 +30,7 @@ export interface Settings {
 export function describeZodError(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'invalid value';
-  const path = issue.path.length ? issue.path.map(String).join('.') : '(top level)';
+  const path = issue.path.length ? issuePath(issue.path) : '(top level)';
   const extra = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more)` : '';
   return `${path}: ${issue.message}${extra}`;
 }

@@ -1,7 +1,11 @@
-// `gpuledger export focus`: the FOCUS 1.2 view (focus_cost) as one Parquet or CSV file, written atomically.
+// `gpuledger export focus`: the FOCUS 1.2 view (focus_cost) as one Parquet or CSV file, written atomically beside
+// the target (src/outputs/) – the target was checked to be none of the store's files and no folder.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { discard, moveIntoPlace, temporaryBeside } from '../outputs/atomic-file.ts';
 import type { Store } from '../store/database.ts';
-import { StoreError } from '../util/errors.ts';
-import { discard, replaceWith, sqlPath, temporaryPathFor } from './atomic-replace.ts';
+import { isGpuledgerError, StoreError } from '../util/errors.ts';
+import { sqlPath } from './sql-path.ts';
 
 export const FOCUS_FORMATS = ['parquet', 'csv'] as const;
 export type FocusFormat = (typeof FOCUS_FORMATS)[number];
@@ -11,8 +15,9 @@ export interface ExportSummary {
   rows: number;
 }
 
-export async function exportFocus(store: Store, format: FocusFormat, out: string): Promise<ExportSummary> {
-  const tmp = temporaryPathFor(out);
+export async function exportFocus(store: Store, format: FocusFormat, out: string, dbPath: string): Promise<ExportSummary> {
+  mkdirSync(dirname(out), { recursive: true });
+  const tmp = temporaryBeside(out, dbPath);
   // FOCUS dates are ISO 8601 in UTC (…T…Z); Parquet keeps them as UTC-adjusted timestamps
   const options =
     format === 'parquet'
@@ -21,10 +26,11 @@ export async function exportFocus(store: Store, format: FocusFormat, out: string
   try {
     const reader = await store.connection.runAndReadAll(`copy (select * from focus_cost) to ${sqlPath(tmp)} (${options})`);
     const rows = Number(reader.getRowsJson()[0]?.[0] ?? 0);
-    replaceWith(tmp, out);
+    moveIntoPlace(tmp, out);
     return { path: out, rows };
   } catch (e) {
     discard(tmp);
+    if (isGpuledgerError(e)) throw e;
     throw new StoreError(`export focus to ${out} failed: ${(e as Error).message.split('\n')[0]}`, { cause: e });
   }
 }

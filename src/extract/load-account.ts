@@ -97,6 +97,11 @@ export async function loadAccount(store: Store, runId: string, harvest: AccountH
   await loadQueueHealth(store, runId, account.name, harvest.health);
   if (harvest.balance) await loadBalance(store, runId, harvest.balance);
   for (const { summary } of harvest.ranges) {
+    // a failed source completed nothing in this run: an earlier run's date beside "failed" would read as this one's
+    if (summary.status === 'failed') {
+      summary.completeThrough = null;
+      continue;
+    }
     const wm = await readWatermark(store, account.name, summary.source, summary.bucketSize);
     summary.completeThrough = wm?.completeThrough?.toISOString() ?? null;
   }

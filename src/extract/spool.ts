@@ -2,10 +2,11 @@
 // per-run temp folder, so a one-year backfill holds only each page's metadata in memory, never its records. The
 // folder goes when the sync ends, failed or not; the folder of a run that was killed carries its owner in its name
 // (`gpuledger-spool-<pid>-<start>-…`, run-owner.ts) and goes when the next sync starts.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createScratchFolder } from '../outputs/scratch-folder.ts';
 import { ownerTag, sweepDead } from '../store/run-owner.ts';
 
 export interface Spool {
@@ -22,7 +23,7 @@ export const SPOOL_FOLDER = /^gpuledger-spool-(?<pid>\d+)-(?<start>\d+)-/;
 
 export function createSpool(): Spool {
   sweepDead(tmpdir(), SPOOL_FOLDER);
-  const dir = mkdtempSync(join(tmpdir(), `gpuledger-spool-${ownerTag()}-`));
+  const { path: dir } = createScratchFolder(`gpuledger-spool-${ownerTag()}-`);
   let n = 0;
   return {
     async write(records) {

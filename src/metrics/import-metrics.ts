@@ -2,12 +2,12 @@
 // whole, then write it in one writing session (shared-database.ts). A row replaces the stored one for the same
 // account, day, metric and scope; nothing is written when any row is bad.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { Config } from '../config/schema.ts';
+import { createScratchFolder } from '../outputs/scratch-folder.ts';
 import type { Store } from '../store/database.ts';
-import { withWriter, type WriterOptions } from '../store/shared-database.ts';
+import { DatabaseMissingError, withReader, withWriter, type WriterOptions } from '../store/shared-database.ts';
 import { UsageError } from '../util/errors.ts';
 import { checkMetricRows, MetricsFileError, type MetricRow, type RawMetricRow } from './metric-rows.ts';
 import { readMetricsCsv } from './read-csv.ts';
@@ -32,15 +32,32 @@ export interface ImportSummary {
   metrics: string[];
 }
 
-/** The account rows belong to: --account, else the config's only account. */
-export function importAccount(config: Config, requested: string | undefined): string {
-  const names = config.accounts.map((a) => a.name);
-  if (requested !== undefined) {
-    if (!names.includes(requested)) throw new UsageError(`--account '${requested}' is not in the config; configured accounts: ${names.join(', ')}`);
-    return requested;
+/**
+ * The account rows belong to: --account, else the config's only account. It must be an account the database holds
+ * (or, in a database that holds none yet, one the config names): metrics of an account without synced cost would be
+ * stored and never divide any cost, so they are refused with the accounts that are known.
+ */
+export function importAccount(config: Config, requested: string | undefined, inDatabase: readonly string[]): string {
+  const configured = config.accounts.map((a) => a.name);
+  const known = [...new Set([...inDatabase, ...configured])].sort();
+  const account = requested ?? (configured.length === 1 ? configured[0]! : inDatabase.length === 1 ? inDatabase[0]! : undefined);
+  if (account === undefined) throw new UsageError(`there are ${known.length} accounts (${known.join(', ')}); say which with --account NAME`);
+  const where = requested === undefined ? `the config's account '${account}'` : `--account '${account}'`;
+  if (inDatabase.length > 0 && !inDatabase.includes(account)) {
+    throw new UsageError(`${where} has no synced cost in this database, so its metrics would divide nothing; accounts in the database: ${inDatabase.join(', ')} (pass --account NAME, or sync '${account}' first)`);
   }
-  if (names.length > 1) throw new UsageError(`the config has ${names.length} accounts (${names.join(', ')}); say which with --account NAME`);
-  return names[0]!;
+  if (!known.includes(account)) throw new UsageError(`${where} is neither in the database nor in the config; known accounts: ${known.join(', ') || '(none)'}`);
+  return account;
+}
+
+/** The accounts the published database holds; none before the first sync. */
+async function accountsInDatabase(dbPath: string): Promise<string[]> {
+  try {
+    return await withReader(dbPath, async (store) => (await store.all<{ account: string }>('select account from _meta_accounts order by account')).map((r) => r.account));
+  } catch (e) {
+    if (e instanceof DatabaseMissingError) return [];
+    throw e;
+  }
 }
 
 async function readRows(options: ImportOptions): Promise<{ rows: RawMetricRow[]; unit: string }> {
@@ -67,9 +84,9 @@ async function readStdin(): Promise<string> {
 /** Write checked rows: staged as NDJSON and read by DuckDB in one statement (no per-row INSERT), values as text → DECIMAL. */
 export async function writeMetricRows(store: Store, account: string, source: string, rows: readonly MetricRow[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const dir = mkdtempSync(join(tmpdir(), 'gpuledger-metrics-'));
+  const scratch = createScratchFolder('gpuledger-metrics-');
   try {
-    const staged = join(dir, 'rows.ndjson');
+    const staged = join(scratch.path, 'rows.ndjson');
     writeFileSync(staged, rows.map((r) => JSON.stringify({ day: r.day, metric: r.metric, scope: r.scope, value: r.value, line: r.line })).join('\n'));
     const before = await store.one<{ n: string }>(
       `select count(*)::varchar as n from raw_metrics as m
@@ -85,15 +102,15 @@ export async function writeMetricRows(store: Store, account: string, source: str
     );
     return Number(before?.n ?? 0);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    scratch.remove();
   }
 }
 
 export async function importMetrics(options: ImportOptions): Promise<ImportSummary> {
-  const account = importAccount(options.config, options.account);
   const { rows: raw, unit } = await readRows(options);
   const categories = Object.keys(options.config.allocation.categories);
   const rows = checkMetricRows(options.file === '-' ? '(stdin)' : options.file, raw, categories, unit);
+  const account = importAccount(options.config, options.account, await accountsInDatabase(options.writer.dbPath));
   const replaced = await withWriter(options.writer, (store) => store.transaction(() => writeMetricRows(store, account, options.file, rows)));
   return {
     account,

@@ -33,7 +33,17 @@ export class MetricsFileError extends GpuledgerError {
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 // digits, optionally a fraction; no sign, no exponent: a value is a count or an amount, never negative
-const DECIMAL = /^(\d{1,32})(?:\.(\d{1,6}))?$/;
+const DECIMAL = /^(\d+)(?:\.(\d{1,6}))?$/;
+
+/**
+ * The largest value gpuledger takes. rpt_unit_cost divides in integers – 2 × cost in micro-dollars × 10⁹ + quantity
+ * in micro-units, over 2 × quantity – and rpt_unit_cost_7d sums seven days first, within DuckDB's DECIMAL(38,6) and
+ * HUGEINT: measured, 25 integer digits still compute and 26 overflow the seven-day sum (a 32-digit value broke every
+ * unit-cost view, the nightly report and the unit-cost alert). 15 digits leave room for longer windows, and a
+ * quadrillion units a day is more than any business counts. test/views/unit-cost-range.test.ts holds the boundary.
+ */
+export const MAX_METRIC_VALUE = '999999999999999.999999';
+const MAX_INTEGER_DIGITS = MAX_METRIC_VALUE.split('.')[0]!.length;
 const METRIC = /^[A-Za-z][A-Za-z0-9_.-]*$/;
 
 function isUtcDay(s: string): boolean {
@@ -44,7 +54,13 @@ function isUtcDay(s: string): boolean {
 }
 
 function valueProblem(v: string): string | undefined {
-  if (DECIMAL.test(v)) return undefined;
+  const m = DECIMAL.exec(v);
+  if (m) {
+    const digits = m[1]!.replace(/^0+(?=\d)/, '');
+    return digits.length > MAX_INTEGER_DIGITS
+      ? `value '${v}' is larger than ${MAX_METRIC_VALUE}, the largest a unit cost can be computed from`
+      : undefined;
+  }
   if (/^-\s*\d/.test(v)) return `negative value '${v}'; a metric value is ≥ 0`;
   if (/^\d+\.\d{7,}$/.test(v)) return `value '${v}' has more than 6 decimal places`;
   return `'${v}' is not a non-negative decimal (e.g. 1250 or 0.75)`;

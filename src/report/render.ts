@@ -1,9 +1,11 @@
 // renderReport: definition + period → one .xlsx, written atomically (a temp file in the output folder, renamed
 // into place when complete). Sheets are written in the definition's order by the streaming writer, the "About"
 // sheet last. The `run` job calls this in-process with its own open store.
-import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.ts';
+import { moveIntoPlace, temporaryBeside } from '../outputs/atomic-file.ts';
+import { checkFileOutput, checkFolderOutput } from '../outputs/output-guard.ts';
 import type { Store } from '../store/database.ts';
 import { silentLogger, type Logger } from '../util/log.ts';
 import { VERSION } from '../version.ts';
@@ -87,10 +89,12 @@ export async function renderReport(options: RenderReportOptions): Promise<Render
     defaultPeriod: def.defaultPeriod,
     budgetMonthly: config.reports.budget?.monthly,
   });
-  const outDir = resolve(cwd, options.outDir ?? config.outDir);
+  // the workbook may go beside the database, never onto one of its files (issue 18 §1); store.path is the database
+  const flag = options.outDir !== undefined ? '--out-dir' : 'config outDir';
+  const outDir = checkFolderOutput({ flag, path: resolve(cwd, options.outDir ?? config.outDir), dbPath: store.path }, { mayHoldDatabase: true });
   mkdirSync(outDir, { recursive: true });
-  const finalPath = join(outDir, workbookFileName(def.name, clock.period));
-  const tmpPath = join(outDir, `.${workbookFileName(def.name, clock.period)}.${process.pid}.${Date.now()}.tmp`);
+  const finalPath = checkFileOutput({ flag, path: join(outDir, workbookFileName(def.name, clock.period)), dbPath: store.path });
+  const tmpPath = temporaryBeside(finalPath, store.path);
   const unlimitMemory = await limitReportMemory(store);
   let dropCache = async () => {};
   try {
@@ -116,7 +120,7 @@ export async function renderReport(options: RenderReportOptions): Promise<Render
     let figures: SummaryFigure[] = [];
     let charts: RenderedChart[] = [];
     for (const [i, sheet] of def.sheets.entries()) {
-      const where = `report definition ${def.file} sheets.${i}`;
+      const where = `report definition ${def.file} sheets.${i + 1}`;
       const started = Date.now();
       if (sheet.kind === 'summary') {
         const r = await writeSummarySheet(writer, store, sheet, heading(sheet.title ?? def.title), { params: clock.params, timeZone, font, where });
@@ -165,7 +169,7 @@ export async function renderReport(options: RenderReportOptions): Promise<Render
       });
     }
     await writer.commit();
-    renameSync(tmpPath, finalPath);
+    moveIntoPlace(tmpPath, finalPath);
     const bytes = statSync(finalPath).size;
     log.info(`wrote ${finalPath} (${(bytes / 1e6).toFixed(1)} MB)`);
     return {

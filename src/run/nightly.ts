@@ -9,7 +9,8 @@ import { createProgress } from '../extract/progress.ts';
 import { runSync, type SyncResult } from '../extract/sync.ts';
 import { deliverReport, renderReport, type DeliveryResult, type RenderedReport } from '../report/index.ts';
 import { acquireSyncLock, describeWait } from '../store/lock.ts';
-import { SESSION_WAIT_MS, withReader, writeSessions } from '../store/shared-database.ts';
+import { withRulesReader } from '../allocation/reader-rules.ts';
+import { SESSION_WAIT_MS, writeSessions } from '../store/shared-database.ts';
 import { EXIT, errorMessage, isGpuledgerError, type ExitCode } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 
@@ -96,7 +97,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
     if (options.signal?.aborted) return;
 
     try {
-      const workbook = await withReader(options.dbPath, (store) => renderReport({ store, config, report, outDir, logger: log.child('report') }));
+      const workbook = await withRulesReader(options.dbPath, config.allocation, (store) => renderReport({ store, config, report, outDir: options.outDir, logger: log.child('report') }));
       result.workbook = workbook;
       step({ step: 'report', status: 'ok', detail: `${workbook.path} (${(workbook.bytes / 1024).toFixed(0)} KB)` });
     } catch (e) {
@@ -106,7 +107,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
 
     try {
       // short sessions: the database is not held while webhooks and SMTP are reached
-      const alerts = await runAlerts({ sessions: writeSessions(writer), config, outDir, log: log.child('alerts') });
+      const alerts = await runAlerts({ sessions: writeSessions(writer), dbPath: options.dbPath, config, outDir, log: log.child('alerts') });
       result.alerts = alerts;
       const fired = alerts.events.length;
       step({
@@ -130,7 +131,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
           import('../export/postgres/target.ts'),
         ]);
         const target = resolvePostgresTarget(config);
-        const exported = await withReader(options.dbPath, (store) => exportPostgres(store, target, { log: log.child('export') }));
+        const exported = await withRulesReader(options.dbPath, config.allocation, (store) => exportPostgres(store, target, { log: log.child('export') }));
         step({
           step: 'export',
           status: 'ok',

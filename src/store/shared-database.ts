@@ -182,14 +182,6 @@ export function writeSessions(options: WriterOptions): WriteSessions {
   return { write: (fn, o) => withWriter({ ...options, ...o }, fn) };
 }
 
-/**
- * Sessions that only read (alerts --dry-run): each opens the published database read-only, so a command that
- * changes nothing needs no write access to the database folder and takes no lock (issue 18 §8).
- */
-export function readSessions(dbPath: string): WriteSessions {
-  return { write: (fn) => withReader(dbPath, fn) };
-}
-
 /** Sessions on a store the caller already holds open (tests, benchmarks): each is a call, then the refresh that a
  * real session does before it publishes. */
 export function heldSessions(store: Store): WriteSessions {

@@ -1,6 +1,8 @@
 // The balance adapter against the simulator over real HTTP: the required and optional fields as exact decimals; an
 // unknown optional field is dropped, remembered for the client's life and never asked again; an unknown required
 // field fails with a typed error.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient, ApiGraphqlError } from '../../src/api/index.ts';
 import { startSimulator, type Simulator } from '../../src/simulator/index.ts';
@@ -12,6 +14,8 @@ let client: ApiClient | undefined;
 afterEach(async () => {
   await client?.close();
   await sim?.close();
+  client = undefined;
+  sim = undefined;
 });
 
 async function setup(unknownGraphqlFields: string[] = []) {
@@ -50,5 +54,24 @@ describe('balance adapter', () => {
     const error = await client.balance().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiGraphqlError);
     expect((error as Error).message).toMatch(/Cannot query field "currentSpendPerHr"/);
+  });
+
+  it('refuses a balance no store could hold (1e308), naming the field, instead of failing later in DuckDB', async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"data":{"myself":{"clientBalance":1e308,"currentSpendPerHr":1.5,"spendLimit":80,"underBalance":false,"minBalance":0,"stripeReloadHistory":[]}}}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      client = new ApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: 'k', apiKeyEnv: 'TEST_KEY', initialRatePerSecond: 1000 });
+      const error = await client.balance().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiGraphqlError);
+      expect((error as Error).message).toMatch(/clientBalance.*outside any amount gpuledger stores/);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -206,6 +206,16 @@ describe('alerts on a synced simulator account', () => {
     expect(endpointAnomaly(after.conditions)?.details.day).toBe(spike.day.toISOString().slice(0, 10));
   });
 
+  it('back-tested near the start of the data, calls nothing new spend: the days without a baseline are not scored, and the dry run says why', async () => {
+    const first = (await store.one<{ d: string }>(`select min(loaded_from)::date::varchar as d from _meta_watermarks where source <> 'inventory'`))!.d;
+    const out = new Collect();
+    // three days after the first synced day: before this change every family looked like new spend then
+    const asOf = new Date(Date.parse(`${first}T00:00:00Z`) + 3 * DAY + 6 * 3_600_000);
+    const result = await runAlerts({ store, config: config({}), outDir: tmp.dir, dryRun: true, stdout: out, asOf, withRestatements: true });
+    expect(result.conditions.filter((c) => c.rule === 'anomaly')).toEqual([]);
+    expect(out.text).toMatch(new RegExp(`not scored: anomaly: sim's synced billing starts on ${first}, so days before \\d{4}-\\d{2}-\\d{2} have fewer than 5 days of baseline`));
+  });
+
   it('emails one message with every event through a real SMTP server', async () => {
     const smtp = await startSmtp();
     try {

@@ -1,6 +1,8 @@
 // Allocation on a synced simulator account (issue 13): the issue's example config gives each team its direct cost
 // plus its day-by-day proportional share of the platform cost, platform ends at $0, the category adds up to the
 // account total exactly, and `gpuledger allocation explain` says which rule put each resource where.
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAlerts } from '../../src/alert/index.ts';
@@ -153,6 +155,32 @@ describe('allocation on a synced simulator account', () => {
       const bad = await gpuledger(['--config', configPath, '--db', tmp.db, 'allocation', 'explain', '--category', 'project']);
       expect(bad.code).toBe(2);
       expect(bad.stderr.trim()).toBe("gpuledger: --category 'project' is not configured (configured: team)");
+    } finally {
+      store = await openStore({ path: tmp.db, command: 'test' });
+    }
+  });
+
+  it('answers a reader with the rules of its own config, writing nothing, while other clients see the stored rules', async () => {
+    await store.close(); // the CLI reads the file
+    try {
+      const other = join(tmp.dir, 'other.json');
+      const otherConfig = smallSyncConfig(sim, {
+        allocation: { categories: { team: { rules: [{ value: 'compute', match: { family: ['pod', 'serverless'] } }], default: 'other', split: [] } } },
+      });
+      writeFileSync(other, JSON.stringify(otherConfig));
+      const before = statSync(tmp.db);
+      const sql = "select value, count(*)::varchar as n from cost_allocated where category = 'team' group by 1 order by 1";
+      const mine = await gpuledger(['--config', other, '--db', tmp.db, 'query', sql, '--format', 'json']);
+      expect(mine.stderr).toBe('');
+      expect((JSON.parse(mine.stdout) as { value: string }[]).map((r) => r.value)).toEqual(['compute', 'other']);
+      const rules = await gpuledger(['--config', other, '--db', tmp.db, 'query', 'select category, rule_count, written_at from rpt_allocation_rules', '--format', 'json']);
+      expect(JSON.parse(rules.stdout)).toEqual([{ category: 'team', rule_count: 1, written_at: null }]);
+      // the original config's reader, and the file itself, still hold the stored rules
+      const stored = await gpuledger(['--config', configPath, '--db', tmp.db, 'query', sql, '--format', 'json']);
+      expect((JSON.parse(stored.stdout) as { value: string }[]).map((r) => r.value)).toEqual(['imaging', 'research', 'unallocated']);
+      const after = statSync(tmp.db);
+      expect([after.size, after.mtimeMs]).toEqual([before.size, before.mtimeMs]);
+      expect(readdirSync(tmp.dir).filter((f) => f.includes('.writer') || f.includes('.lock'))).toEqual([]);
     } finally {
       store = await openStore({ path: tmp.db, command: 'test' });
     }

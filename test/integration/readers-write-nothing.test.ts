@@ -111,19 +111,20 @@ describe('readers write nothing in the database folder', () => {
     expect(snapshot(dbDir)).toEqual(before);
   });
 
-  it('report with allocation rules the database does not hold yet writes them once, then reads only', async () => {
+  it('report and query with allocation rules the database does not hold answer with them and write nothing', async () => {
     mkdirSync(join(tmp.dir, 'changed'));
     const changed = writeConfig(join(tmp.dir, 'changed'), {
       ...smallSyncConfig(sim),
       allocation: { categories: { team: { rules: [{ match: { gpuType: '*A100*' }, value: 'training' }], default: 'shared' } } },
     });
-    const first = await gpuledger(['--config', changed, '--db', db, 'report', '--out-dir', out]);
-    expect(first.code).toBe(0);
-    const rules = await gpuledger(['--db', db, 'query', '--format', 'csv', `select value from _meta_allocation_rules`]);
-    expect(rules.stdout).toMatch(/training/);
     const before = snapshot(dbDir);
-    const second = await gpuledger(['--config', changed, '--db', db, 'report', '--out-dir', out]);
-    expect(second.code).toBe(0);
+    const report = await gpuledger(['--config', changed, '--db', db, 'report', '--out-dir', out]);
+    expect(report.code).toBe(0);
+    const values = await gpuledger(['--config', changed, '--db', db, 'query', '--format', 'csv', `select distinct value from cost_allocated order by 1`]);
+    expect(values.stdout).toMatch(/shared/);
     expect(snapshot(dbDir)).toEqual(before);
+    // the file still holds the rules its last writer stored (none here)
+    const stored = await gpuledger(['--db', db, 'query', '--format', 'csv', `select count(*) as n from _meta_allocation_rules`]);
+    expect(stored.stdout).toBe('n\r\n0\r\n');
   });
 });

@@ -160,6 +160,29 @@ describe('sync under faults', () => {
     }
   });
 
+  it('shows no complete-through date for a source that failed, even when an earlier run completed some', async () => {
+    const good = await fastSimulator();
+    const tmp = tempDir();
+    const store = await openTestStore(tmp.db);
+    try {
+      const first = await syncOnce(store, smallSyncConfig(good), { sources: ['pods'] });
+      expect(first.ranges.find((r) => r.source === 'pods')?.completeThrough).toMatch(/^\d{4}-/);
+      await good.close();
+      const drifting = await fastSimulator({ faults: 'drift=pods@1' });
+      try {
+        const second = await syncOnce(store, smallSyncConfig(drifting), { sources: ['pods'] });
+        const pods = second.ranges.filter((r) => r.source === 'pods');
+        expect(pods.some((r) => r.status === 'failed')).toBe(true);
+        for (const r of pods.filter((x) => x.status === 'failed')) expect(r.completeThrough).toBeNull();
+      } finally {
+        await drifting.close();
+      }
+    } finally {
+      await store.close();
+      tmp.cleanup();
+    }
+  });
+
   it('carries on without GraphQL, with a warning', async () => {
     const sim = await fastSimulator({ faults: 'graphql=down' });
     const tmp = tempDir();

@@ -120,6 +120,17 @@ describe('unit costs against the simulator', () => {
     ]);
   });
 
+  it('refuses metrics of an account the database has no cost of, naming the accounts it has', async () => {
+    const other = join(tmp.dir, 'other.csv');
+    writeFileSync(other, `date,metric,value,scope\n${DAYS[0]},images,5,\n`);
+    const r = await cli('metrics', 'import', other, '--account', 'nosuch');
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(
+      "gpuledger: --account 'nosuch' has no synced cost in this database, so its metrics would divide nothing; accounts in the database: sim (pass --account NAME, or sync 'nosuch' first)",
+    );
+    expect(await read(`select count(*)::varchar as n from raw_metrics where account = 'nosuch'`)).toEqual([{ n: '0' }]);
+  });
+
   it('derives jobs from /health samples across a counter reset, split over the days each interval spans', async () => {
     const config = smallSyncConfig(sim);
     const sample = async (at: string) => {

@@ -2,7 +2,7 @@
 // the line and field of the first bad row.
 import { describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config/load.ts';
-import { checkMetricRows, MetricsFileError } from '../../src/metrics/metric-rows.ts';
+import { checkMetricRows, MAX_METRIC_VALUE, MetricsFileError } from '../../src/metrics/metric-rows.ts';
 import { queueApiUrlFor } from '../../src/metrics/queue-url.ts';
 import { readMetricsCsv } from '../../src/metrics/read-csv.ts';
 import { checkScope } from '../../src/metrics/scope.ts';
@@ -38,6 +38,17 @@ describe('metrics file rows', () => {
     ['date,metric,scope\n2026-02-01,images,\n', 'm.csv line 1: the header has no value column; expected date,metric,value,scope'],
   ])('refuses %j', (csv, message) => {
     expect(problem(csv)).toBe(message);
+  });
+
+  it('accepts values up to the largest a unit cost can be computed from, and refuses one digit more', () => {
+    expect(check(`date,metric,value,scope\n2026-02-01,images,${MAX_METRIC_VALUE},\n2026-02-02,images,000000000000000000001,\n`).map((r) => r.value)).toEqual([
+      MAX_METRIC_VALUE,
+      '000000000000000000001',
+    ]);
+    expect(problem('date,metric,value,scope\n2026-02-01,images,1000000000000000,\n')).toBe(
+      `m.csv line 2, field value: value '1000000000000000' is larger than ${MAX_METRIC_VALUE}, the largest a unit cost can be computed from`,
+    );
+    expect(problem(`date,metric,value,scope\n2026-02-01,images,${'9'.repeat(32)},\n`)).toMatch(/field value: value '9{32}' is larger than/);
   });
 
   it('knows the built-in scope kinds and the configured allocation categories, nothing else', () => {

@@ -10,12 +10,12 @@ export interface CliResult {
   stderr: string;
 }
 
-export function gpuledger(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+export function gpuledger(args: string[], env: NodeJS.ProcessEnv = {}, options: { cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [BIN, ...args],
-      { env: { ...process.env, GPULEDGER_CONFIG: '', ...env }, maxBuffer: 64 * 1024 * 1024 },
+      { env: { ...process.env, GPULEDGER_CONFIG: '', ...env }, maxBuffer: 64 * 1024 * 1024, cwd: options.cwd },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });

@@ -163,7 +163,7 @@ describe('renderReport with a definition over fixture SQL', () => {
   it('does not leave a temp file when rendering fails, and says which sheet failed', async () => {
     writeDefinition(dir, 'broken', `title: B\ndefaultPeriod: month_to_date\nsheets:\n  - { name: A, sql: select 1 as x }\n  - { name: B, sql: select * from no_such_table }\n`);
     await expect(renderReport({ store, config: config(), report: 'broken', period: '2026-10', outDir: join(dir, 'broken') })).rejects.toThrow(
-      /broken\.yaml sheets\.1: query failed: Catalog Error: Table with name no_such_table does not exist/,
+      /broken\.yaml sheets\.2: query failed: Catalog Error: Table with name no_such_table does not exist/,
     );
     expect(existsSync(join(dir, 'broken')) ? readdirSync(join(dir, 'broken')) : []).toEqual([]);
   });

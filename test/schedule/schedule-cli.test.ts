@@ -39,7 +39,7 @@ describe('gpuledger schedule', () => {
     const r = await gpuledger(['--config', bad, '--db', db, 'schedule', '--list']);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/schedule\.jobs\.0\.cron: '0 6 \* \*' has 4 fields; use 5 fields/);
+    expect(r.stderr).toMatch(/schedule\.jobs\.1\.cron: '0 6 \* \*' has 4 fields; use 5 fields/);
   });
 
   it('catches up a missed run in a child process, refuses a second daemon, and stops on SIGTERM', async () => {

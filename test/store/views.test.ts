@@ -55,7 +55,7 @@ describe('applying views in dependency order', () => {
     await applyViews(s);
     const applied = await s.all<{ n: string }>(
       `select distinct view_name as n from duckdb_views() where not internal
-       union select function_name from duckdb_functions() where function_type = 'table_macro' and not internal`,
+       union select function_name from duckdb_functions() where function_type in ('table_macro', 'macro') and not internal`,
     );
     expect(applied.map((r) => r.n).sort()).toEqual([...names].sort());
   });
@@ -71,5 +71,20 @@ describe('applying views in dependency order', () => {
     const layers = files.map((f) => f.layer);
     expect(layers).toEqual([...layers].sort((a, b) => ['staging', 'marts', 'reports'].indexOf(a) - ['staging', 'marts', 'reports'].indexOf(b)));
     expect(files.find((f) => f.name === 'cost')?.description).toMatch(/^One row per billing record/);
+  });
+});
+
+describe('applying views only when a file changed', () => {
+  it('leaves the views alone on the next writing open when no view or macro file changed', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'gpuledger-views-again-')), 'v.duckdb');
+    const first = await openStore({ path });
+    const applied = await first.one<{ at: string }>('select applied_at::varchar as at from _meta_applied_views');
+    await first.close();
+    const second = await openStore({ path });
+    try {
+      expect(await second.one<{ at: string }>('select applied_at::varchar as at from _meta_applied_views')).toEqual(applied);
+    } finally {
+      await second.close();
+    }
   });
 });

@@ -9,7 +9,7 @@ import { refreshMaterialized } from '../../src/store/materialize.ts';
 export const tmpDbPath = (prefix = 'gpuledger-views-'): string => join(mkdtempSync(join(tmpdir(), prefix)), 'test.duckdb');
 
 /**
- * A writable store whose reads first bring the materialised tables up to date when something was written since –
+ * A writable store whose reads (and close) first bring the materialised tables up to date when something was written since –
  * what a real writing session does before it publishes – so a test can insert rows and read views in any order.
  */
 export async function viewStore(path = tmpDbPath()): Promise<Store> {
@@ -34,6 +34,11 @@ export async function viewStore(path = tmpDbPath()): Promise<Store> {
     async one(sql, params) {
       await settled();
       return store.one(sql, params);
+    },
+    // a test that writes and closes leaves a file other processes read: refreshed, as a publishing session leaves it
+    async close() {
+      await settled();
+      await store.close();
     },
   };
 }

@@ -5,7 +5,8 @@ with attributed as (
 ),
 
 final as (
-    select * exclude (grain, valid_from, valid_to, subject_id) from attributed
+    -- DECIMAL(18,6) as the API's amounts (the day grain's sums, unioned in int_cost_attributed_in, are wider)
+    select * exclude (grain, valid_from, valid_to, subject_id) replace (amount::decimal(18,6) as amount) from attributed
 )
 
 select * from final;

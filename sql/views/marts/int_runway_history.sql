@@ -13,7 +13,7 @@ latest_per_moment as (
 runway as (
     select
         *,
-        greatest(0, balance / nullif(spend_per_hour, 0))::decimal(18,2) as runway_hours,
+        int_runway_hours(balance, spend_per_hour) as runway_hours,
     from latest_per_moment
 ),
 

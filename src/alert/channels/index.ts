@@ -1,6 +1,5 @@
 // Channels from the config. Built before any rule runs, so a missing webhook secret or SMTP section is a
 // configuration error (exit 2) before anything is evaluated or recorded.
-import { resolve } from 'node:path';
 import type { Config } from '../../config/schema.ts';
 import { createMailer, type Mailer } from '../../mail/index.ts';
 import { ConfigError } from '../../util/errors.ts';
@@ -8,11 +7,14 @@ import type { Logger } from '../../util/log.ts';
 import type { Channel } from './channel.ts';
 import { emailChannel } from './email.ts';
 import { fileChannel } from './file.ts';
+import { fileChannelPath } from './file-path.ts';
 import { stdoutChannel } from './stdout.ts';
 import { webhookChannel } from './webhook.ts';
 
 export interface ChannelOptions {
   outDir: string;
+  /** The database whose files no channel may write (issue 18 §1). */
+  dbPath: string;
   env?: NodeJS.ProcessEnv;
   stdout?: NodeJS.WritableStream;
   logger?: Logger;
@@ -20,17 +22,13 @@ export interface ChannelOptions {
   mailer?: Mailer;
 }
 
-export function defaultAlertsFile(outDir: string): string {
-  return resolve(outDir, 'alerts.ndjson');
-}
-
 export function buildChannels(config: Config, options: ChannelOptions): Channel[] {
-  return config.alerts.channels.map((c) => {
+  return config.alerts.channels.map((c, i) => {
     switch (c.type) {
       case 'stdout':
         return stdoutChannel(c.minSeverity, options.stdout);
       case 'file':
-        return fileChannel(c.path ? resolve(c.path) : defaultAlertsFile(options.outDir), c.minSeverity);
+        return fileChannel(fileChannelPath(c, i, options), c.minSeverity);
       case 'webhook':
         return webhookChannel(c, options.env);
       case 'email': {
@@ -44,3 +42,4 @@ export function buildChannels(config: Config, options: ChannelOptions): Channel[
 }
 
 export type { Channel } from './channel.ts';
+export { checkFileChannels, defaultAlertsFile } from './file-path.ts';

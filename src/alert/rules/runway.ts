@@ -58,6 +58,8 @@ export async function evaluateRunway(store: Store, rule: RunwayRule): Promise<Co
     const hours = r.runway_hours === null ? null : Number(r.runway_hours);
     if (hours !== null && hours < rule.warningHours) {
       const critical = hours < rule.criticalHours;
+      // runway_hours is 0 for a balance at or below $0 (already out) and null when nothing is spent (rpt_runway)
+      const out = decimalStringToMicros(r.balance) <= 0n;
       const atRisk = await store.all<AtRisk>(readSqlFile('alerts', 'runway_at_risk'), { account: r.account });
       found.push({
         key: `runway:${r.account}`,
@@ -65,7 +67,9 @@ export async function evaluateRunway(store: Store, rule: RunwayRule): Promise<Co
         account: r.account,
         level: critical ? 2 : 1,
         severity: critical ? 'critical' : 'warning',
-        title: `Runway: ${r.account} has ${hoursText(hours)} of credit left (${burn})${r.estimated ? ', estimated' : ''}`,
+        title: out
+          ? `Runway: ${r.account} has run out of credit (balance ${usdText(r.balance)})${r.estimated ? ', estimated' : ''}`
+          : `Runway: ${r.account} has ${hoursText(hours)} of credit left (${burn})${r.estimated ? ', estimated' : ''}`,
         message:
           `${r.account}: balance ${usdText(r.balance)} as of ${r.observed_at}${estimate} runs out around ${r.runs_out_at} at the current ` +
           `${usdText(r.spend_per_hour)}/h (runway ${r.runway_hours} h, under the ${critical ? rule.criticalHours : rule.warningHours} h threshold).${billed}` +

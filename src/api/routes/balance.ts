@@ -18,7 +18,12 @@ const OPTIONAL = {
 } as const;
 type OptionalField = keyof typeof OPTIONAL;
 
-const usd = z.number().finite();
+// an amount the store can hold (DECIMAL(18,6)): anything larger is not a balance but a broken answer, said here
+// rather than as a conversion error when the reading is loaded
+const usd = z
+  .number()
+  .finite()
+  .refine((x) => Math.abs(x) < 1e12, { message: 'outside any amount gpuledger stores (at most $999,999,999,999.999999 either way)' });
 const myselfSchema = z.looseObject({
   clientBalance: usd,
   currentSpendPerHr: usd,

@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { parseRfc3339 } from '../../util/buckets.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
 import type { ExitState } from '../main.ts';
+import type { Store } from '../../store/database.ts';
 
 interface AlertsFlags {
   dryRun?: boolean;
@@ -25,24 +26,28 @@ export function registerAlerts(program: Command, exit: ExitState): void {
     .option('--with-restatements', 'with --as-of: evaluate on the data as loaded now, later restatements included')
     .option('--wait <seconds>', 'wait this long for another gpuledger process to release the database', '0')
     .action(async (flags: AlertsFlags, command: Command) => {
+      const [{ contextFor }, { checkFileChannels }] = await Promise.all([import('../context.ts'), import('../../alert/channels/file-path.ts')]);
+      const { settings, log } = contextFor(command);
+      // a file channel aimed at the store's files is a configuration error, refused before anything loads or runs
+      if (!flags.dryRun) checkFileChannels(settings.config, { outDir: settings.config.outDir, dbPath: settings.dbPath });
       // implementations load only when the command runs, so --help and other commands start fast (issue 11)
-      const [{ contextFor }, { readSessions, SESSION_WAIT_MS, writeSessions }, { runAlerts }] = await Promise.all([
-        import('../context.ts'),
+      const [{ SESSION_WAIT_MS, writeSessions }, { runAlerts }, { withRulesReader }] = await Promise.all([
         import('../../store/shared-database.ts'),
         import('../../alert/index.ts'),
+        import('../../allocation/reader-rules.ts'),
       ]);
-      const { settings, log } = contextFor(command);
       const asOf = flags.asOf === undefined ? undefined : parseRfc3339(flags.asOf, '--as-of');
       if (flags.withRestatements && asOf === undefined) {
         throw new UsageError('--with-restatements only applies to a back-test: pass --as-of RFC3339 too');
       }
       const wait = Number(flags.wait ?? 0);
       if (!Number.isFinite(wait) || wait < 0) throw new UsageError(`--wait takes seconds (a number ≥ 0), got '${flags.wait}'`);
-      // a dry run changes nothing, so it only reads: no lock, no writer copy, no write access to the database folder
+      // a dry run changes nothing, so it only reads: no lock, no writer copy, no write access to the database folder –
+      // answering with this config's allocation rules (reader-rules.ts)
       const sessions = flags.dryRun
-        ? readSessions(settings.dbPath)
+        ? { write: <T>(fn: (store: Store) => Promise<T>) => withRulesReader(settings.dbPath, settings.config.allocation, fn) }
         : writeSessions({ dbPath: settings.dbPath, command: 'alerts', waitMs: Math.max(wait * 1000, SESSION_WAIT_MS), log, allocation: settings.config.allocation });
-      const result = await runAlerts({ sessions, config: settings.config, log, asOf, withRestatements: flags.withRestatements, dryRun: flags.dryRun });
+      const result = await runAlerts({ sessions, dbPath: settings.dbPath, config: settings.config, log, asOf, withRestatements: flags.withRestatements, dryRun: flags.dryRun });
       if (result.failedChannels.length > 0 || result.failedRules.length > 0 || result.pending.length > 0) exit.code = EXIT.partial;
     });
 }

@@ -71,14 +71,14 @@ export function registerAllocation(program: Command, _exit: ExitState): void {
       const top = Number(flags.top);
       if (!Number.isInteger(top) || top < 0) throw new UsageError(`--top takes a whole number ≥ 0, got '${flags.top}'`);
       // DuckDB and the allocation SQL load only when the command runs, so --help and other commands start fast
-      const [{ contextFor }, { SESSION_WAIT_MS, withWriter }, { explainAllocation }] = await Promise.all([
+      const [{ contextFor }, { withRulesReader }, { explainAllocation }] = await Promise.all([
         import('../context.ts'),
-        import('../../store/shared-database.ts'),
+        import('../../allocation/reader-rules.ts'),
         import('../../allocation/explain.ts'),
       ]);
-      const { settings, log } = contextFor(command);
-      // a writing open loads the config's rules, so the explanation is of the rules in the config file now
-      const explanation = await withWriter({ dbPath: settings.dbPath, command: 'allocation', waitMs: SESSION_WAIT_MS, log, allocation: settings.config.allocation }, (store) =>
+      const { settings } = contextFor(command);
+      // the explanation is of the rules in the config file now, read without writing (reader-rules.ts)
+      const explanation = await withRulesReader(settings.dbPath, settings.config.allocation, (store) =>
         explainAllocation(store, { category: flags.category, resource: flags.resource, top }),
       );
       if (format !== 'table') return emit(combined(explanation), { format });

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { parseRfc3339 } from '../../util/buckets.ts';
 import type { ExitState } from '../main.ts';
 import { defaultFormat, emit, OUTPUT_FORMATS, parseOutputFormat } from '../output.ts';
-import { checkOutFile } from '../paths.ts';
+import { checkOutFolderExists } from '../paths.ts';
 import { EmptySqlError } from '../../query/sql-error.ts';
 
 interface QueryFlags {
@@ -31,17 +31,20 @@ export function registerQuery(program: Command, _exit: ExitState): void {
       const asOf = flags.asOf ? parseRfc3339(flags.asOf, '--as-of') : undefined;
       // text that is only comments is refused by the parser later, with the same words (read-only-guard.ts)
       if (sql.trim() === '') throw new EmptySqlError();
-      if (flags.out !== undefined) checkOutFile(flags.out, '--out');
+      if (flags.out !== undefined) checkOutFolderExists(flags.out, '--out');
+      // the output is checked before DuckDB loads: a refusal is immediate and touches nothing (issue 18 §1)
+      const [{ contextFor }, { checkFileOutput }] = await Promise.all([import('../context.ts'), import('../../outputs/output-guard.ts')]);
+      const { settings } = contextFor(command);
+      const out = flags.out === undefined ? undefined : checkFileOutput({ flag: '--out', path: flags.out, dbPath: settings.dbPath });
       // DuckDB loads only when the command runs, so --help and other commands start fast (issue 11)
-      const [{ contextFor }, { withReadStore }, { runReadOnlyQuery }, { resolveReadGrants }] = await Promise.all([
-        import('../context.ts'),
-        import('../../query/open-database.ts'),
+      const [{ withRulesReader }, { runReadOnlyQuery }, { resolveReadGrants }] = await Promise.all([
+        import('../../allocation/reader-rules.ts'),
         import('../../query/run-query.ts'),
         import('../../query/sandbox.ts'),
       ]);
-      const { settings } = contextFor(command);
       const allowRead = resolveReadGrants(flags.allowRead, settings.dbPath);
-      const table = await withReadStore(settings.dbPath, (store) => runReadOnlyQuery(store, sql, { asOf, allowRead }));
-      emit(table, { format, out: flags.out });
+      // the allocation views answer with this config's rules, whatever the last writer stored (reader-rules.ts)
+      const table = await withRulesReader(settings.dbPath, settings.config.allocation, (store) => runReadOnlyQuery(store, sql, { asOf, allowRead }));
+      emit(table, { format, out, dbPath: settings.dbPath });
     });
 }

@@ -2,7 +2,6 @@
 // and, with --email, send it. A workbook that could not be delivered stays on disk and the command exits 1.
 import type { Command } from 'commander';
 import type { ExitState } from '../main.ts';
-import { checkCreatableFolder } from '../paths.ts';
 
 interface ReportFlags {
   report: string;
@@ -20,17 +19,19 @@ export function registerReport(program: Command, _exit: ExitState): void {
     .option('--out-dir <dir>', 'where the workbook is written (default: config outDir, out/)')
     .option('--email', 'email the workbook to reports.delivery.<name>.recipients')
     .action(async (flags: ReportFlags, command: Command) => {
+      // the output folder is checked before anything heavy loads: a refusal is immediate (issue 18 §1)
+      const [{ contextFor }, { checkFolderOutput }] = await Promise.all([import('../context.ts'), import('../../outputs/output-guard.ts')]);
+      const { settings, log } = contextFor(command);
+      // workbooks may go beside the database, never onto its files
+      if (flags.outDir !== undefined) checkFolderOutput({ flag: '--out-dir', path: flags.outDir, dbPath: settings.dbPath }, { mayHoldDatabase: true });
       // exceljs, nodemailer and resvg load only when a report is made, so --help and other commands start fast
-      const [{ contextFor }, { SESSION_WAIT_MS, withReader, withWriter }, report, { createMailer }, { holdsAllocationRules }] = await Promise.all([
-        import('../context.ts'),
+      const [{ SESSION_WAIT_MS, withWriter }, report, { createMailer }, { withRulesReader }] = await Promise.all([
         import('../../store/shared-database.ts'),
         import('../../report/index.ts'),
         import('../../mail/index.ts'),
-        import('../../allocation/load-rules.ts'),
+        import('../../allocation/reader-rules.ts'),
       ]);
       const { checkDeliveryConfig, parsePeriod, loadReportDefinition, renderReport, deliverReport, ReportDeliveryError } = report;
-      const { settings, log } = contextFor(command);
-      if (flags.outDir !== undefined) checkCreatableFolder(flags.outDir, '--out-dir');
       // usage and definition errors before the database is opened (exit 2 without touching anything)
       if (flags.period !== undefined) parsePeriod(flags.period);
       loadReportDefinition(flags.report, settings.config.reports.directory);
@@ -38,14 +39,9 @@ export function registerReport(program: Command, _exit: ExitState): void {
       // the mailer reads the SMTP password now, so a missing one is reported before any work is done
       const mailer = flags.email ? createMailer(settings.config.smtp!, { logger: log }) : undefined;
       try {
-        // the views read the allocation rules from the database: bring them in line with the config file first – a
-        // writing session only when they differ, so an unchanged config needs no write access to the database folder
-        const { allocation } = settings.config;
-        if (!(await withReader(settings.dbPath, (store) => holdsAllocationRules(store, allocation)))) {
-          await withWriter({ dbPath: settings.dbPath, command: 'report', waitMs: SESSION_WAIT_MS, log, allocation }, async () => undefined);
-        }
-        // rendered from the published database: a sync running meanwhile is neither waited for nor disturbed
-        const rendered = await withReader(settings.dbPath, (store) =>
+        // rendered from the published database – a sync running meanwhile is neither waited for nor disturbed – with
+        // this config's allocation rules, whatever the last writer stored, and no write access needed (reader-rules.ts)
+        const rendered = await withRulesReader(settings.dbPath, settings.config.allocation, (store) =>
           renderReport({
             store,
             config: settings.config,

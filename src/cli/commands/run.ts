@@ -5,7 +5,6 @@ import type { NightlyResult } from '../../run/nightly.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
 import { exitWith } from '../last-resort.ts';
 import type { ExitState } from '../main.ts';
-import { checkCreatableFolder } from '../paths.ts';
 
 interface RunFlags {
   report: string;
@@ -50,14 +49,17 @@ export function registerRun(program: Command, exit: ExitState): void {
     .option('--wait <seconds>', 'wait up to this long for another gpuledger process holding the database', '0')
     .action(async (flags: RunFlags, command: Command) => {
       // the whole pipeline (simulator, undici, exceljs, nodemailer) loads only when the job runs (issue 11)
-      const [{ contextFor }, { resolveAccounts }, { runDemo, DEMO_DB }, { runNightly }] = await Promise.all([
+      const [{ contextFor }, { checkFolderOutput }, { checkFileChannels }, { resolveAccounts }, { runDemo, DEMO_DB }, { runNightly }] = await Promise.all([
         import('../context.ts'),
+        import('../../outputs/output-guard.ts'),
+        import('../../alert/channels/file-path.ts'),
         import('../../extract/accounts.ts'),
         import('../../run/demo.ts'),
         import('../../run/nightly.ts'),
       ]);
       const { settings, log } = contextFor(command);
-      if (flags.outDir !== undefined) checkCreatableFolder(flags.outDir, '--out-dir');
+      // the workbook and the alert file may go beside the database, never onto its files (issue 18 §1)
+      if (flags.outDir !== undefined) checkFolderOutput({ flag: '--out-dir', path: flags.outDir, dbPath: settings.dbPath }, { mayHoldDatabase: true });
       const wait = Number(flags.wait);
       if (!Number.isFinite(wait) || wait < 0) throw new UsageError(`--wait takes seconds (a number ≥ 0), got '${flags.wait}'`);
       const noKey = settings.config.accounts.every((a) => !process.env[a.apiKeyEnv]);
@@ -77,6 +79,8 @@ export function registerRun(program: Command, exit: ExitState): void {
           return;
         }
         const accounts = resolveAccounts(settings.config, settings.apiUrl, process.env);
+        // a file channel aimed at the store's files is a configuration error: refused before the job starts
+        checkFileChannels(settings.config, { outDir: flags.outDir ?? settings.config.outDir, dbPath: settings.dbPath });
         const result = await runNightly({
           config: settings.config,
           dbPath: settings.dbPath,

@@ -58,12 +58,12 @@ function checkParameters(def: ReportDefinition): void {
   };
   def.sheets.forEach((sheet, i) => {
     if (sheet.kind === 'table') {
-      check(sheet.sql, `sheets.${i}.sql`);
-      check(sheet.where, `sheets.${i}.where`);
-      check(sheet.orderBy, `sheets.${i}.orderBy`);
+      check(sheet.sql, `sheets.${i + 1}.sql`);
+      check(sheet.where, `sheets.${i + 1}.where`);
+      check(sheet.orderBy, `sheets.${i + 1}.orderBy`);
     } else {
-      sheet.blocks.forEach((b, j) => check(b.sql, `sheets.${i}.blocks.${j}.sql`));
-      sheet.charts.forEach((c, j) => check(c.sql, `sheets.${i}.charts.${j}.sql`));
+      sheet.blocks.forEach((b, j) => check(b.sql, `sheets.${i + 1}.blocks.${j + 1}.sql`));
+      sheet.charts.forEach((c, j) => check(c.sql, `sheets.${i + 1}.charts.${j + 1}.sql`));
     }
   });
 }

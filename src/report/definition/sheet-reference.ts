@@ -3,6 +3,7 @@
 // once. `name`, `title` and `description` may be given to retitle it. References are resolved on the raw
 // definition, before it is checked, so the borrowed sheet is checked like any other.
 import { z } from 'zod';
+import { issuePath } from '../../util/zod-path.ts';
 
 export const sheetReferenceSchema = z
   .object({
@@ -32,18 +33,18 @@ export function resolveSheetReferences(raw: unknown, read: ReadRawReport, fail: 
     const parsed = sheetReferenceSchema.safeParse(sheet);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      fail(['sheets', i, ...issue.path].join('.'), issue.message);
+      fail(issuePath(['sheets', i, ...issue.path]), issue.message);
     }
     const ref = parsed.data;
     const key = `${ref.from}/${ref.sheet}`;
-    if (chain.includes(key)) fail(`sheets.${i}.from`, `sheet references go in a circle (${[...chain, key].join(' → ')})`);
+    if (chain.includes(key)) fail(`sheets.${i + 1}.from`, `sheet references go in a circle (${[...chain, key].join(' → ')})`);
     const other = read(ref.from);
-    if ('available' in other) fail(`sheets.${i}.from`, `no report named '${ref.from}' (available: ${other.available.join(', ')})`);
+    if ('available' in other) fail(`sheets.${i + 1}.from`, `no report named '${ref.from}' (available: ${other.available.join(', ')})`);
     const resolved = resolveSheetReferences(other.raw, read, fail, [...chain, key]) as Raw;
     const found = (Array.isArray(resolved.sheets) ? resolved.sheets : []).find((s: unknown) => isObject(s) && s.name === ref.sheet) as Raw | undefined;
     if (!found) {
       const names = (Array.isArray(resolved.sheets) ? resolved.sheets : []).map((s: unknown) => (isObject(s) ? String(s.name) : '?'));
-      fail(`sheets.${i}.sheet`, `${other.file} has no sheet '${ref.sheet}' (it has ${names.join(', ')})`);
+      fail(`sheets.${i + 1}.sheet`, `${other.file} has no sheet '${ref.sheet}' (it has ${names.join(', ')})`);
     }
     const { from: _from, sheet: _sheet, ...overrides } = ref;
     return { ...found, ...overrides };

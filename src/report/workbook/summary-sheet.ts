@@ -44,7 +44,7 @@ function tableLines(title: string, cols: ColumnDefinition[] | undefined, result:
   const defs: ColumnDefinition[] = cols ?? result.columns.map((c) => ({ field: c.name, dataBar: false, upIsBad: false }));
   const resolved = defs.map((d, i) => {
     const at = result.columns.findIndex((c) => c.name === d.field);
-    if (at < 0) throw new ReportDefinitionError(`${where}.columns.${i}.field: the query has no column '${d.field}' (it has ${result.columns.map((c) => c.name).join(', ')})`);
+    if (at < 0) throw new ReportDefinitionError(`${where}.columns.${i + 1}.field: the query has no column '${d.field}' (it has ${result.columns.map((c) => c.name).join(', ')})`);
     return { at, header: d.header ?? humanize(d.field), format: d.format ?? inferFormat(result.columns[at]!.typeId, d.field), upIsBad: d.upIsBad };
   });
   const lines: Line[] = [{ cells: [{ value: title, style: STYLE.section }], height: 20 }];
@@ -82,7 +82,7 @@ export async function writeSummarySheet(
   let lastWasFigures = false;
   let placeAfter = false;
   for (const [j, block] of def.blocks.entries()) {
-    const where = `${ctx.where}.blocks.${j}`;
+    const where = `${ctx.where}.blocks.${j + 1}`;
     if (block.requiresView !== undefined && !(await hasView(store, block.requiresView))) {
       queries.push({ what: `${block.title} – not shown: this database has no ${block.requiresView} yet`, sql: block.sql });
       continue;
@@ -130,7 +130,7 @@ export async function writeSummarySheet(
       queries.push({ what: `${c.title} – not drawn: this database has no ${c.requiresView} yet`, sql: c.sql });
       continue;
     }
-    charts.push(await buildChart(store, c, ctx.params, ctx.font, `${ctx.where}.charts.${j}`));
+    charts.push(await buildChart(store, c, ctx.params, ctx.font, `${ctx.where}.charts.${j + 1}`));
     queries.push({ what: `chart: ${c.title}`, sql: c.sql });
   }
 

@@ -67,7 +67,7 @@ function resolveColumns(spec: TableSheetSpec, result: QueryColumn[]): ResolvedCo
   const resolved = defs.map((d, i) => {
     const at = index.get(d.field);
     if (at === undefined) {
-      throw new ReportDefinitionError(`${spec.where}.columns.${i}.field: the query has no column '${d.field}' (it has ${result.map((c) => c.name).join(', ')})`);
+      throw new ReportDefinitionError(`${spec.where}.columns.${i + 1}.field: the query has no column '${d.field}' (it has ${result.map((c) => c.name).join(', ')})`);
     }
     return {
       field: d.field,

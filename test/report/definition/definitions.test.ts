@@ -36,15 +36,15 @@ describe('report definitions', () => {
   });
 
   it.each([
-    [minimal('  - { name: Bad, sql: select 1, columns: [{ field: x, format: money }] }'), /x\.yaml: sheets\.0\.columns\.0\.format: /],
-    [minimal('  - { name: Bad, sql: select 1, view: cost }'), /x\.yaml: sheets\.0\.sql: give exactly one of sql or view/],
-    [minimal('  - { name: "Bad/Name", sql: select 1 }'), /x\.yaml: sheets\.0\.name: no : \\ \/ \? \* \[ \]/],
-    [minimal('  - { name: S, kind: summary, charts: [{ id: c, kind: stacked_bars, title: t, sql: select 1, x: day }] }'), /x\.yaml: sheets\.0\.charts\.0\.series: required for a stacked_bars chart/],
-    [minimal('  - { name: S, sql: select 1, colums: [] }'), /x\.yaml: sheets\.0: Unrecognized key: "colums"/],
+    [minimal('  - { name: Bad, sql: select 1, columns: [{ field: x, format: money }] }'), /x\.yaml: sheets\.1\.columns\.1\.format: /],
+    [minimal('  - { name: Bad, sql: select 1, view: cost }'), /x\.yaml: sheets\.1\.sql: give exactly one of sql or view/],
+    [minimal('  - { name: "Bad/Name", sql: select 1 }'), /x\.yaml: sheets\.1\.name: no : \\ \/ \? \* \[ \]/],
+    [minimal('  - { name: S, kind: summary, charts: [{ id: c, kind: stacked_bars, title: t, sql: select 1, x: day }] }'), /x\.yaml: sheets\.1\.charts\.1\.series: required for a stacked_bars chart/],
+    [minimal('  - { name: S, sql: select 1, colums: [] }'), /x\.yaml: sheets\.1: Unrecognized key: "colums"/],
     ['title: T\nsheets: []\ndefaultPeriod: month_to_date', /x\.yaml: sheets: /],
     ['title: T\ndefaultPeriod: yesterday\nsheets: [{ name: A, sql: select 1 }]', /x\.yaml: defaultPeriod: /],
-    [minimal('  - { name: A, sql: "select * from cost where day > $since" }'), /x\.yaml: sheets\.0\.sql: unknown parameter \$since \(known: \$period_start, \$period_end, \$as_of, \$budget_monthly\)/],
-    [minimal('  - { name: A, sql: select 1 }\n  - { name: a, sql: select 2 }'), /x\.yaml: sheets\.1\.name: sheet name 'a' is used twice/],
+    [minimal('  - { name: A, sql: "select * from cost where day > $since" }'), /x\.yaml: sheets\.1\.sql: unknown parameter \$since \(known: \$period_start, \$period_end, \$as_of, \$budget_monthly\)/],
+    [minimal('  - { name: A, sql: select 1 }\n  - { name: a, sql: select 2 }'), /x\.yaml: sheets\.2\.name: sheet name 'a' is used twice/],
     ['title: [unclosed', /x\.yaml: not valid YAML/],
   ])('rejects a bad definition with one line naming the file and the key (%#)', (text, message) => {
     const e = errorOf(() => parseReportDefinition(text, '/somewhere/reports/x.yaml'));
@@ -66,9 +66,9 @@ describe('report definitions', () => {
   });
 
   it.each([
-    ['  - { from: weekly, sheet: Waste }', /mine\.yaml: sheets\.0\.from: no report named 'weekly' \(available: .*finance-monthly.*nightly/],
-    ['  - { from: nightly, sheet: Wastes }', /mine\.yaml: sheets\.0\.sheet: .*nightly\.yaml has no sheet 'Wastes' \(it has Summary, Unit costs, Daily spend/],
-    ['  - { from: nightly, sheet: Waste, colour: red }', /mine\.yaml: sheets\.0: Unrecognized key/],
+    ['  - { from: weekly, sheet: Waste }', /mine\.yaml: sheets\.1\.from: no report named 'weekly' \(available: .*finance-monthly.*nightly/],
+    ['  - { from: nightly, sheet: Wastes }', /mine\.yaml: sheets\.1\.sheet: .*nightly\.yaml has no sheet 'Wastes' \(it has Summary, Unit costs, Daily spend/],
+    ['  - { from: nightly, sheet: Waste, colour: red }', /mine\.yaml: sheets\.1: Unrecognized key/],
     ['  - { from: mine, sheet: A }\n  - { name: A, from: mine, sheet: A }', /mine\.yaml: sheets\.\d\.from: sheet references go in a circle/],
   ])('rejects a bad sheet reference in one line naming the key (%#)', (sheets, message) => {
     const dir = tempDir();
