@@ -4,7 +4,7 @@
 // before the next one starts" hold without a database session open while channels are waited on
 // (docs/CONTRIBUTING.md, src/store/shared-database.ts): an append with fdatasync costs a millisecond or so, where a
 // writing session per acknowledgement opens the writer copy, checks migrations and views, and copies the whole
-// database to publish it – a second or more per event on a real store (bench/alert-ack.ts measures both).
+// database to publish it – a second or more per event on a real store.
 // The name starts with `<db>.`, so store-files.ts counts it as the store's own file: no output flag can land on it.
 //
 // One line per settled (event, channel); a line cut short by a KILL is skipped when read (its delivery is then owed
