@@ -1,11 +1,11 @@
 // The per-channel outbox (sql/schema/006_alert_outbox.sql): one row per (event, channel) queued with the event,
 // marked sent once the channel took it, expired once it is older than alerts.outbox.maxAgeHours, rejected when the
 // receiver refused it. Every function here runs inside a short writing session; delivery itself happens between
-// two of them, with the database closed.
+// two of them, with the database closed, and what it settles reaches the outbox through the journal (journal.ts).
 import { listValue } from '@duckdb/node-api';
 import type { Store } from '../store/database.ts';
 import { redact } from '../util/secrets.ts';
-import type { ChannelOutcome } from './channels/channel.ts';
+import type { JournalEntry } from './journal.ts';
 import { SEVERITY_RANK, type AlertEvent } from './types.ts';
 import type { Severity } from '../config/alerts.ts';
 
@@ -118,35 +118,53 @@ export async function pendingByChannel(store: Store): Promise<Map<string, AlertE
   return owed;
 }
 
-/** Record one channel's outcome: the outbox rows, and the last outcome per event in _meta_alert_deliveries. */
-export async function recordOutcome(store: Store, channel: string, outcome: ChannelOutcome, now: Date): Promise<void> {
-  const ts = now.toISOString();
+/**
+ * Fold settled deliveries (journal.ts) into the outbox and the last outcome per event in _meta_alert_deliveries.
+ * Idempotent, because a run killed after committing this but before removing the journal folds the same entries
+ * again: a sent row is not touched twice, and a failure counts only if it is newer than the row's last attempt.
+ * A journal entry is the truth about a delivery, so "sent" also overrides a row expired in the meantime.
+ */
+export async function applyJournal(store: Store, entries: readonly JournalEntry[]): Promise<void> {
+  if (entries.length === 0) return;
   await store.transaction(async () => {
-    for (const id of outcome.sent) {
-      await store.run(
-        `update _meta_alert_outbox set status = 'sent', attempts = attempts + 1, last_attempt_at = $3::timestamptz, finished_at = $3::timestamptz, last_error = null
-          where event_id = $1 and channel = $2`,
-        [id, channel, ts],
-      );
-      await store.run(`insert or replace into _meta_alert_deliveries values ($1, $2, 'sent', 1, null, $3::timestamptz)`, [id, channel, ts]);
-    }
-    for (const f of outcome.failed) {
-      const error = redact(f.error);
-      await store.run(
+    for (const e of entries) {
+      if (e.status === 'sent') {
+        const changed = await store.all(
+          `update _meta_alert_outbox
+              set status = 'sent', attempts = attempts + 1, last_attempt_at = $3::timestamptz, finished_at = $3::timestamptz,
+                  last_error = null, expired_reason = null
+            where event_id = $1 and channel = $2 and status <> 'sent'
+        returning event_id`,
+          [e.eventId, e.channel, e.at],
+        );
+        if (changed.length > 0) {
+          await store.run(`insert or replace into _meta_alert_deliveries values ($1, $2, 'sent', 1, null, $3::timestamptz)`, [e.eventId, e.channel, e.at]);
+        }
+        continue;
+      }
+      const changed = await store.all(
         `update _meta_alert_outbox
             set attempts = attempts + $3, last_attempt_at = $4::timestamptz, last_error = $5,
                 status = case when $6 then 'rejected' else status end,
                 finished_at = case when $6 then $4::timestamptz else finished_at end,
                 expired_reason = case when $6 then 'the receiver refused it: ' || $5 else expired_reason end
-          where event_id = $1 and channel = $2`,
-        [id(f), channel, f.attempts, ts, error, f.permanent ?? false],
+          where event_id = $1 and channel = $2 and status = 'pending'
+            and (last_attempt_at is null or last_attempt_at < $4::timestamptz)
+      returning event_id`,
+        [e.eventId, e.channel, e.attempts, e.at, redact(e.error), e.permanent],
       );
-      await store.run(`insert or replace into _meta_alert_deliveries values ($1, $2, 'failed', $3, $4, $5::timestamptz)`, [id(f), channel, f.attempts, error, ts]);
+      if (changed.length > 0) {
+        await store.run(`insert or replace into _meta_alert_deliveries values ($1, $2, 'failed', $3, $4, $5::timestamptz)`, [
+          e.eventId,
+          e.channel,
+          e.attempts,
+          redact(e.error),
+          e.at,
+        ]);
+      }
     }
   });
 }
-
-const id = (f: { eventId: string }) => f.eventId;
 
 /** A line per channel that still owes something: how many, and since when. */
 export async function pendingSummary(store: Store): Promise<PendingLine[]> {

@@ -106,8 +106,17 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
     if (options.signal?.aborted) return;
 
     try {
-      // short sessions: the database is not held while webhooks and SMTP are reached
-      const alerts = await runAlerts({ sessions: writeSessions(writer), dbPath: options.dbPath, config, outDir, log: log.child('alerts') });
+      // short sessions: the database is not held while webhooks and SMTP are reached; a stop lets the deliveries in
+      // flight finish and starts none (src/alert/index.ts)
+      const alerts = await runAlerts({
+        sessions: writeSessions(writer),
+        dbPath: options.dbPath,
+        waitMs: writer.waitMs,
+        signal: options.signal,
+        config,
+        outDir,
+        log: log.child('alerts'),
+      });
       result.alerts = alerts;
       const fired = alerts.events.length;
       step({
@@ -117,7 +126,8 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
           `${fired} alert event${fired === 1 ? '' : 's'}` +
           (alerts.failedRules.length > 0 ? `; rules failed: ${alerts.failedRules.map((r) => `${r.rule} (${r.error})`).join(', ')}` : '') +
           (alerts.failedChannels.length > 0 ? `; channels failed: ${alerts.failedChannels.map((c) => `${c.channel} (${c.error})`).join(', ')}` : '') +
-          (alerts.pending.length > 0 ? `; still owed: ${alerts.pending.map(pendingText).join('; ')}` : ''),
+          (alerts.pending.length > 0 ? `; still owed: ${alerts.pending.map(pendingText).join('; ')}` : '') +
+          (alerts.stopped ? `; stopped by ${alerts.stopped}: the rest goes out on the next run` : ''),
       });
     } catch (e) {
       step({ step: 'alerts', status: 'failed', detail: errorMessage(e) });

@@ -1,6 +1,9 @@
 // A channel takes the events it owes, oldest first, and says for each whether it got there. Retrying within a run
 // is the channel's own business (a webhook retries a 5xx, stdout has nothing to retry), bounded by the run's
 // deadline; what it did not get to, or gave up on, stays in the outbox for the next run (outbox.ts).
+// A channel that delivers more than once per run (a webhook: a POST per event; email: a message per evaluation)
+// settles each delivery before it starts the next, so a run stopped or killed in between never loses an
+// acknowledgement (journal.ts), and it starts nothing new once the run is told to stop (TERM, INT).
 import type { Severity } from '../../config/alerts.ts';
 import type { AlertEvent } from '../types.ts';
 
@@ -9,6 +12,10 @@ export interface DeliveryContext {
   simulated: ReadonlySet<string>;
   /** Epoch ms by which this channel must be done for this run (alerts.outbox.budgetSeconds). */
   deadline: number;
+  /** Aborted when the run is told to stop (TERM, INT): the delivery in flight finishes, no new one starts. */
+  stop: AbortSignal;
+  /** Record what one delivery settled; resolves once it is durable. Await it before starting the next delivery. */
+  settle(part: ChannelOutcome): Promise<void>;
 }
 
 export interface ChannelOutcome {
@@ -29,7 +36,12 @@ export interface Channel {
   close?(): void;
 }
 
-/** A channel that takes a batch whole or not at all (stdout, file, email). */
+/** What a stopped run says about the events it did not try ("the run was stopped (SIGTERM)"). */
+export function stoppedReason(stop: AbortSignal): string {
+  return `the run was stopped${typeof stop.reason === 'string' ? ` (${stop.reason})` : ''}`;
+}
+
+/** A channel that takes a batch whole or not at all (stdout, file, one email message). */
 export function wholeBatch(events: readonly AlertEvent[], error?: string, attempts = 1, stopped?: string): ChannelOutcome {
   const ids = events.map((e) => e.eventId);
   return error === undefined

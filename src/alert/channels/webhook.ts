@@ -7,7 +7,9 @@
 // the timestamp bound in so a captured request cannot be replayed later. 5xx, 429, 408 and timeouts are retried
 // with jittered exponential backoff inside the channel's time budget; another 4xx is the receiver saying no, and is
 // not. A refused connection (nobody listening, no such host) opens the circuit breaker: the events after it are not
-// tried this run and wait in the outbox, instead of costing attempts × timeout each.
+// tried this run and wait in the outbox, instead of costing attempts × timeout each. Each POST's outcome is settled
+// (journal.ts) before the next POST starts; once the run is told to stop, the POST in flight finishes (its answer is
+// recorded) and no retry or further POST starts. A re-send after a kill carries the same Idempotency-Key.
 import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
@@ -17,7 +19,7 @@ import { readSecretEnv, redact } from '../../util/secrets.ts';
 import { VERSION } from '../../version.ts';
 import { eventPayload } from '../payload.ts';
 import type { AlertEvent } from '../types.ts';
-import { isConnectionRefusal, isSimulated, type Channel, type ChannelOutcome, type DeliveryContext } from './channel.ts';
+import { isConnectionRefusal, isSimulated, stoppedReason, type Channel, type ChannelOutcome, type DeliveryContext } from './channel.ts';
 
 const SEVERITY_EMOJI = { info: ':information_source:', warning: ':warning:', critical: ':rotating_light:' } as const;
 
@@ -40,7 +42,7 @@ function isRetryable(status: number): boolean {
   return status >= 500 || status === 429 || status === 408;
 }
 
-type PostOutcome = { attempts: number; error?: string; permanent?: boolean; refused?: boolean; outOfTime?: boolean };
+type PostOutcome = { attempts: number; error?: string; permanent?: boolean; refused?: boolean; outOfTime?: boolean; stopped?: boolean };
 
 export function webhookChannel(config: WebhookChannelConfig, env: NodeJS.ProcessEnv = process.env): Channel {
   const name = config.name ?? new URL(config.url).host;
@@ -63,8 +65,10 @@ export function webhookChannel(config: WebhookChannelConfig, env: NodeJS.Process
         const base = config.retryDelayMs * 2 ** (attempt - 1);
         const wait = base / 2 + Math.random() * (base / 2);
         if (Date.now() + wait >= context.deadline) return { attempts: attempt, error: `${lastError} (time budget spent)`, outOfTime: true };
-        await sleep(wait);
+        // a stop ends the wait early (the abort is expected, not an error); no retry starts after it
+        await sleep(wait, undefined, { signal: context.stop }).catch(() => undefined);
       }
+      if (attempt > 0 && context.stop.aborted) return { attempts: attempt, error: `${lastError} (${stoppedReason(context.stop)})`, stopped: true };
       const remaining = context.deadline - Date.now();
       if (remaining <= 0) return { attempts: attempt, error: `${lastError || 'not tried'} (time budget spent)`, outOfTime: true };
       attempt++;
@@ -98,17 +102,26 @@ export function webhookChannel(config: WebhookChannelConfig, env: NodeJS.Process
     async deliver(events, context) {
       const outcome: ChannelOutcome = { sent: [], failed: [], untried: [] };
       for (const [i, e] of events.entries()) {
+        if (context.stop.aborted) {
+          outcome.untried.push(...events.slice(i).map((x) => x.eventId));
+          outcome.stopped = stoppedReason(context.stop);
+          break;
+        }
         const r = await post(e, context);
         if (r.error === undefined) {
           outcome.sent.push(e.eventId);
+          await context.settle({ sent: [e.eventId], failed: [], untried: [] });
           continue;
         }
-        if (r.attempts > 0) outcome.failed.push({ eventId: e.eventId, attempts: r.attempts, error: redact(r.error), ...(r.permanent ? { permanent: true } : {}) });
-        else outcome.untried.push(e.eventId);
-        if (r.refused || r.outOfTime) {
+        if (r.attempts > 0) {
+          const failed = { eventId: e.eventId, attempts: r.attempts, error: redact(r.error), ...(r.permanent ? { permanent: true } : {}) };
+          outcome.failed.push(failed);
+          await context.settle({ sent: [], failed: [failed], untried: [] });
+        } else outcome.untried.push(e.eventId);
+        if (r.refused || r.outOfTime || r.stopped) {
           // keep the order: nothing after an undelivered event is sent before it
           outcome.untried.push(...events.slice(i + 1).map((x) => x.eventId));
-          outcome.stopped = r.refused ? 'circuit open after a refused connection' : 'time budget spent';
+          outcome.stopped = r.refused ? 'circuit open after a refused connection' : r.stopped ? stoppedReason(context.stop) : 'time budget spent';
           break;
         }
       }
