@@ -74,7 +74,12 @@ describe('alert delivery stopped at any moment', () => {
   it(`delivers every event once after SIGKILLs at random moments (seed ${SEED})`, async () => {
     const next = random(SEED);
     // a webhook that takes 40–120 ms to answer, so kills land while deliveries are in flight
-    const hook = await receiver({ handle: async (_req, res) => (await sleep(40 + Math.floor(next() * 80)), res.end('ok')) });
+    const hook = await receiver({
+      handle: async (_req, res) => {
+        await sleep(40 + Math.floor(next() * 80));
+        res.end('ok');
+      },
+    });
     try {
       const config = configFor('k', hook);
       const args = ['--config', config, '--db', db.tmp.db, 'alerts'];
@@ -118,7 +123,12 @@ describe('alert delivery stopped at any moment', () => {
 
   it.each(['SIGTERM', 'SIGINT'] as const)('%s lets the delivery in flight finish, starts none, says so in one line and exits 3; the next run finishes', async (signal) => {
     const tag = signal.toLowerCase();
-    const hook = await receiver({ handle: async (_req, res) => (await sleep(150), res.end('ok')) });
+    const hook = await receiver({
+      handle: async (_req, res) => {
+        await sleep(150);
+        res.end('ok');
+      },
+    });
     try {
       const args = ['--config', configFor(tag, hook), '--db', db.tmp.db, 'alerts'];
       const { child, ended } = start(args);
