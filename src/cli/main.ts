@@ -20,11 +20,9 @@ import { registerSync } from './commands/sync.ts';
 import { registerViews } from './commands/views.ts';
 import { describeFailure } from './failure.ts';
 import { installLastResort, markFinished } from './last-resort.ts';
+import type { ExitState } from './exit-state.ts';
 
-/** Commands report their exit code here (a thrown error decides it otherwise). */
-export interface ExitState {
-  code: number;
-}
+export type { ExitState } from './exit-state.ts';
 
 /** What commander would print on stderr: kept, so that a failure is told in one line of our own. */
 interface CommanderOutput {

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import type { Explanation } from '../../allocation/explain.ts';
 import { UsageError } from '../../util/errors.ts';
-import type { ExitState } from '../main.ts';
+import type { ExitState } from '../exit-state.ts';
 import { defaultFormat, emit, OUTPUT_FORMATS, parseOutputFormat, type Column, type Table } from '../output.ts';
 
 interface ExplainFlags {

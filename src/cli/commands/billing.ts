@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { BILLING_KINDS, BILLING_OUTPUTS, type BillingKind } from '../../query/billing-kinds.ts';
 import { BUCKET_SIZES, isBucketSize, parseRfc3339 } from '../../util/buckets.ts';
 import { UsageError } from '../../util/errors.ts';
-import type { ExitState } from '../main.ts';
+import type { ExitState } from '../exit-state.ts';
 
 interface BillingFlags {
   bucketSize: string;

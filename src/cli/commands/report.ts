@@ -1,7 +1,7 @@
 // `gpuledger report [--report NAME] [--period P] [--out-dir DIR] [--email]`: render a workbook (path on stdout)
 // and, with --email, send it. A workbook that could not be delivered stays on disk and the command exits 1.
 import type { Command } from 'commander';
-import type { ExitState } from '../main.ts';
+import type { ExitState } from '../exit-state.ts';
 
 interface ReportFlags {
   report: string;

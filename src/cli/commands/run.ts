@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { NightlyResult } from '../../run/nightly.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
 import { exitWith } from '../last-resort.ts';
-import type { ExitState } from '../main.ts';
+import type { ExitState } from '../exit-state.ts';
 
 interface RunFlags {
   report: string;

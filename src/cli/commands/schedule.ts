@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { DatabaseLockedError } from '../../util/errors.ts';
 import type { GlobalOptions } from '../context.ts';
-import type { ExitState } from '../main.ts';
+import type { ExitState } from '../exit-state.ts';
 
 export function registerSchedule(program: Command, _exit: ExitState): void {
   program

@@ -5,7 +5,7 @@ import { parseRfc3339 } from '../../util/buckets.ts';
 import { UsageError } from '../../util/errors.ts';
 import { parseFaultSpec } from '../../simulator/http/faults.ts';
 import type { SimulatorOptions } from '../../simulator/index.ts';
-import type { ExitState } from '../main.ts';
+import type { ExitState } from '../exit-state.ts';
 
 interface SimulatorFlags {
   host: string;
