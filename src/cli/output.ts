@@ -30,3 +30,8 @@ export function emit(t: Table, options: EmitOptions): void {
   if (options.out) writeFileAtomic(options.out, text, options.dbPath);
   else (options.stdout ?? process.stdout).write(text);
 }
+
+/** Text that is not a table – a path, a summary, a list – on stdout, through the same module as every table. */
+export function print(text: string, stdout: NodeJS.WritableStream = process.stdout): void {
+  stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
