@@ -43,6 +43,11 @@ export const RULE_COLUMNS: Record<keyof ReturnType<typeof ruleRows>, string> = {
   _meta_allocation_split_targets: 'category, split, to_value, percent::varchar',
 };
 
+/** For a writing session's `prepare`: store the config's rules before the views and the refresh read them. */
+export function storingRules(allocation: AllocationConfig): (store: Store) => Promise<void> {
+  return (store) => loadAllocationRules(store, allocation);
+}
+
 /**
  * Replace the stored rules with the config's, in one transaction (readers see the old rules or the new). Rules that
  * are already stored are left as they are, so their written time (rpt_allocation_rules) says when they last changed.

@@ -71,3 +71,17 @@ export function describeFailure(e: unknown, dbPath?: string): Failure {
   else message = `${String(error)} (an unexpected error)`;
   return { line: redact(`gpuledger: ${oneLine(message)}`), code: exitCodeOf(error) };
 }
+
+/** Whether the command line asks for JSON output (`--format json|ndjson`, `billing -o json`). */
+export function wantsJson(argv: readonly string[]): boolean {
+  return argv.some((a, i) => {
+    const value = /^--format=(.+)$/.exec(a)?.[1] ?? (a === '--format' || a === '-o' ? argv[i + 1] : undefined);
+    return value === 'json' || value === 'ndjson';
+  });
+}
+
+/** A failure as one line of JSON: the message (without the `gpuledger: ` prefix) and the error's stable code. */
+export function failureJson(line: string, e: unknown): string {
+  const code = isGpuledgerError(e) ? e.code : e instanceof CommanderError ? 'usage' : 'failure';
+  return JSON.stringify({ error: line.replace(/^gpuledger: /, ''), code });
+}

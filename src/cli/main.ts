@@ -18,13 +18,12 @@ import { registerSimulator } from './commands/simulator.ts';
 import { registerStore } from './commands/store.ts';
 import { registerSync } from './commands/sync.ts';
 import { registerViews } from './commands/views.ts';
-import { describeFailure } from './failure.ts';
+import { describeFailure, failureJson, wantsJson } from './failure.ts';
 import { installLastResort, markFinished } from './last-resort.ts';
+import type { ExitState } from './exit-state.ts';
+import { print } from './output.ts';
 
-/** Commands report their exit code here (a thrown error decides it otherwise). */
-export interface ExitState {
-  code: number;
-}
+export type { ExitState } from './exit-state.ts';
 
 /** What commander would print on stderr: kept, so that a failure is told in one line of our own. */
 interface CommanderOutput {
@@ -110,14 +109,15 @@ async function execute(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof CommanderError && e.code === 'commander.help' && e.exitCode !== 0) {
       // `gpuledger` or `gpuledger allocation` without a command: the list of commands is the answer, on stdout
-      process.stdout.write(output.help);
+      print(output.help);
       process.stderr.write('gpuledger: a command is required: pick one of the list above (gpuledger help COMMAND for its options)\n');
       return EXIT.usage;
     }
     if (e instanceof CommanderError && e.exitCode === 0) return EXIT.ok; // --help, --version
     const opts = program.opts<{ db?: string }>();
     const { line, code } = describeFailure(e, opts.db ?? process.env.GPULEDGER_DB);
-    process.stderr.write(line + '\n');
+    // a caller that asked for JSON reads the failure as JSON too: one line, {"error", "code"}
+    process.stderr.write((wantsJson(argv) ? failureJson(line, e) : line) + '\n');
     if (!isGpuledgerError(e) && e instanceof Error && process.env.GPULEDGER_LOG_LEVEL === 'debug') {
       process.stderr.write(redact(e.stack ?? '') + '\n');
     }

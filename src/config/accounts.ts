@@ -20,3 +20,12 @@ export const accountSchema = z
   })
   .strict();
 export type AccountConfig = z.infer<typeof accountSchema>;
+
+/** An account as a sync reaches it: its name, API URL and key (read from its apiKeyEnv; never logged). */
+export interface ResolvedAccount {
+  name: string;
+  apiUrl: string;
+  apiKey: string;
+  apiKeyEnv: string;
+  simulated: boolean;
+}

@@ -1,7 +1,7 @@
 // The `schedule` section: the jobs the built-in daemon (`gpuledger schedule`) runs on cron expressions, in the
 // config's time zone.
 import { z } from 'zod';
-import { cronProblem } from '../schedule/cron-expression.ts';
+import { cronProblem } from '../util/cron-expression.ts';
 
 export const JOB_COMMANDS = ['sync', 'run', 'report', 'alerts', 'export'] as const;
 

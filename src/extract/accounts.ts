@@ -1,17 +1,12 @@
 // Which accounts a sync reads, with their keys from the environment. Checked before the database is opened, so a
 // missing key is a one-line configuration error (exit 2) that has touched nothing.
 import { checkApiUrl } from '../api/api-url.ts';
+import type { ResolvedAccount } from '../config/accounts.ts';
 import type { Config } from '../config/schema.ts';
 import { ConfigError, UsageError } from '../util/errors.ts';
 import { readSecretEnv } from '../util/secrets.ts';
 
-export interface ResolvedAccount {
-  name: string;
-  apiUrl: string;
-  apiKey: string;
-  apiKeyEnv: string;
-  simulated: boolean;
-}
+export type { ResolvedAccount } from '../config/accounts.ts';
 
 export function resolveAccounts(config: Config, apiUrl: string, env: NodeJS.ProcessEnv, only?: string): ResolvedAccount[] {
   const accounts = only === undefined ? config.accounts : config.accounts.filter((a) => a.name === only);

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { ApiAuthError, ApiRequester, HostBreakers, QUEUE_API_URL_SOURCE, QUEUE_HEALTH_TIMEOUTS, type ApiClient } from '../api/index.ts';
 import type { Config } from '../config/schema.ts';
 import type { Source } from '../config/sync.ts';
-import type { ResolvedAccount } from '../extract/accounts.ts';
+import type { ResolvedAccount } from '../config/accounts.ts';
 import { errorMessage } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import { queueApiUrlFor } from './queue-url.ts';

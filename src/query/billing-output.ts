@@ -1,7 +1,7 @@
 // The records of `gpuledger billing` in the platform CLI's shapes: JSON (default) and YAML records
 // {time, amount, podId|endpointId|gpuId}, or a table with a totals line, or CSV. Amounts stay exact.
 import { stringify } from 'yaml';
-import { numberLiteral, renderOutput, type Table } from '../cli/output.ts';
+import { numberLiteral, renderOutput, type Table } from '../util/table-text.ts';
 import { decimalStringToMicros, microsToNumber, sumDecimalStrings } from '../util/decimal.ts';
 import { UsageError } from '../util/errors.ts';
 import { BILLING_OUTPUTS, type BillingOutput } from './billing-kinds.ts';

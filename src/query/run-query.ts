@@ -1,6 +1,6 @@
 // `gpuledger query`: locks the connection into the sandbox, checks that the SQL only reads, optionally pins
 // report_clock with gpuledger_as_of, runs it and returns the last statement's result with its column kinds.
-import type { Table } from '../cli/output.ts';
+import type { Table } from '../util/table-text.ts';
 import type { Store } from '../store/database.ts';
 import { columnsOf } from './column-kinds.ts';
 import { assertReadOnly } from './read-only-guard.ts';

@@ -13,6 +13,7 @@ import { withRulesReader } from '../allocation/reader-rules.ts';
 import { SESSION_WAIT_MS, writeSessions } from '../store/shared-database.ts';
 import { EXIT, errorMessage, isGpuledgerError, type ExitCode } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
+import { storingRules } from '../allocation/load-rules.ts';
 
 export interface NightlyOptions {
   config: Config;
@@ -67,7 +68,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
   const lock = await acquireSyncLock(options.dbPath, { command: 'run', waitMs: options.waitMs, onWait: (m) => log.info(m) });
   const waited = describeWait(lock, 'its run');
   if (waited) log.info(waited);
-  const writer = { dbPath: options.dbPath, command: 'run', waitMs: Math.max(options.waitMs ?? 0, SESSION_WAIT_MS), log, allocation: config.allocation };
+  const writer = { dbPath: options.dbPath, command: 'run', waitMs: Math.max(options.waitMs ?? 0, SESSION_WAIT_MS), log, prepare: storingRules(config.allocation) };
   const steps = async (): Promise<void> => {
     try {
       const sync = await runSync({

@@ -6,7 +6,7 @@
 import type { JobConfig } from '../config/schedule.ts';
 import { isHolderAlive, lockPathFor, readLock, syncLockPathFor } from '../store/lock.ts';
 import type { Logger } from '../util/log.ts';
-import { parseCron, type CronFields } from './cron-expression.ts';
+import { parseCron, type CronFields } from '../util/cron-expression.ts';
 import { nextFire, previousFire } from './next-fire.ts';
 import { loadState, saveState, type ScheduleState } from './state.ts';
 import { formatInZone } from './zoned-time.ts';

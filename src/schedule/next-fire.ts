@@ -5,7 +5,7 @@
 // - a wall time that exists twice (fall-back repeat) fires once, at its first occurrence, for such jobs;
 // - jobs whose hour field is `*` follow the real clock: each real hour that shows the minute fires, so a repeated
 //   hour fires twice and a skipped hour is skipped.
-import type { CronFields } from './cron-expression.ts';
+import type { CronFields } from '../util/cron-expression.ts';
 import { DAY_MS, HOUR_MS, MINUTE_MS, firstInstantFrom, instantsOfWall, wallOf } from './zoned-time.ts';
 
 function dayMatches(fields: CronFields, wallDay: number): boolean {

@@ -2,31 +2,15 @@
 // helpers that read results exactly (DECIMAL as strings – STYLE.md §5).
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
-import { loadAllocationRules } from '../allocation/load-rules.ts';
-import type { AllocationConfig } from '../config/allocation.ts';
+import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { Params, Row, Store } from './store.ts';
 import { DatabaseDamagedError, DatabaseLockedError, isDamagedDatabase, StoreError } from '../util/errors.ts';
 import { acquireWriteLock, describeHolder, lockPathFor, readLock, type WriteLock } from './lock.ts';
 import { migrate } from './migrate.ts';
 import { readerTempDirectory } from './reader-temp.ts';
 import { applyViews } from './views.ts';
 
-export type Row = Record<string, unknown>;
-export type Params = DuckDBValue[] | Record<string, DuckDBValue>;
-
-export interface Store {
-  readonly path: string;
-  readonly readOnly: boolean;
-  readonly connection: DuckDBConnection;
-  /** Rows as plain objects, DECIMAL/BIGINT/timestamps as strings (exact). */
-  all<T extends Row = Row>(sql: string, params?: Params): Promise<T[]>;
-  /** The first row, or undefined. */
-  one<T extends Row = Row>(sql: string, params?: Params): Promise<T | undefined>;
-  run(sql: string, params?: Params): Promise<void>;
-  /** Run fn inside BEGIN … COMMIT; any throw rolls everything back and rethrows. */
-  transaction<T>(fn: () => Promise<T>): Promise<T>;
-  close(): Promise<void>;
-}
+export type { Params, Row, Store } from './store.ts';
 
 export interface OpenOptions {
   path: string;
@@ -39,8 +23,11 @@ export interface OpenOptions {
   applyViews?: boolean;
   /** The caller already holds the gpuledger write lock for this file (shared-database.ts). */
   lockHeld?: boolean;
-  /** The config's allocation rules, written into the _meta_allocation_* tables when writing (omitted: left as stored). */
-  allocation?: AllocationConfig;
+  /**
+   * Run after the migrations and before the views, when writing: where a caller brings data of its own into the
+   * database (the config's allocation rules, src/allocation/load-rules.ts). The store knows nothing of what.
+   */
+  prepare?: (store: Store) => Promise<void>;
 }
 
 /** DuckDB's own lock error, e.g. "Could not set lock on file … Conflicting lock is held in … (PID 123)". */
@@ -76,7 +63,7 @@ export async function openStore(options: OpenOptions): Promise<Store> {
     await store.run("SET TimeZone = 'UTC'");
     if (!readOnly) {
       await migrate(store);
-      if (options.allocation) await loadAllocationRules(store, options.allocation);
+      if (options.prepare) await options.prepare(store);
       if (options.applyViews ?? true) await applyViews(store);
     }
   } catch (e) {

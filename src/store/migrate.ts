@@ -1,7 +1,7 @@
 // Versioned migrations: sql/schema/NNN_name.sql, each applied once, in order, inside one transaction with its
 // record in _meta_schema_version. Opening an older file brings it up to date; a newer file is refused.
 import { StoreError } from '../util/errors.ts';
-import type { Store } from './database.ts';
+import type { Store } from './store.ts';
 import { readSqlFolder } from './sql-files.ts';
 
 export interface Migration {

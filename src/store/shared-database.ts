@@ -68,7 +68,7 @@ export async function openWriter(options: WriterOptions): Promise<Store> {
     sweepPublishFiles(dbPath);
     knownGood = await prepareWriterCopy(dbPath, options.log);
     // the lock above is ours; openStore must not take it again for the writer copy's own path
-    const open = () => openStore({ command: options.command, applyViews: options.applyViews, allocation: options.allocation, path: writerPath, lockHeld: true });
+    const open = () => openStore({ command: options.command, applyViews: options.applyViews, prepare: options.prepare, path: writerPath, lockHeld: true });
     try {
       store = await open();
     } catch (e) {

@@ -4,7 +4,7 @@
 // reported by its own file name – never by a view that merely reads it – and file names need not encode order.
 import { createHash } from 'node:crypto';
 import { StoreError } from '../util/errors.ts';
-import type { Store } from './database.ts';
+import type { Store } from './store.ts';
 import { headerComment, readSqlFolder, SQL_DIR, type SqlFile } from './sql-files.ts';
 import { layerViolations, type SqlObjects } from './sql-layers.ts';
 import { codeOnly } from './sql-text.ts';

@@ -13,6 +13,7 @@ import { openStore, type Store } from '../../src/store/database.ts';
 import { gpuledger } from '../query/cli.ts';
 import { fastSimulator, KEY, openTestStore, smallSyncConfig, syncOnce, tempDir, writeConfig, type TempDir } from './sync-helpers.ts';
 import { refreshMaterialized } from '../../src/store/materialize.ts';
+import { storingRules } from '../../src/allocation/load-rules.ts';
 
 // the example; the simulator has no 'trainer' template, so research also takes the PyTorch pods
 const ALLOCATION = {
@@ -64,7 +65,7 @@ describe('allocation on a synced simulator account', () => {
       await syncing.close();
     }
     // the writing open loads the config's rules into the database
-    store = await openStore({ path: tmp.db, command: 'test', allocation: parseConfig(config, 'test').allocation });
+    store = await openStore({ path: tmp.db, command: 'test', prepare: storingRules(parseConfig(config, 'test').allocation) });
     // and, as a writing session does before it publishes, computes cost_allocated under them
     await refreshMaterialized(store);
   }, 180_000);

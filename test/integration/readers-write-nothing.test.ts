@@ -17,6 +17,7 @@ import { openReader, writeSessions } from '../../src/store/shared-database.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { gpuledger } from '../query/cli.ts';
 import { fastSimulator, KEY, smallSyncConfig, tempDir, writeConfig, type TempDir } from './sync-helpers.ts';
+import { storingRules } from '../../src/allocation/load-rules.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
 
@@ -58,7 +59,7 @@ describe('readers write nothing in the database folder', () => {
     const parsed = parseConfig(input, 'test');
     // synced as the CLI does: writer copy, publishes, and the config's allocation rules stored
     await runSync({
-      sessions: writeSessions({ dbPath: db, command: 'sync', allocation: parsed.allocation }),
+      sessions: writeSessions({ dbPath: db, command: 'sync', prepare: storingRules(parsed.allocation) }),
       config: parsed,
       accounts: resolveAccounts(parsed, parsed.apiUrl, { GPULEDGER_TEST_KEY: KEY }),
       log: silentLogger,

@@ -1,7 +1,7 @@
 // Fire times across DST changes in Europe/Berlin (2026-03-29 02:00 → 03:00, 2026-10-25 03:00 → 02:00) and in a zone
 // without DST, checked against instants written out by hand.
 import { describe, expect, it } from 'vitest';
-import { parseCron } from '../../src/schedule/cron-expression.ts';
+import { parseCron } from '../../src/util/cron-expression.ts';
 import { nextFire, previousFire } from '../../src/schedule/next-fire.ts';
 
 const BERLIN = 'Europe/Berlin';

@@ -10,8 +10,9 @@ import type { Command } from 'commander';
 import { parseRfc3339 } from '../../util/buckets.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
 import { exitWith } from '../last-resort.ts';
-import type { ExitState } from '../main.ts';
+import type { ExitState } from '../exit-state.ts';
 import type { Store } from '../../store/database.ts';
+import { storingRules } from '../../allocation/load-rules.ts';
 
 interface AlertsFlags {
   dryRun?: boolean;
@@ -65,7 +66,7 @@ export function registerAlerts(program: Command, exit: ExitState): void {
         // answering with this config's allocation rules (reader-rules.ts)
         const sessions = flags.dryRun
           ? { write: <T>(fn: (store: Store) => Promise<T>) => withRulesReader(settings.dbPath, settings.config.allocation, fn) }
-          : writeSessions({ dbPath: settings.dbPath, command: 'alerts', waitMs, log: context.log, allocation: settings.config.allocation });
+          : writeSessions({ dbPath: settings.dbPath, command: 'alerts', waitMs, log: context.log, prepare: storingRules(settings.config.allocation) });
         const result = await runAlerts({
           sessions,
           dbPath: settings.dbPath,

@@ -3,8 +3,8 @@
 import type { Command } from 'commander';
 import type { Explanation } from '../../allocation/explain.ts';
 import { UsageError } from '../../util/errors.ts';
-import type { ExitState } from '../main.ts';
-import { defaultFormat, emit, OUTPUT_FORMATS, parseOutputFormat, type Column, type Table } from '../output.ts';
+import type { ExitState } from '../exit-state.ts';
+import { defaultFormat, emit, OUTPUT_FORMATS, parseOutputFormat, type Column, type Table, print } from '../output.ts';
 
 interface ExplainFlags {
   category?: string;
@@ -83,7 +83,7 @@ export function registerAllocation(program: Command, _exit: ExitState): void {
       );
       if (format !== 'table') return emit(combined(explanation), { format });
       for (const [i, s] of sections(explanation).entries()) {
-        process.stdout.write(`${i > 0 ? '\n' : ''}${s.title}\n`);
+        print(`${i > 0 ? '\n' : ''}${s.title}`);
         emit(s.table, { format });
       }
     });

@@ -4,7 +4,8 @@ import type { Command } from 'commander';
 import { BILLING_KINDS, BILLING_OUTPUTS, type BillingKind } from '../../query/billing-kinds.ts';
 import { BUCKET_SIZES, isBucketSize, parseRfc3339 } from '../../util/buckets.ts';
 import { UsageError } from '../../util/errors.ts';
-import type { ExitState } from '../main.ts';
+import type { ExitState } from '../exit-state.ts';
+import { print } from '../output.ts';
 
 interface BillingFlags {
   bucketSize: string;
@@ -61,6 +62,6 @@ export function registerBilling(program: Command, _exit: ExitState): void {
           account: flags.account,
         }),
       );
-      process.stdout.write(renderBilling(result, output));
+      print(renderBilling(result, output));
     });
 }

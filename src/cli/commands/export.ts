@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import type { Store } from '../../store/database.ts';
 import { FOCUS_FORMATS, type FocusFormat } from '../../export/focus.ts';
 import { UsageError } from '../../util/errors.ts';
-import type { ExitState } from '../main.ts';
+import type { ExitState } from '../exit-state.ts';
 
 const WHAT = ['focus', 'lake', 'postgres'] as const;
 

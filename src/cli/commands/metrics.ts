@@ -1,7 +1,8 @@
 // `gpuledger metrics import FILE.csv|- [--account NAME]` – business metrics (images, requests, customers…) that
 // unit costs divide by (src/metrics/, rpt_unit_cost). A bad file is refused whole with exit 2.
 import type { Command } from 'commander';
-import type { ExitState } from '../main.ts';
+import type { ExitState } from '../exit-state.ts';
+import { storingRules } from '../../allocation/load-rules.ts';
 
 export function registerMetrics(program: Command, _exit: ExitState): void {
   const metrics = program.command('metrics').description('business metrics for unit costs (rpt_unit_cost)');
@@ -22,7 +23,7 @@ export function registerMetrics(program: Command, _exit: ExitState): void {
         file,
         account: flags.account,
         config: settings.config,
-        writer: { dbPath: settings.dbPath, command: 'metrics import', waitMs: SESSION_WAIT_MS, log, allocation: settings.config.allocation },
+        writer: { dbPath: settings.dbPath, command: 'metrics import', waitMs: SESSION_WAIT_MS, log, prepare: storingRules(settings.config.allocation) },
       });
       log.info(
         `imported ${summary.rows} value(s) of ${summary.metrics.join(', ') || 'no metric'} over ${summary.days} day(s) ` +

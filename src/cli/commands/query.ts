@@ -3,7 +3,7 @@
 // are refused before anything runs, and no file but the database (and --allow-read paths) can be read.
 import type { Command } from 'commander';
 import { parseRfc3339 } from '../../util/buckets.ts';
-import type { ExitState } from '../main.ts';
+import type { ExitState } from '../exit-state.ts';
 import { defaultFormat, emit, OUTPUT_FORMATS, parseOutputFormat } from '../output.ts';
 import { checkOutFolderExists } from '../paths.ts';
 import { EmptySqlError } from '../../query/sql-error.ts';

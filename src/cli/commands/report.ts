@@ -1,7 +1,8 @@
 // `gpuledger report [--report NAME] [--period P] [--out-dir DIR] [--email]`: render a workbook (path on stdout)
 // and, with --email, send it. A workbook that could not be delivered stays on disk and the command exits 1.
 import type { Command } from 'commander';
-import type { ExitState } from '../main.ts';
+import type { ExitState } from '../exit-state.ts';
+import { print } from '../output.ts';
 
 interface ReportFlags {
   report: string;
@@ -51,7 +52,7 @@ export function registerReport(program: Command, _exit: ExitState): void {
             logger: log,
           }),
         );
-        process.stdout.write(`${rendered.path}\n`);
+        print(rendered.path);
         if (!mailer) return;
         const result = await withWriter({ dbPath: settings.dbPath, command: 'report', waitMs: SESSION_WAIT_MS, log }, (store) =>
           deliverReport({ store, config: settings.config, rendered, mailer, logger: log }),

@@ -4,7 +4,8 @@ import type { Command } from 'commander';
 import type { NightlyResult } from '../../run/nightly.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
 import { exitWith } from '../last-resort.ts';
-import type { ExitState } from '../main.ts';
+import type { ExitState } from '../exit-state.ts';
+import { print } from '../output.ts';
 
 interface RunFlags {
   report: string;
@@ -74,7 +75,7 @@ export function registerRun(program: Command, exit: ExitState): void {
       try {
         if (flags.demo || (flags.demoIfNoKey && noKey)) {
           const result = await runDemo({ config: settings.config, log, outDir: flags.outDir, signal: controller.signal });
-          process.stdout.write(renderSummary(result, { apiUrl: result.apiUrl, dbPath: DEMO_DB }));
+          print(renderSummary(result, { apiUrl: result.apiUrl, dbPath: DEMO_DB }));
           exit.code = result.exitCode;
           return;
         }
@@ -92,7 +93,7 @@ export function registerRun(program: Command, exit: ExitState): void {
           signal: controller.signal,
           waitMs: wait * 1000,
         });
-        process.stdout.write(renderSummary(result, undefined));
+        print(renderSummary(result, undefined));
         exit.code = result.exitCode;
         if (controller.signal.aborted && exit.code === EXIT.ok) exit.code = EXIT.partial;
       } finally {

@@ -4,7 +4,8 @@
 import type { Command } from 'commander';
 import { DatabaseLockedError } from '../../util/errors.ts';
 import type { GlobalOptions } from '../context.ts';
-import type { ExitState } from '../main.ts';
+import type { ExitState } from '../exit-state.ts';
+import { print } from '../output.ts';
 
 export function registerSchedule(program: Command, _exit: ExitState): void {
   program
@@ -40,7 +41,7 @@ export function registerSchedule(program: Command, _exit: ExitState): void {
         waitForDatabaseMs: settings.config.schedule.waitForDatabaseMinutes * 60_000,
       });
       if (flags.list) {
-        for (const u of scheduler.upcoming()) process.stdout.write(`${u.name.padEnd(20)} ${u.command.padEnd(8)} next ${u.next} (${timeZone})\n`);
+        for (const u of scheduler.upcoming()) print(`${u.name.padEnd(20)} ${u.command.padEnd(8)} next ${u.next} (${timeZone})`);
         return;
       }
       const daemonDb = `${settings.dbPath}.schedule`;

@@ -5,7 +5,8 @@ import { parseRfc3339 } from '../../util/buckets.ts';
 import { UsageError } from '../../util/errors.ts';
 import { parseFaultSpec } from '../../simulator/http/faults.ts';
 import type { SimulatorOptions } from '../../simulator/index.ts';
-import type { ExitState } from '../main.ts';
+import type { ExitState } from '../exit-state.ts';
+import { print } from '../output.ts';
 
 interface SimulatorFlags {
   host: string;
@@ -80,7 +81,7 @@ export function registerSimulator(program: Command, _exit: ExitState): void {
       const sim = await startSimulator(options);
       // the default key is public (docs/simulator.md); a key given with --key may be a real one, so it is never printed
       const keys = flags.key.length > 0 ? `${flags.key.length} set with --key, not shown` : DEFAULT_SIMULATOR_KEYS.full;
-      process.stdout.write(`simulator listening on ${sim.url} (scale ${options.scale}, seed ${options.seed}, keys: ${keys})\n`);
+      print(`simulator listening on ${sim.url} (scale ${options.scale}, seed ${options.seed}, keys: ${keys})`);
       await new Promise<void>((resolve) => {
         const stop = () => {
           process.off('SIGINT', stop);

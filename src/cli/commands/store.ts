@@ -5,7 +5,7 @@ import { relative } from 'node:path';
 import type { Command } from 'commander';
 import type { CopyReport } from '../../store/store-check.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
-import type { ExitState } from '../main.ts';
+import type { ExitState } from '../exit-state.ts';
 import { defaultFormat, emit, OUTPUT_FORMATS, parseOutputFormat, type Table } from '../output.ts';
 
 function shown(path: string): string {

@@ -9,8 +9,9 @@ import { BUCKET_SIZES, isBucketSize, parseRfc3339, type BucketSize } from '../..
 import { microsToDecimalString } from '../../util/decimal.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
 import { exitWith } from '../last-resort.ts';
-import type { ExitState } from '../main.ts';
+import type { ExitState } from '../exit-state.ts';
 import { emit, type Table } from '../output.ts';
+import { storingRules } from '../../allocation/load-rules.ts';
 
 interface SyncFlags {
   source?: string;
@@ -163,7 +164,7 @@ export function registerSync(program: Command, exit: ExitState): void {
       try {
         const result = await runSync({
           ...common,
-          sessions: writeSessions({ dbPath: settings.dbPath, command: 'sync', waitMs: Math.max(parsed.waitMs, SESSION_WAIT_MS), log, allocation: settings.config.allocation }),
+          sessions: writeSessions({ dbPath: settings.dbPath, command: 'sync', waitMs: Math.max(parsed.waitMs, SESSION_WAIT_MS), log, prepare: storingRules(settings.config.allocation) }),
           log,
           command: 'sync',
           args: process.argv.slice(2).join(' '),

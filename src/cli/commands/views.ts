@@ -1,6 +1,6 @@
 // `gpuledger views` – the public views with what one row of each is (from the header comments of sql/views).
 import type { Command } from 'commander';
-import type { ExitState } from '../main.ts';
+import type { ExitState } from '../exit-state.ts';
 import { defaultFormat, emit, OUTPUT_FORMATS, parseOutputFormat } from '../output.ts';
 
 export function registerViews(program: Command, _exit: ExitState): void {

@@ -9,34 +9,13 @@
 import type { Store } from '../../store/database.ts';
 import { ReportDefinitionError, type ColumnDefinition } from '../definition/index.ts';
 import { queryColumns, streamRawRows, type QueryColumn, type QueryParameters } from '../query.ts';
-import { cellStyle, COLORS, humanize, inferFormat, isNumericFormat, rawConverter, STYLE, type CellValue, type ColumnFormat } from '../cells/index.ts';
-import { headingRows, writeHeading, type Heading } from './sheet-heading.ts';
+import { cellStyle, COLORS, humanize, inferFormat, isNumericFormat, rawConverter, STYLE, type CellValue } from '../cells/index.ts';
+import { headingRows, writeHeading } from './sheet-heading.ts';
 import { fitWidth, readSmall, sqlStats } from './table-stats.ts';
 import type { SheetWriter, XlsxWriter } from './xlsx-writer.ts';
+import type { ResolvedColumn, TableSheetSpec } from './table-spec.ts';
 
-export interface TableSheetSpec {
-  name: string;
-  heading: Heading;
-  sql: string;
-  columns: readonly ColumnDefinition[] | undefined;
-  freezeColumns: number;
-  emptyText: string;
-  large: boolean;
-  /** Where the sheet is defined, for messages: "reports/nightly.yaml sheets.3". */
-  where: string;
-}
-
-export interface ResolvedColumn {
-  field: string;
-  /** Position in the query result. */
-  index: number;
-  header: string;
-  format: ColumnFormat;
-  total: 'sum' | 'label' | undefined;
-  dataBar: boolean;
-  upIsBad: boolean;
-  width: number;
-}
+export type { ResolvedColumn, TableSheetSpec } from './table-spec.ts';
 
 export interface TableSheetResult {
   name: string;

@@ -5,7 +5,7 @@ import type { DuckDBValue } from '@duckdb/node-api';
 import type { Store } from '../../store/database.ts';
 import { bareSql, queryAll, quoteIdent, streamRawRows, type QueryParameters } from '../query.ts';
 import { displayLength, ExactSum, isNumericFormat, type CellValue, type RawConverter } from '../cells/index.ts';
-import type { ResolvedColumn, TableSheetSpec } from './table-sheet.ts';
+import type { ResolvedColumn, TableSheetSpec } from './table-spec.ts';
 
 export const SMALL_RESULT_ROWS = 20_000;
 

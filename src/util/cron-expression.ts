@@ -2,7 +2,7 @@
 // node-cron. gpuledger computes fire times itself (next-fire.ts), so it accepts the syntax crontab and systemd users
 // know – numbers, names, ranges, steps, lists – and refuses node-cron's extensions (a seconds field, L, W, #).
 import { parse, validateDetailed } from 'node-cron';
-import { ConfigError } from '../util/errors.ts';
+import { ConfigError } from './errors.ts';
 
 export interface CronFields {
   /** Ascending minutes 0–59. */

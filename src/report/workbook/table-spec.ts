@@ -1,0 +1,29 @@
+// What a table sheet is made from (its definition, resolved) and what each of its columns became: shared by the sheet
+// writer (table-sheet.ts) and the pass that sizes it (table-stats.ts), which therefore need not import each other.
+import type { ColumnFormat } from '../cells/index.ts';
+import type { ColumnDefinition } from '../definition/index.ts';
+import type { Heading } from './sheet-heading.ts';
+
+export interface TableSheetSpec {
+  name: string;
+  heading: Heading;
+  sql: string;
+  columns: readonly ColumnDefinition[] | undefined;
+  freezeColumns: number;
+  emptyText: string;
+  large: boolean;
+  /** Where the sheet is defined, for messages: "reports/nightly.yaml sheets.3". */
+  where: string;
+}
+
+export interface ResolvedColumn {
+  field: string;
+  /** Position in the query result. */
+  index: number;
+  header: string;
+  format: ColumnFormat;
+  total: 'sum' | 'label' | undefined;
+  dataBar: boolean;
+  upIsBad: boolean;
+  width: number;
+}
