@@ -24,12 +24,15 @@
 //     peak, floor and diagnostic included, is reported as well.
 //  5. lock share: a month's backfill at a minute quota of 20 through real writing sessions on a database file – the
 //     share of the sync's wall time during which the writer file was held (goal ≤ 0.2).
+//  6. many accounts: ten accounts, each with its own key at the documented quota, side by side ÷ one of them alone,
+//     same run (goal ≤ 1.5, zero 429s, totals per account exact) – bench/sync-accounts.ts says how.
+//     `npm run bench:sync -- --accounts-only` measures this figure alone and updates it in sync.json.
 //
 // The simulator runs as a child process (`gpuledger simulator`), so its ledger and its JSON generation are neither
 // in this process's RSS nor on its event loop – as with the real API. Writes bench/results/sync.json.
 import { spawn, type ChildProcess } from 'node:child_process';
 import diagnostics from 'node:diagnostics_channel';
-import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -50,6 +53,7 @@ import { BILLING_SOURCE_DEFS } from '../src/model/index.ts';
 import { runSync, type SyncResult } from '../src/extract/sync.ts';
 import { openStore } from '../src/store/database.ts';
 import { silentLogger } from '../src/util/log.ts';
+import { manyAccounts } from './sync-accounts.ts';
 
 const NOW = '2026-11-20T00:00:00Z';
 const SEED = 42;
@@ -515,6 +519,21 @@ async function readJsonFloor(files: Record<string, { path: string; records: numb
 
 // ---- main ----------------------------------------------------------------------------------------------------------
 
+/** Only the many-accounts figure, written into the existing sync.json beside the others (each says when it was measured). */
+async function accountsOnly(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'gpuledger-bench-sync-'));
+  try {
+    const figure = { ...(await manyAccounts(dir, log)), measured_at: new Date().toISOString(), command: 'npm run bench:sync -- --accounts-only' };
+    const result = JSON.parse(readFileSync(RESULT, 'utf8')) as { passed: boolean; figures: Record<string, { passed: boolean }> };
+    result.figures.many_accounts = figure;
+    result.passed = Object.values(result.figures).every((f) => f.passed);
+    writeFileSync(RESULT, JSON.stringify(result, null, 2) + '\n');
+    process.stdout.write(`many accounts  ${figure.value} × one account alone (${figure.ten_accounts.seconds} s vs ${figure.one_account.seconds} s, ${figure.ten_accounts.rate_limited} × 429, totals ${figure.totals.exact ? 'exact' : 'DIFFER'}; goal ≤ 1.5) ${figure.passed ? 'ok' : 'MISSED'}\n→ ${RESULT}\n`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'gpuledger-bench-sync-'));
   const started = Date.now();
@@ -570,6 +589,9 @@ async function main(): Promise<void> {
     log(`lock share: a ${LOCK_START} backfill at ${LOCK_QUOTA} requests/minute through writing sessions on a file…`);
     const lock = await lockShare(dir);
     log(`  ${lock.http_requests} requests, ${lock.wall_seconds} s, writer held ${lock.writer_held_seconds} s in ${lock.writing_sessions} sessions`);
+
+    // phase E: ten accounts side by side against one alone
+    const accounts = await manyAccounts(dir, log);
 
     // figures
     const pacingRun = b ?? a;
@@ -672,6 +694,7 @@ async function main(): Promise<void> {
           passed: lock.value <= GOALS.lockShare && lock.status === 'success',
           measured_on: `a ${LOCK_START} backfill (default sources and bucket sizes) at a minute quota of ${LOCK_QUOTA}, through writing sessions on a database file (publishing as gpuledger sync does); writer held = writerHeld in shared-database.ts (lock taken → checkpoint, close, publish, lock released), summed over sessions, ÷ runSync's wall time`,
         },
+        many_accounts: accounts,
         peak_rss: {
           value_mb: syncPeakRss,
           goal: `< ${GOALS.rssMb} MB`,
@@ -703,6 +726,7 @@ async function main(): Promise<void> {
         `requests    ${f.requests.value} × the lower bound (${f.requests.measured_on}; goal ≤ ${GOALS.requests}) ${f.requests.passed ? 'ok' : 'MISSED'}`,
         `throughput  ${f.throughput.value} of read_json (${f.throughput.sync_records_per_second} vs ${f.throughput.floor_records_per_second} records/s; goal ≥ ${GOALS.throughput}) ${f.throughput.passed ? 'ok' : 'MISSED'}`,
         `lock share  ${f.lock_share.value} of a throttled sync's wall time (${f.lock_share.writer_held_seconds} s of ${f.lock_share.wall_seconds} s; goal ≤ ${GOALS.lockShare}) ${f.lock_share.passed ? 'ok' : 'MISSED'}`,
+        `accounts    ${f.many_accounts.value} × one account alone (${f.many_accounts.ten_accounts.seconds} s vs ${f.many_accounts.one_account.seconds} s, ${f.many_accounts.ten_accounts.rate_limited} × 429, totals ${f.many_accounts.totals.exact ? 'exact' : 'DIFFER'}; goal ≤ 1.5) ${f.many_accounts.passed ? 'ok' : 'MISSED'}`,
         `peak RSS    ${f.peak_rss.value_mb} MB (goal < ${GOALS.rssMb} MB) ${f.peak_rss.passed ? 'ok' : 'MISSED'}`,
         `→ ${RESULT}`,
       ].join('\n') + '\n',
@@ -712,4 +736,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+await (process.argv.includes('--accounts-only') ? accountsOnly() : main());

@@ -59,6 +59,15 @@ export const syncConfigSchema = z
       .default([...SOURCES])
       .describe('Sources a plain `gpuledger sync` extracts.'),
     bucketSizes: bucketSizesSchema,
+    accountConcurrency: z
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .default(10)
+      .describe(
+        'How many accounts one sync reads at the same time. Each has its own key, client and quota, so accounts side by side take about as long as the slowest; loading stays in short writing sessions.',
+      ),
     budgetMinutes: z
       .number()
       .positive()

@@ -1,4 +1,6 @@
-// startSimulator: the account, its ledger, the clock and the HTTP server, wired together on a loopback port.
+// startSimulator: the account, its ledger, the clock and the HTTP server, wired together on a loopback port. More
+// accounts can be served side by side (`accounts`), each behind its own key and so with its own quota, as an
+// organisation's team accounts are on the platform.
 import type { AddressInfo } from 'node:net';
 import { EXIT, GpuledgerError, UsageError } from '../util/errors.ts';
 import { isRfc3339 } from '../util/buckets.ts';
@@ -7,8 +9,8 @@ import type { Scale, SyntheticAccount } from './account/types.ts';
 import { createSimClock } from './clock.ts';
 import { createFaultInjector, type FaultSpec } from './http/faults.ts';
 import { createRateLimiter, DEFAULT_QUOTAS, type Quotas } from './http/rate-limit.ts';
-import { lifetimeQueueCounts, resetQueueCounters, type QueueCounts, type QueueState } from './http/queue-health.ts';
-import { createSimulatorServer, type SimulatorStats } from './http/server.ts';
+import { lifetimeQueueCounts, resetQueueCounters, type QueueCounts } from './http/queue-health.ts';
+import { createSimulatorServer, type SimulatorStats, type Tenant } from './http/server.ts';
 import { createSimBalance, DEFAULT_SPEND_LIMIT, type SimBalance } from './ledger/balance.ts';
 import { createLedger } from './ledger/ledger.ts';
 import type { Ledger } from './ledger/types.ts';
@@ -40,6 +42,23 @@ export interface SimulatorOptions {
   unknownGraphqlFields?: string[];
   /** The hourly spend limit GraphQL reports; default $80/h. */
   spendLimit?: number;
+  /** More accounts served beside the main one, each answering only to its own key (default: none). */
+  accounts?: SimulatedAccountSpec[];
+}
+
+/** One more simulated account: its key (full access) and what it is made of (default: the main account's scale). */
+export interface SimulatedAccountSpec {
+  key: string;
+  seed: number;
+  scale?: Scale;
+  counts?: Partial<AccountCounts>;
+}
+
+/** What tests read of one served account: its inventory, its ground-truth ledger and its balance. */
+export interface SimulatedAccount {
+  account: SyntheticAccount;
+  ledger: Ledger;
+  balance: SimBalance;
 }
 
 export interface Simulator {
@@ -59,6 +78,8 @@ export interface Simulator {
   queueCounts(endpointId: string): QueueCounts;
   /** The prepaid balance: top-ups minus what the ledger billed. */
   balance: SimBalance;
+  /** The account a key of `accounts` reads (the main account for any other key). */
+  accountOf(key: string): SimulatedAccount;
 }
 
 /** The simulator could not listen (port taken, address not local…). */
@@ -87,21 +108,40 @@ function checkQuotas(q: Partial<Quotas>): Quotas {
   return quotas;
 }
 
+interface ServedAccount extends Tenant {
+  balance: SimBalance;
+}
+
+function serveAccount(spec: { seed: number; scale: Scale; counts?: Partial<AccountCounts> }, initial: number, now: () => number, options: SimulatorOptions): ServedAccount {
+  const account = createSyntheticAccount({ seed: spec.seed, scale: spec.scale, counts: spec.counts, initialNow: new Date(initial) });
+  const ledger = createLedger(account, now, options.sparse ?? false);
+  const balance = createSimBalance(account, ledger, options.spendLimit ?? DEFAULT_SPEND_LIMIT);
+  const graphql = { balance, hiddenFields: new Set(options.unknownGraphqlFields ?? []) };
+  return { account, ledger, balance, queue: { offsets: new Map() }, graphql };
+}
+
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const seed = options.seed ?? 42;
   if (!Number.isSafeInteger(seed)) throw new UsageError(`seed must be an integer, got ${seed}`);
   const fixed = options.now !== undefined;
   const initial = fixed ? toMs(options.now!, 'now') : Date.now();
   const clock = createSimClock(initial, fixed);
-  const account = createSyntheticAccount({ seed, scale: options.scale ?? 'small', counts: options.counts, initialNow: new Date(initial) });
-  const ledger = createLedger(account, clock.now, options.sparse ?? false);
+  const scale = options.scale ?? 'small';
+  const main = serveAccount({ seed, scale, counts: options.counts }, initial, clock.now, options);
   const keys = { full: new Set(options.keys ?? [DEFAULT_KEY]), restricted: new Set(options.restrictedKeys ?? [DEFAULT_RESTRICTED_KEY]) };
+  const byKey = new Map<string, ServedAccount>();
+  for (const spec of options.accounts ?? []) {
+    if (!Number.isSafeInteger(spec.seed)) throw new UsageError(`a simulated account's seed must be an integer from 0 to 2^32-1, got ${spec.seed}`);
+    if (keys.full.has(spec.key) || keys.restricted.has(spec.key) || byKey.has(spec.key)) {
+      throw new UsageError('each simulated account needs a key of its own: one is given twice (or is also a --key/--restricted-key)');
+    }
+    byKey.set(spec.key, serveAccount({ seed: spec.seed, scale: spec.scale ?? scale, counts: spec.counts }, initial, clock.now, options));
+    keys.full.add(spec.key);
+  }
+  const tenantOf = (key: string): ServedAccount => byKey.get(key) ?? main;
   const faults = createFaultInjector(seed, options.faults);
   const limiter = createRateLimiter(checkQuotas(options.quotas ?? {}));
-  const queue: QueueState = { offsets: new Map() };
-  const balance = createSimBalance(account, ledger, options.spendLimit ?? DEFAULT_SPEND_LIMIT);
-  const graphql = { balance, hiddenFields: new Set(options.unknownGraphqlFields ?? []) };
-  const { server, stats } = createSimulatorServer({ account, ledger, now: clock.now, keys, limiter, faults, sparse: options.sparse ?? false, queue, graphql });
+  const { server, stats } = createSimulatorServer({ tenantOf, now: clock.now, keys, limiter, faults, sparse: options.sparse ?? false });
 
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -126,10 +166,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     advance: (ms) => clock.advance(ms),
     setFaults: (spec) => faults.set(spec),
     stats,
-    account,
-    ledger,
-    resetQueueCounters: (id) => resetQueueCounters(account, ledger, queue, id),
-    queueCounts: (id) => lifetimeQueueCounts(account, ledger, id),
-    balance,
+    account: main.account,
+    ledger: main.ledger,
+    resetQueueCounters: (id) => resetQueueCounters(main.account, main.ledger, main.queue, id),
+    queueCounts: (id) => lifetimeQueueCounts(main.account, main.ledger, id),
+    balance: main.balance,
+    accountOf: (key) => {
+      const { account, ledger, balance } = tenantOf(key);
+      return { account, ledger, balance };
+    },
   };
 }

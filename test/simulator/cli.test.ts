@@ -16,6 +16,8 @@ describe('gpuledger simulator', () => {
     expect(options).toMatchObject({ port: 0, seed: 7, scale: 'medium', keys: ['a', 'b'], restrictedKeys: ['sim-restricted-key'], quotas: { minute: 5 }, sparse: true });
     expect(options.now).toEqual(new Date('2026-11-20T12:00:00Z'));
     expect(options.faults).toEqual({ serverError: 0.1, latencyMs: 200 });
+    expect(options.accounts).toBeUndefined();
+    expect(simulatorOptionsFromFlags({ ...defaults, account: ['team-a=7', 'team-b=8'] }).accounts).toEqual([{ key: 'team-a', seed: 7 }, { key: 'team-b', seed: 8 }]);
   });
 
   it.each([
@@ -25,6 +27,9 @@ describe('gpuledger simulator', () => {
     [{ now: '2026-11-20' }, '--now'],
     [{ faults: 'explode=1' }, '--faults: unknown fault'],
     [{ quotaMinute: '0' }, '--quota-minute'],
+    [{ account: ['team-a-key'] }, '--account must be KEY=SEED'],
+    [{ account: ['team a=1'] }, '--account must be KEY=SEED'],
+    [{ account: ['k=99999999999'] }, '--account seed'],
   ])('rejects %j with a UsageError naming the flag', (flags, message) => {
     expect(() => simulatorOptionsFromFlags({ ...defaults, ...flags })).toThrow(UsageError);
     expect(() => simulatorOptionsFromFlags({ ...defaults, ...flags })).toThrow(message);

@@ -86,7 +86,11 @@ export function summaryTable(result: SyncResult): Table {
       // nothing complete yet: an empty cell, never null or a 1970 date
       r.completeThrough ?? '',
       r.error ? `${r.status}: ${r.error}` : r.status,
-    ]),
+    ]).concat(
+      // an account that failed as a whole (a rejected key, a host that never answered) has no range: it gets a row, so
+      // one bad account among many is never silent
+      result.errors.filter((e) => e.source === '*').map((e) => [e.account, 'all', '', 0, 0, null, '', `failed: ${e.message}`]),
+    ),
     footer: [
       `run ${result.runId}: ${result.status} · ${result.requests} requests (${result.retries} retried, ${result.rateLimited} rate-limited) · ` +
         `${result.records.toLocaleString('en-US')} records · ${(result.bytes / 1e6).toFixed(1)} MB`,

@@ -2,11 +2,11 @@
 // operationName?}, answer {data} or {errors: [{message}]} (HTTP 400 for syntax and validation errors). GraphQL is
 // not rate limited here (the contract promises RateLimit headers on v2 only); `graphql=down` makes it answer 503.
 import type { IncomingMessage } from 'node:http';
-import type { SyntheticAccount } from '../account/types.ts';
-import { execute, type ExecuteOptions } from '../graphql/execute.ts';
+import { execute } from '../graphql/execute.ts';
 import { GraphQLSyntaxError, parseDocument } from '../graphql/parser.ts';
 import { bearerKey, checkKey, type KeyRing } from './auth.ts';
 import { jsonReply, problemReply, type Reply } from './reply.ts';
+import type { Tenant } from './tenant.ts';
 
 const MAX_BODY = 1 << 20;
 
@@ -34,7 +34,7 @@ function parseJsonObject(raw: string | null): { query?: unknown; operationName?:
 export async function handleGraphQL(
   req: IncomingMessage,
   url: URL,
-  deps: { account: SyntheticAccount; keys: KeyRing; now: () => number; down: () => boolean; graphql?: ExecuteOptions },
+  deps: { tenantOf: (key: string) => Tenant; keys: KeyRing; now: () => number; down: () => boolean },
 ): Promise<Reply> {
   if (req.method !== 'POST') return problemReply(405, `${req.method} is not allowed on /graphql; use POST`, { headers: { Allow: 'POST' } });
   const header = bearerKey(req.headers.authorization);
@@ -49,7 +49,8 @@ export async function handleGraphQL(
   try {
     const operations = parseDocument(body.query);
     const name = typeof body.operationName === 'string' ? body.operationName : null;
-    const result = execute(operations, name, deps.account, deps.now(), deps.graphql);
+    const tenant = deps.tenantOf(auth.key);
+    const result = execute(operations, name, tenant.account, deps.now(), tenant.graphql);
     return jsonReply(result.status, result.body);
   } catch (e) {
     if (e instanceof GraphQLSyntaxError) return jsonReply(400, { errors: [{ message: e.message, locations: [{ line: e.line, column: e.column }] }] });

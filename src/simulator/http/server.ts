@@ -3,16 +3,16 @@
 //   billing scope (403) → drawn faults (spurious 429, 5xx, reset, truncate, drift) → answer.
 // Every authenticated answer carries RateLimit and RateLimit-Policy; latency delays every one of them.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { SyntheticAccount } from '../account/types.ts';
-import type { ExecuteOptions } from '../graphql/execute.ts';
-import type { LedgerInternal } from '../ledger/types.ts';
 import { authenticate, type KeyRing } from './auth.ts';
 import type { ConnectionFault, FaultInjector } from './faults.ts';
 import { handleGraphQL } from './graphql-route.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { bodyLength, problemReply, type Reply } from './reply.ts';
-import { HEALTH_PATH, healthRoute, type QueueState } from './queue-health.ts';
+import { HEALTH_PATH, healthRoute } from './queue-health.ts';
 import { ROUTES } from './routes.ts';
+import type { Tenant } from './tenant.ts';
+
+export type { Tenant } from './tenant.ts';
 
 export interface SimulatorStats {
   requests: number;
@@ -23,17 +23,13 @@ export interface SimulatorStats {
 }
 
 export interface ServerDeps {
-  account: SyntheticAccount;
-  ledger: LedgerInternal;
+  /** The account an authenticated key belongs to. */
+  tenantOf(key: string): Tenant;
   now: () => number;
   keys: KeyRing;
   limiter: RateLimiter;
   faults: FaultInjector;
   sparse: boolean;
-  /** The queue API's counter resets (queue-health.ts). */
-  queue: QueueState;
-  /** The balance GraphQL serves and the User fields it does not know. */
-  graphql?: ExecuteOptions;
 }
 
 export function createSimulatorServer(deps: ServerDeps): { server: Server; stats: () => SimulatorStats } {
@@ -77,8 +73,9 @@ export function createSimulatorServer(deps: ServerDeps): { server: Server; stats
       const headers = { ...peek.headers, 'Retry-After': String(retryAfter) };
       return { reply: problemReply(429, `rate limit exceeded for the ${window} window`, { headers }), delay };
     }
+    const tenant = deps.tenantOf(auth.key);
     const health = HEALTH_PATH.exec(path);
-    const route = ROUTES.get(path) ?? (health ? healthRoute(health[1]!, deps.queue) : undefined);
+    const route = ROUTES.get(path) ?? (health ? healthRoute(health[1]!, tenant.queue) : undefined);
     const consumed = () => deps.limiter.consume(auth.key).headers;
     if (!route) return { reply: problemReply(404, `no route ${path}`, { headers: consumed() }), delay };
     if (!route.methods.includes(req.method ?? '')) {
@@ -98,7 +95,7 @@ export function createSimulatorServer(deps: ServerDeps): { server: Server; stats
       const detail = fault.serverError === 503 ? 'the service is temporarily unavailable (simulated fault)' : 'internal error (simulated fault)';
       return { reply: problemReply(fault.serverError, detail, { headers }), connection: fault.connection, delay };
     }
-    const reply = route.handle({ account: deps.account, ledger: deps.ledger, now: deps.now(), params: url.searchParams, sparse: deps.sparse, drift: fault.drift });
+    const reply = route.handle({ account: tenant.account, ledger: tenant.ledger, now: deps.now(), params: url.searchParams, sparse: deps.sparse, drift: fault.drift });
     Object.assign(reply.headers, headers);
     return { reply, connection: fault.connection, delay };
   };

@@ -1,0 +1,129 @@
+// Accounts side by side (issue 21 §1): one simulator serving three accounts, each behind its own key; a sync of
+// four configured accounts – one with a rejected key – reads the three good ones concurrently, each equal to its own
+// ledger to the micro-dollar, and the bad one fails alone, named in the result and on the command line (exit 3).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConfigInput } from '../../src/config/schema.ts';
+import { parseConfig } from '../../src/config/load.ts';
+import { resolveAccounts } from '../../src/extract/accounts.ts';
+import type { ProgressState } from '../../src/extract/progress.ts';
+import { runSync } from '../../src/extract/sync.ts';
+import type { BillingSource, Simulator } from '../../src/simulator/index.ts';
+import { decimalStringToMicros } from '../../src/util/decimal.ts';
+import { silentLogger } from '../../src/util/log.ts';
+import { gpuledger } from '../query/cli.ts';
+import { fastSimulator, KEY, openTestStore, storedTotals, tempDir, writeConfig, type TempDir } from './sync-helpers.ts';
+
+const TEAM_KEYS = { 'team-a': 'sim-team-a-key', 'team-b': 'sim-team-b-key' } as const;
+const SOURCES: BillingSource[] = ['pods', 'serverless', 'network-volumes', 'aggregate'];
+const ENV = { KEY_MAIN: KEY, KEY_A: TEAM_KEYS['team-a'], KEY_B: TEAM_KEYS['team-b'], KEY_BAD: 'sk-not-a-key-0123456789' };
+
+function config(sim: Simulator, accountConcurrency: number): ConfigInput {
+  return {
+    apiUrl: sim.url,
+    accounts: [
+      { name: 'main', apiKeyEnv: 'KEY_MAIN', simulated: true },
+      { name: 'team-a', apiKeyEnv: 'KEY_A', simulated: true },
+      { name: 'bad', apiKeyEnv: 'KEY_BAD', simulated: true },
+      { name: 'team-b', apiKeyEnv: 'KEY_B', simulated: true },
+    ],
+    sync: { start: 'P10D', sources: [...SOURCES, 'inventory'], accountConcurrency, bucketSizes: { pods: [{ size: 'day' }], serverless: [{ size: 'day' }] } },
+  };
+}
+
+describe('accounts synced side by side', () => {
+  let sim: Simulator;
+  let tmp: TempDir;
+
+  beforeAll(async () => {
+    sim = await fastSimulator({ accounts: [{ key: TEAM_KEYS['team-a'], seed: 7 }, { key: TEAM_KEYS['team-b'], seed: 8 }] });
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+
+  const sync = async (db: string, accountConcurrency: number) => {
+    const parsed = parseConfig(config(sim, accountConcurrency), 'test');
+    const seen: ProgressState[] = [];
+    const finished: string[] = [];
+    const store = await openTestStore(db);
+    try {
+      const result = await runSync({
+        store,
+        config: parsed,
+        accounts: resolveAccounts(parsed, parsed.apiUrl, ENV),
+        log: silentLogger,
+        client: { initialRatePerSecond: 1000 },
+        progress: { update: (s) => seen.push({ ...s }), finish: (a) => finished.push(a), done: () => undefined },
+      });
+      const totals: Record<string, string[]> = {};
+      for (const account of ['main', 'team-a', 'team-b', 'bad']) {
+        totals[account] = [];
+        for (const source of SOURCES) {
+          for (const row of await storedTotals(store, source, account)) totals[account]!.push(`${source} ${row.bucket_size} ${row.first_start}..${row.last_end}: ${decimalStringToMicros(row.total)}`);
+        }
+      }
+      return { result, seen, finished, totals };
+    } finally {
+      await store.close();
+    }
+  };
+
+  beforeAll(() => {
+    tmp = tempDir('gpuledger-accounts-');
+  });
+  afterAll(() => tmp?.cleanup());
+
+  it('loads each account equal to its own ledger, and the bad key fails alone', async () => {
+    const { result, seen, finished, totals } = await sync(tmp.db, 4);
+    expect(result.status).toBe('partial');
+    expect(result.errors).toEqual([{ account: 'bad', source: '*', message: expect.stringMatching(/the API key in KEY_BAD was rejected \(401\)/) }]);
+    expect(result.rateLimited).toBe(0);
+    expect(totals.bad).toEqual([]);
+    for (const [account, key] of [['main', KEY], ['team-a', TEAM_KEYS['team-a']], ['team-b', TEAM_KEYS['team-b']]] as const) {
+      const { ledger } = sim.accountOf(key);
+      const want: string[] = [];
+      for (const line of totals[account]!) {
+        const m = /^(\S+) (\S+) (.+)\.\.(.+): -?\d+$/.exec(line)!;
+        const sum = ledger.sum({ source: m[1] as BillingSource, start: new Date(m[3]!), end: new Date(m[4]!) }).totalAmount;
+        want.push(`${m[1]} ${m[2]} ${m[3]}..${m[4]}: ${sum}`);
+      }
+      expect(totals[account]!.length, account).toBeGreaterThanOrEqual(SOURCES.length);
+      expect(totals[account], account).toEqual(want);
+    }
+    // three different accounts, not one account three times
+    expect(new Set([totals.main!.join(), totals['team-a']!.join(), totals['team-b']!.join()]).size).toBe(3);
+    // side by side: another account reported progress before the first one finished
+    const firstDone = seen.findLastIndex((s) => s.account === seen[0]!.account);
+    expect(new Set(seen.slice(0, firstDone).map((s) => s.account)).size).toBeGreaterThan(1);
+    expect([...finished].sort()).toEqual(['bad', 'main', 'team-a', 'team-b']);
+    // the summary keeps the config's order however the accounts interleaved
+    const order = [...new Set(result.ranges.map((r) => r.account))];
+    expect(order).toEqual(['main', 'team-a', 'team-b']);
+  });
+
+  it('reads one account after another with accountConcurrency 1', async () => {
+    const other = tempDir('gpuledger-accounts-serial-');
+    try {
+      const { seen, result } = await sync(other.db, 1);
+      const runs = seen.map((s) => s.account).filter((a, i, all) => i === 0 || all[i - 1] !== a);
+      expect(runs).toEqual(['main', 'team-a', 'team-b']);
+      expect(result.errors.map((e) => e.account)).toEqual(['bad']);
+    } finally {
+      other.cleanup();
+    }
+  });
+
+  it('says on the command line which account failed and exits 3 while the others load', async () => {
+    const other = tempDir('gpuledger-accounts-cli-');
+    try {
+      const path = writeConfig(other.dir, config(sim, 10));
+      const r = await gpuledger(['--config', path, '--db', other.db, 'sync', '--source', 'aggregate'], ENV);
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stdout).toMatch(/^bad +all .*failed: the API key in KEY_BAD was rejected \(401\)/m);
+      expect(r.stderr + r.stdout).not.toContain(ENV.KEY_BAD);
+      for (const account of ['main', 'team-a', 'team-b']) expect(r.stdout + r.stderr).toContain(account);
+    } finally {
+      other.cleanup();
+    }
+  });
+});
