@@ -14,6 +14,7 @@ import { registerQuery } from './commands/query.ts';
 import { registerReport } from './commands/report.ts';
 import { registerRun } from './commands/run.ts';
 import { registerSchedule } from './commands/schedule.ts';
+import { registerServe } from './commands/serve.ts';
 import { registerSimulator } from './commands/simulator.ts';
 import { registerStore } from './commands/store.ts';
 import { registerSync } from './commands/sync.ts';
@@ -59,6 +60,7 @@ export function buildProgram(exit: ExitState, output: CommanderOutput = { help: 
     registerAllocation,
     registerMetrics,
     registerStore,
+    registerServe,
   ]) {
     register(program, exit);
   }

@@ -52,6 +52,15 @@ export const reportsConfigSchema = z
       .optional()
       .describe('An account-wide monthly budget shown on the summary sheet.'),
     email: reportEmailSchema.prefault({}).describe('Attachment size limits and delivery retries for report email.'),
+    formats: z
+      .array(z.enum(['xlsx', 'html']))
+      .min(1)
+      .optional()
+      .describe('What a report is written as when neither --format nor its definition says: xlsx, html or both (default xlsx).'),
+    attachHtml: z
+      .boolean()
+      .default(false)
+      .describe('Attach the HTML report to the report email too, when one was written beside the workbook (default: the email names its path).'),
     chartFont: z
       .string()
       .min(1)

@@ -7,7 +7,7 @@ import { pendingText, runAlerts, type AlertsResult } from '../alert/index.ts';
 import type { ResolvedAccount } from '../extract/accounts.ts';
 import { createProgress } from '../extract/progress.ts';
 import { runSync, type SyncResult } from '../extract/sync.ts';
-import { deliverReport, renderReport, type DeliveryResult, type RenderedReport } from '../report/index.ts';
+import { deliverReport, renderReportFormats, type DeliveryResult, type RenderedHtml, type RenderedReport } from '../report/index.ts';
 import { acquireSyncLock, describeWait } from '../store/lock.ts';
 import { withRulesReader } from '../allocation/reader-rules.ts';
 import { SESSION_WAIT_MS, writeSessions } from '../store/shared-database.ts';
@@ -41,6 +41,8 @@ export interface NightlyResult {
   steps: StepOutcome[];
   sync?: SyncResult;
   workbook?: RenderedReport;
+  /** The HTML page written beside the workbook, when the report's formats include html. */
+  html?: RenderedHtml;
   alerts?: AlertsResult;
   delivery?: DeliveryResult;
   exitCode: ExitCode;
@@ -98,9 +100,15 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
     if (options.signal?.aborted) return;
 
     try {
-      const workbook = await withRulesReader(options.dbPath, config.allocation, (store) => renderReport({ store, config, report, outDir: options.outDir, logger: log.child('report') }));
+      // the workbook always (it is what the email carries), the HTML page beside it when the definition or the config asks
+      const rendered = await withRulesReader(options.dbPath, config.allocation, (store) =>
+        renderReportFormats({ store, config, report, outDir: options.outDir, logger: log.child('report'), ensure: ['xlsx'] }),
+      );
+      const workbook = rendered.workbook!;
       result.workbook = workbook;
-      step({ step: 'report', status: 'ok', detail: `${workbook.path} (${(workbook.bytes / 1024).toFixed(0)} KB)` });
+      result.html = rendered.html;
+      const kb = (f: { path: string; bytes: number }) => `${f.path} (${(f.bytes / 1024).toFixed(0)} KB)`;
+      step({ step: 'report', status: 'ok', detail: rendered.html ? `${kb(workbook)} and ${kb(rendered.html)}` : kb(workbook) });
     } catch (e) {
       step({ step: 'report', status: 'failed', detail: errorMessage(e) });
     }
@@ -167,6 +175,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
         sessions: writeSessions(writer),
         config,
         rendered,
+        html: result.html,
         logger: log.child('email'),
         budgetMs: config.alerts.outbox.budgetSeconds * 1000,
       });

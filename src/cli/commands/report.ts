@@ -1,5 +1,5 @@
-// `gpuledger report [--report NAME] [--period P] [--out-dir DIR] [--email]`: render a workbook (path on stdout)
-// and, with --email, send it. A workbook that could not be delivered stays on disk and the command exits 1.
+// `gpuledger report [--report NAME] [--period P] [--format xlsx|html|both] [--out-dir DIR] [--email]`: render the
+// workbook and/or the HTML page (paths on stdout) and, with --email, send them. A workbook that could not be delivered stays on disk and the command exits 1.
 import type { Command } from 'commander';
 import type { ExitState } from '../exit-state.ts';
 import { print } from '../output.ts';
@@ -9,6 +9,7 @@ interface ReportFlags {
   period?: string;
   outDir?: string;
   email?: boolean;
+  format?: string;
 }
 
 export function registerReport(program: Command, _exit: ExitState): void {
@@ -18,7 +19,8 @@ export function registerReport(program: Command, _exit: ExitState): void {
     .option('--report <name>', 'report definition: reports/<name>.yaml or your own in reports.directory', 'nightly')
     .option('--period <period>', "a month such as 2026-10 or a day range such as 2026-10-01..2026-10-15; default: the report's own")
     .option('--out-dir <dir>', 'where the workbook is written (default: config outDir, out/)')
-    .option('--email', 'email the workbook to reports.delivery.<name>.recipients')
+    .option('--format <format>', "xlsx, html or both (default: the report definition's formats, else config reports.formats, else xlsx)")
+    .option('--email', 'email the workbook (and the HTML page, if written) to reports.delivery.<name>.recipients')
     .action(async (flags: ReportFlags, command: Command) => {
       // the output folder is checked before anything heavy loads: a refusal is immediate (issue 18 §1)
       const [{ contextFor }, { checkFolderOutput }] = await Promise.all([import('../context.ts'), import('../../outputs/output-guard.ts')]);
@@ -32,30 +34,36 @@ export function registerReport(program: Command, _exit: ExitState): void {
         import('../../mail/index.ts'),
         import('../../allocation/reader-rules.ts'),
       ]);
-      const { checkDeliveryConfig, parsePeriod, loadReportDefinition, renderReport, deliverReport, ReportDeliveryError } = report;
+      const { checkDeliveryConfig, parsePeriod, loadReportDefinition, renderReportFormats, parseReportFormats, reportFormats, deliverReport, ReportDeliveryError } = report;
       // usage and definition errors before the database is opened (exit 2 without touching anything)
       if (flags.period !== undefined) parsePeriod(flags.period);
-      loadReportDefinition(flags.report, settings.config.reports.directory);
+      const asked = flags.format === undefined ? undefined : parseReportFormats(flags.format);
+      const def = loadReportDefinition(flags.report, settings.config.reports.directory);
+      // the email carries the workbook: --email always writes it
+      const formats = [...reportFormats(def, settings.config, asked), ...(flags.email ? (['xlsx'] as const) : [])];
       if (flags.email) checkDeliveryConfig(settings.config, flags.report);
       // the mailer reads the SMTP password now, so a missing one is reported before any work is done
       const mailer = flags.email ? createMailer(settings.config.smtp!, { logger: log }) : undefined;
       try {
         // rendered from the published database – a sync running meanwhile is neither waited for nor disturbed – with
         // this config's allocation rules, whatever the last writer stored, and no write access needed (reader-rules.ts)
-        const rendered = await withRulesReader(settings.dbPath, settings.config.allocation, (store) =>
-          renderReport({
+        const out = await withRulesReader(settings.dbPath, settings.config.allocation, (store) =>
+          renderReportFormats({
             store,
             config: settings.config,
             report: flags.report,
             period: flags.period,
             outDir: flags.outDir,
             logger: log,
+            formats,
           }),
         );
-        print(rendered.path);
-        if (!mailer) return;
+        // one path per line, workbook first: scripts read stdout
+        for (const f of [out.workbook, out.html]) if (f) print(f.path);
+        if (!mailer || !out.workbook) return;
+        const rendered = out.workbook;
         const result = await withWriter({ dbPath: settings.dbPath, command: 'report', waitMs: SESSION_WAIT_MS, log }, (store) =>
-          deliverReport({ store, config: settings.config, rendered, mailer, logger: log }),
+          deliverReport({ store, config: settings.config, rendered, html: out.html, mailer, logger: log }),
         );
         if (result.status !== 'sent') throw new ReportDeliveryError(result);
       } finally {

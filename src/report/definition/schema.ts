@@ -21,6 +21,10 @@ const sheetName = z
   .max(31, 'at most 31 characters (an Excel limit)')
   .regex(/^[^:\\/?*[\]]+$/, 'no : \\ / ? * [ ] (Excel forbids them in sheet names)');
 
+/** What a report can be written as: the workbook, the self-contained HTML page, or both. */
+export const REPORT_FORMATS = ['xlsx', 'html'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
 const identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a column name (letters, digits, underscore)');
 
 export const columnSchema = z
@@ -35,6 +39,9 @@ export const columnSchema = z
       .boolean()
       .default(false)
       .describe('A change column: increases red, decreases green (it is cost), shown with a sign.'),
+    linksTo: sheetName
+      .optional()
+      .describe('HTML report: each value links to this sheet\'s section, filtered to the rows that hold the value (drill-down).'),
   })
   .strict();
 export type ColumnDefinition = z.infer<typeof columnSchema>;
@@ -168,9 +175,23 @@ export const reportDefinitionSchema = z
     defaultPeriod: z.enum(DEFAULT_PERIODS).describe('Period without --period: month_to_date or previous_month.'),
     sheets: z.array(sheetSchema).min(1),
     metadataSheet: z.boolean().default(true).describe('Append the "About" sheet (generated at, version, queries).'),
+    formats: z
+      .array(z.enum(REPORT_FORMATS))
+      .min(1)
+      .optional()
+      .describe('What `gpuledger report` writes without --format: xlsx, html or both (default: config reports.formats, else xlsx).'),
   })
   .strict()
   .superRefine((d, ctx) => {
+    const names = new Set(d.sheets.map((s) => s.name));
+    d.sheets.forEach((s, i) => {
+      if (s.kind === 'summary') return;
+      (s.columns ?? []).forEach((c, j) => {
+        if (c.linksTo !== undefined && !names.has(c.linksTo)) {
+          ctx.addIssue({ code: 'custom', path: ['sheets', i, 'columns', j, 'linksTo'], message: `no sheet is named '${c.linksTo}' (sheets: ${[...names].join(', ')})` });
+        }
+      });
+    });
     const seen = new Set<string>();
     d.sheets.forEach((s, i) => {
       const key = s.name.toLowerCase();

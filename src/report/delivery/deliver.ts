@@ -4,6 +4,9 @@
 // error, and comes back as status 'failed' – the CLI exits 1 on it, the nightly `run` job decides for itself.
 // The nightly job passes a time budget (a dead SMTP server must not add minutes of backoff to the run) and write
 // sessions, so the database is held only while the record is written, never while the server is being reached.
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { basename } from 'node:path';
 import { setTimeout as sleepMs } from 'node:timers/promises';
 import type { Config } from '../../config/schema.ts';
 import type { Store } from '../../store/database.ts';
@@ -26,6 +29,8 @@ export interface DeliverReportOptions {
   budgetMs?: number;
   config: Config;
   rendered: RenderedReport;
+  /** The HTML page written beside the workbook: attached when reports.attachHtml (and small enough), else named. */
+  html?: { path: string; bytes: number };
   /** Default: config reports.delivery.<report>.recipients. */
   recipients?: readonly string[];
   /** Default: createMailer(config.smtp). A given mailer is not closed. */
@@ -51,6 +56,16 @@ export interface DeliveryResult {
   messageId: string | undefined;
   /** The last error (redacted), when not sent. */
   error: string | undefined;
+}
+
+/** The HTML report's place in the email: attached (self-contained, it opens offline), or named with its path. */
+function htmlAttachment(html: DeliverReportOptions['html'], attach: boolean, attachUpToMb: number) {
+  if (!html) return undefined;
+  const file = basename(html.path);
+  if (attach && html.bytes <= attachUpToMb * 1e6) {
+    return { line: `The same report as one web page, ${file}, is attached (open it in any browser).`, attachment: { filename: file, content: readFileSync(html.path), contentType: 'text/html; charset=utf-8' } };
+  }
+  return { line: `The same report as one web page is at ${html.path} on ${hostname()}.`, attachment: undefined };
 }
 
 /** Doubling waits, bounded: retryDelaySeconds, ×2, ×4 … up to maxRetryDelaySeconds. */
@@ -81,7 +96,8 @@ export async function deliverReport(options: DeliverReportOptions): Promise<Deli
 
   try {
     const prepared = prepareAttachment(rendered.path, rendered.bytes, limits);
-    const line = attachmentLine(rendered, prepared.kind, prepared.attachment?.filename, prepared.bytes);
+    const page = htmlAttachment(options.html, config.reports.attachHtml, limits.attachUpToMb);
+    const line = attachmentLine(rendered, prepared.kind, prepared.attachment?.filename, prepared.bytes) + (page ? ` ${page.line}` : '');
     const email = buildEmail(rendered, line, delivery?.subject);
     const record = await sessions.write((store) => startDelivery(store, {
       report,
@@ -114,7 +130,7 @@ export async function deliverReport(options: DeliverReportOptions): Promise<Deli
           subject: email.subject,
           text: email.text,
           html: email.html,
-          attachments: [...email.inline, ...(prepared.attachment ? [prepared.attachment] : [])],
+          attachments: [...email.inline, ...(prepared.attachment ? [prepared.attachment] : []), ...(page?.attachment ? [page.attachment] : [])],
         });
         if (sent.rejected.length > 0) {
           const error = `the server refused ${sent.rejected.join(', ')} (delivered to ${sent.accepted.join(', ')})`;

@@ -5,3 +5,5 @@ export { simulatedBanner, type Heading } from './sheet-heading.ts';
 export { writeMetadataSheet, type MetadataInput } from './metadata-sheet.ts';
 export { writeSummarySheet, type SummaryFigure } from './summary-sheet.ts';
 export { writeTableSheet } from './table-sheet.ts';
+export { SIMULATED_LABEL } from './sheet-heading.ts';
+export { sqlStats } from './table-stats.ts';

@@ -7,9 +7,10 @@
 //    and are committed as they come – never the whole result in memory.
 // Either way the totals row is a SUM formula whose cached value is the exact total, equal to SQL to the cent.
 import type { Store } from '../../store/database.ts';
-import { ReportDefinitionError, type ColumnDefinition } from '../definition/index.ts';
+import { ReportDefinitionError } from '../definition/index.ts';
 import { queryColumns, streamRawRows, type QueryColumn, type QueryParameters } from '../query.ts';
-import { cellStyle, COLORS, humanize, inferFormat, isNumericFormat, rawConverter, STYLE, type CellValue } from '../cells/index.ts';
+import { cellStyle, COLORS, isNumericFormat, rawConverter, STYLE, type CellValue } from '../cells/index.ts';
+import { resolveColumns } from '../table-columns.ts';
 import { headingRows, writeHeading } from './sheet-heading.ts';
 import { fitWidth, readSmall, sqlStats } from './table-stats.ts';
 import type { SheetWriter, XlsxWriter } from './xlsx-writer.ts';
@@ -33,38 +34,6 @@ export function excelColumn(n: number): string {
   let s = '';
   for (let c = n; c > 0; c = Math.floor((c - 1) / 26)) s = String.fromCharCode(65 + ((c - 1) % 26)) + s;
   return s;
-}
-
-function resolveColumns(spec: TableSheetSpec, result: QueryColumn[]): ResolvedColumn[] {
-  const index = new Map(result.map((c, i) => [c.name, i]));
-  const defs: ColumnDefinition[] =
-    spec.columns?.slice() ??
-    result.map((c) => {
-      const format = inferFormat(c.typeId, c.name);
-      return { field: c.name, dataBar: false, upIsBad: false, ...(format === 'usd' ? { total: 'sum' as const } : {}) };
-    });
-  const resolved = defs.map((d, i) => {
-    const at = index.get(d.field);
-    if (at === undefined) {
-      throw new ReportDefinitionError(`${spec.where}.columns.${i + 1}.field: the query has no column '${d.field}' (it has ${result.map((c) => c.name).join(', ')})`);
-    }
-    return {
-      field: d.field,
-      index: at,
-      header: d.header ?? humanize(d.field),
-      format: d.format ?? inferFormat(result[at]!.typeId, d.field),
-      total: d.total,
-      dataBar: d.dataBar,
-      upIsBad: d.upIsBad,
-      width: d.width ?? 0,
-    };
-  });
-  // with sums but no label column, the word "Total" goes into the first column that is not summed
-  if (resolved.some((c) => c.total === 'sum') && !resolved.some((c) => c.total === 'label')) {
-    const first = resolved.find((c) => c.total === undefined && !isNumericFormat(c.format));
-    if (first) first.total = 'label';
-  }
-  return resolved;
 }
 
 /** Write one table sheet from its query; the sheet is committed when this returns. */

@@ -16,14 +16,4 @@ export interface TableSheetSpec {
   where: string;
 }
 
-export interface ResolvedColumn {
-  field: string;
-  /** Position in the query result. */
-  index: number;
-  header: string;
-  format: ColumnFormat;
-  total: 'sum' | 'label' | undefined;
-  dataBar: boolean;
-  upIsBad: boolean;
-  width: number;
-}
+export type { ResolvedColumn } from '../table-columns.ts';

@@ -17,7 +17,7 @@ export interface Stats {
 }
 
 /** The large path's first pass: count, exact SUMs and widest values in one aggregate over the query. */
-export async function sqlStats(store: Store, spec: TableSheetSpec, columns: ResolvedColumn[], count: number, params: QueryParameters): Promise<Stats> {
+export async function sqlStats(store: Store, spec: Pick<TableSheetSpec, 'sql' | 'where'>, columns: ResolvedColumn[], count: number, params: QueryParameters): Promise<Stats> {
   const aliases = Array.from({ length: count }, (_, i) => `c${i}`);
   const parts = ['count(*) as n'];
   for (const c of columns) {

@@ -1,0 +1,40 @@
+// `gpuledger serve [--host H] [--port P]`: the report, drill-downs, views and a SQL page in a browser, read-only,
+// until SIGINT/SIGTERM. Loopback by default; another address needs GPULEDGER_SERVE_TOKEN and says so at start.
+import type { Command } from 'commander';
+import { UsageError } from '../../util/errors.ts';
+import { readSecretEnv } from '../../util/secrets.ts';
+import type { ExitState } from '../exit-state.ts';
+import { print } from '../output.ts';
+
+interface ServeFlags {
+  host: string;
+  port: string;
+}
+
+export function registerServe(program: Command, _exit: ExitState): void {
+  program
+    .command('serve')
+    .description('serve the reports, drill-downs, views and a read-only SQL page in a browser (read-only, loopback by default)')
+    .option('--host <host>', 'address to listen on; anything but loopback needs GPULEDGER_SERVE_TOKEN', '127.0.0.1')
+    .option('--port <port>', 'port (0 = any free port)', '8080')
+    .action(async (flags: ServeFlags, command: Command) => {
+      const port = Number(flags.port);
+      if (!/^\d+$/.test(flags.port) || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got '${flags.port}'`);
+      const [{ contextFor }, { startServe, isLoopback, TOKEN_ENV }] = await Promise.all([import('../context.ts'), import('../../serve/index.ts')]);
+      const { settings, log } = contextFor(command);
+      const token = readSecretEnv(TOKEN_ENV, process.env) || undefined;
+      const running = await startServe({ dbPath: settings.dbPath, config: settings.config, host: flags.host, port, token, log });
+      const guard = isLoopback(flags.host) ? 'loopback only' : `reachable from other machines: every request needs the token in ${TOKEN_ENV}`;
+      print(`gpuledger serve on ${running.url}/report/nightly (${guard}; read-only; Ctrl-C stops)`);
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          resolve();
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      await running.close();
+    });
+}

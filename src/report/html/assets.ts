@@ -1,0 +1,134 @@
+// The page's own style and script: static text, the same in every report and every `serve` page, so the
+// Content-Security-Policy can allow exactly these two by hash and nothing else – no inline script from data, no
+// request to anywhere. Plain DOM, no framework: sorting, filtering, CSV download and section links in ~80 lines.
+import { createHash } from 'node:crypto';
+
+export const PAGE_CSS = `
+:root { color-scheme: light dark; --bg: #ffffff; --fg: #1f2328; --muted: #57606a; --line: #d0d7de; --head: #f3f5f8;
+  --accent: #0b5cad; --up: #b42318; --down: #1a7f37; --banner: #fff4e5; --banner-fg: #7a3b00; --card: #ffffff; }
+@media (prefers-color-scheme: dark) {
+  :root { --bg: #0f1419; --fg: #e6edf3; --muted: #9da7b3; --line: #30363d; --head: #161b22; --accent: #6cb6ff;
+    --up: #ff7b72; --down: #56d364; --banner: #3d2600; --banner-fg: #ffd8a8; --card: #161b22; }
+}
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; background: var(--bg); color: var(--fg); }
+header.page { padding: 16px 24px 8px; border-bottom: 1px solid var(--line); }
+h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 18px; margin: 28px 0 4px; } h3 { font-size: 15px; margin: 18px 0 6px; }
+p.sub, p.note { color: var(--muted); margin: 2px 0 8px; }
+.banner { background: var(--banner); color: var(--banner-fg); font-weight: 700; padding: 6px 12px; border-radius: 4px; display: inline-block; margin: 6px 0; }
+nav.sections { display: flex; flex-wrap: wrap; gap: 4px 14px; margin: 8px 0 0; }
+nav.sections a, a { color: var(--accent); }
+main { padding: 0 24px 32px; max-width: 1400px; }
+.figures { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 10px; margin: 8px 0; }
+.figure { border: 1px solid var(--line); border-radius: 6px; padding: 8px 12px; background: var(--card); }
+.figure .label { color: var(--muted); font-size: 12px; } .figure .value { font-size: 20px; font-weight: 650; }
+.figure .fnote { color: var(--muted); font-size: 12px; }
+.charts { display: flex; flex-wrap: wrap; gap: 12px; margin: 12px 0; } .chart { margin: 0; max-width: 100%; overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; background: #fff; }
+.chart svg { display: block; max-width: 100%; height: auto; }
+.tools { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 6px 0; }
+.tools input { font: inherit; padding: 4px 8px; border: 1px solid var(--line); border-radius: 4px; background: var(--bg); color: var(--fg); min-width: 16em; }
+.tools button, th button { font: inherit; cursor: pointer; }
+.tools a.button { padding: 4px 10px; border: 1px solid var(--line); border-radius: 4px; background: var(--head); color: var(--fg); text-decoration: none; }
+.tools button { padding: 4px 10px; border: 1px solid var(--line); border-radius: 4px; background: var(--head); color: var(--fg); }
+.scroll { overflow: auto; max-height: 75vh; border: 1px solid var(--line); border-radius: 6px; }
+table { border-collapse: separate; border-spacing: 0; width: max-content; min-width: 100%; font-variant-numeric: tabular-nums; }
+th, td { padding: 4px 10px; border-bottom: 1px solid var(--line); text-align: left; white-space: nowrap; }
+thead th { position: sticky; top: 0; background: var(--head); z-index: 1; }
+thead tr.totals th { top: 2.1em; font-weight: 650; }
+th button { all: unset; cursor: pointer; font-weight: 650; } th button:focus-visible { outline: 2px solid var(--accent); }
+th[aria-sort="ascending"] button::after { content: " ▲"; } th[aria-sort="descending"] button::after { content: " ▼"; }
+.num { text-align: right; } .up { color: var(--up); } .down { color: var(--down); } .sim { color: var(--up); font-weight: 700; }
+tbody tr:hover { background: var(--head); }
+.sql textarea { width: 100%; min-height: 8em; font: 13px ui-monospace, "DejaVu Sans Mono", monospace; background: var(--bg); color: var(--fg); border: 1px solid var(--line); border-radius: 4px; padding: 6px; }
+.error { color: var(--up); font-weight: 600; }
+@media print {
+  @page { size: A4 landscape; margin: 10mm; }
+  body { font-size: 10px; background: #fff; color: #000; } .tools, nav.sections, form { display: none; }
+  .scroll { max-height: none; overflow: visible; border: none; } table { width: 100%; min-width: 0; }
+  th, td { white-space: normal; padding: 2px 4px; } thead th { position: static; } section { break-inside: auto; }
+  .chart { break-inside: avoid; }
+}
+`;
+
+export const PAGE_JS = `
+(() => {
+  const key = (td) => td ? (td.dataset.v ?? td.textContent) : '';
+  const numeric = (th) => th.classList.contains('num');
+  function sortBy(table, col, th) {
+    const dir = th.getAttribute('aria-sort') === 'ascending' ? 'descending' : 'ascending';
+    table.querySelectorAll('thead th[aria-sort]').forEach((h) => h.setAttribute('aria-sort', 'none'));
+    th.setAttribute('aria-sort', dir);
+    const body = table.tBodies[0];
+    const rows = [...body.rows];
+    const sign = dir === 'ascending' ? 1 : -1;
+    const cmp = numeric(th)
+      ? (a, b) => { const x = key(a.cells[col]), y = key(b.cells[col]); if (x === '') return 1; if (y === '') return -1; return sign * (Number(x) - Number(y)); }
+      : (a, b) => sign * key(a.cells[col]).localeCompare(key(b.cells[col]));
+    rows.sort(cmp).forEach((r) => body.appendChild(r));
+  }
+  function filter(section, text) {
+    const table = section.querySelector('table.data');
+    if (!table) return;
+    const words = text.toLowerCase().split(/\\s+/).filter(Boolean);
+    let shown = 0;
+    for (const r of table.tBodies[0].rows) {
+      const hay = r.textContent.toLowerCase();
+      const ok = words.every((w) => hay.includes(w));
+      r.hidden = !ok;
+      if (ok) shown++;
+    }
+    const count = section.querySelector('.count');
+    if (count) count.textContent = words.length ? shown + ' of ' + table.tBodies[0].rows.length + ' rows' : '';
+  }
+  const csvField = (t) => /[",\\r\\n]/.test(t) || /^\\s|\\s$/.test(t) ? '"' + t.replace(/"/g, '""') + '"' : t;
+  function csv(table) {
+    const head = [...table.querySelectorAll('thead tr.names th')].map((th) => csvField(th.dataset.field));
+    const lines = [head.join(',')];
+    for (const r of table.tBodies[0].rows) if (!r.hidden) lines.push([...r.cells].map((td) => csvField(td.dataset.v ?? '')).join(','));
+    return lines.map((l) => l + '\\r\\n').join('');
+  }
+  document.addEventListener('click', (e) => {
+    const th = e.target.closest('thead tr.names th');
+    if (th && e.target.closest('button')) {
+      const table = th.closest('table');
+      sortBy(table, [...th.parentNode.children].indexOf(th), th);
+      return;
+    }
+    const dl = e.target.closest('button[data-csv]');
+    if (dl) {
+      const table = dl.closest('section').querySelector('table.data');
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(new Blob([csv(table)], { type: 'text/csv' }));
+      a.download = dl.dataset.csv;
+      document.body.appendChild(a); a.click(); a.remove();
+      return;
+    }
+    const link = e.target.closest('a[data-filter]');
+    if (link && link.hash) {
+      const target = document.getElementById(link.hash.slice(1));
+      const input = target && target.querySelector('input[type=search]');
+      if (input) { input.value = link.dataset.filter; filter(target, input.value); }
+    }
+  });
+  document.addEventListener('input', (e) => {
+    if (e.target.matches('input[type=search][data-filter-table]')) filter(e.target.closest('section'), e.target.value);
+  });
+})();
+`;
+
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+/**
+ * The policy of every page: nothing may be fetched (default-src 'none'), images only from data: URIs, and only the
+ * page's own style and script run. `formAction` is 'self' for `serve` (period picker, SQL page), 'none' for a file.
+ */
+export function contentSecurityPolicy(formAction: "'self'" | "'none'"): string {
+  return [
+    "default-src 'none'",
+    "img-src data:",
+    `style-src ${sha256(PAGE_CSS)}`,
+    `script-src ${sha256(PAGE_JS)}`,
+    "base-uri 'none'",
+    `form-action ${formAction}`,
+  ].join('; ');
+}

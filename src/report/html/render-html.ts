@@ -1,0 +1,143 @@
+// A report as one self-contained HTML page: the same definition, the same report session (clock, view cache,
+// accounts) and the same queries as the workbook, the summary from the same model (summary-content.ts), every table
+// sheet a section. The page is built here as text – `serve` builds its pages with reportPage() too – and a file is
+// written atomically, like the workbook. Large tables show their first rows and say where the rest is: the page
+// stays small enough to mail (the nightly demo is well under 1 MB).
+import { rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { moveIntoPlace, temporaryBeside } from '../../outputs/atomic-file.ts';
+import { checkFileOutput } from '../../outputs/output-guard.ts';
+import { VERSION } from '../../version.ts';
+import { instantText } from '../cells/index.ts';
+import { queryColumns, streamRows } from '../query.ts';
+import { sheetSql, type ReportSession } from '../report-session.ts';
+import { readSummary } from '../summary-content.ts';
+import { resolveColumns } from '../table-columns.ts';
+import { sqlStats } from '../workbook/index.ts';
+import { esc, htmlPage, sectionId } from './page.ts';
+import { summarySection, tableSection, type HtmlTable } from './sections.ts';
+
+/** Rows a table section shows; the rest is in the workbook and behind `gpuledger query`. */
+export const HTML_ROW_LIMIT = 500;
+
+export interface PageOptions {
+  formAction: "'self'" | "'none'";
+  rowLimit?: number;
+  /** Extra header HTML (serve: the period picker and links). */
+  controls?: string;
+  /** Where the whole of a cut table can be had (file: the workbook; serve: the CSV route). */
+  fullTable?: (sheet: string) => string;
+  /** A link to every row of a table section as CSV (serve). */
+  csvHref?: (sheet: string) => string;
+}
+
+export function htmlFileName(report: string, periodLabel: string): string {
+  return `gpuledger-${report}-${periodLabel}.html`;
+}
+
+/** The report of a session as one HTML document. */
+export async function reportPage(session: ReportSession, options: PageOptions): Promise<{ html: string; sections: { name: string; rows: number; shown: number }[] }> {
+  const { store, def, clock, timeZone, font, heading } = session;
+  const limit = options.rowLimit ?? HTML_ROW_LIMIT;
+  const parts: string[] = [];
+  const sections: { name: string; rows: number; shown: number }[] = [];
+  const queries: { sheet: string; sql: string }[] = [];
+  for (const [i, sheet] of def.sheets.entries()) {
+    const where = `report definition ${def.file} sheets.${i + 1}`;
+    if (sheet.kind === 'summary') {
+      const content = await readSummary(store, sheet, { params: clock.params, timeZone, font, where });
+      const h = heading(sheet.title ?? def.title);
+      parts.push(summarySection(content, { title: h.title, lines: h.lines.slice(0, -1), timeZone }));
+      sections.push({ name: sheet.name, rows: content.figures.length, shown: content.figures.length });
+      queries.push(...content.queries.map((q) => ({ sheet: `${sheet.name}: ${q.what}`, sql: q.sql })));
+      continue;
+    }
+    const sql = sheetSql(sheet);
+    queries.push({ sheet: sheet.name, sql });
+    const resultColumns = await queryColumns(store, sql, clock.params, where);
+    const columns = resolveColumns({ columns: sheet.columns, where }, resultColumns);
+    const stats = await sqlStats(store, { sql, where }, columns, resultColumns.length, clock.params);
+    const rows: unknown[][] = [];
+    for await (const chunk of streamRows(store, sql, clock.params, where)) {
+      for (const r of chunk) {
+        if (rows.length >= limit) break;
+        rows.push(columns.map((c) => r[c.index] ?? null));
+      }
+      if (rows.length >= limit) break;
+    }
+    const linksTo = new Map((sheet.columns ?? []).filter((c) => c.linksTo).map((c) => [c.field, c.linksTo!]));
+    const table: HtmlTable = {
+      columns: columns.map((c) => ({ field: c.field, header: c.header, format: c.format, upIsBad: c.upIsBad, total: c.total, linksTo: linksTo.get(c.field) })),
+      rows,
+      totalRows: stats.rows,
+      totals: stats.totals,
+      emptyText: sheet.emptyText,
+    };
+    const where2 = options.fullTable?.(sheet.name);
+    const moreNote = `The first ${rows.length.toLocaleString('en-US')} of ${stats.rows.toLocaleString('en-US')} rows (the totals are of all of them)${where2 ? `; ${where2}` : ''}.`;
+    parts.push(tableSection({ name: sheet.name, title: sheet.title ?? sheet.name, description: sheet.description, lines: [], table, csvName: `${def.name}-${clock.period.label}-${sectionId(sheet.name).slice(2)}.csv`, timeZone, moreNote, csvHref: options.csvHref?.(sheet.name) }));
+    sections.push({ name: sheet.name, rows: stats.rows, shown: rows.length });
+  }
+  if (def.metadataSheet) parts.push(aboutSection(session, queries));
+  const h = heading(def.title);
+  const html = htmlPage({
+    title: def.title,
+    lines: h.lines,
+    simulatedAccounts: session.simulatedAccounts,
+    nav: [...def.sheets.map((s) => [s.name, `#${sectionId(s.name)}`] as [string, string]), ...(def.metadataSheet ? [['About', '#s-about'] as [string, string]] : [])],
+    body: parts.join(''),
+    formAction: options.formAction,
+    controls: options.controls,
+  });
+  return { html, sections };
+}
+
+function aboutSection(s: ReportSession, queries: { sheet: string; sql: string }[]): string {
+  const facts: Array<[string, string]> = [
+    ['Report', `${s.def.name} – ${s.def.title}`],
+    ['Definition', s.def.file],
+    ['Period', `${s.clock.period.title} (${s.clock.period.start} to ${s.clock.period.end}, UTC days)`],
+    ['Evaluated as of', s.asOfText],
+    ['Generated at', instantText(s.generatedAt, s.timeZone)],
+    ['gpuledger version', VERSION],
+    ['Accounts', s.accounts.map((a) => (a.simulated ? `${a.account} (SIMULATED DATA)` : a.account)).join(', ') || '(none recorded)'],
+    ['Amounts', 'USD; each cell keeps the exact amount (data-v, and in the CSV); totals are of every row, exact'],
+  ];
+  return (
+    '<section id="s-about" aria-labelledby="s-about-h"><h2 id="s-about-h">About</h2><table><tbody>' +
+    facts.map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td>${esc(v)}</td></tr>`).join('') +
+    '</tbody></table><details><summary>The queries behind each section</summary>' +
+    queries.map((q) => `<h3>${esc(q.sheet)}</h3><pre>${esc(q.sql.trim())}</pre>`).join('') +
+    '</details></section>\n'
+  );
+}
+
+export interface RenderedHtml {
+  path: string;
+  bytes: number;
+  sections: { name: string; rows: number; shown: number }[];
+}
+
+/** The HTML report of a session, written atomically beside the workbook. */
+export async function writeHtmlReport(session: ReportSession, options: { rowLimit?: number } = {}): Promise<RenderedHtml> {
+  const { store, def, clock, log } = session;
+  const finalPath = checkFileOutput({ flag: session.outFlag, path: join(session.outDir, htmlFileName(def.name, clock.period.label)), dbPath: store.path });
+  const workbook = `gpuledger-${def.name}-${clock.period.label}.xlsx`;
+  log.info(`rendering ${def.name} as HTML for ${clock.period.title} to ${finalPath}`);
+  const { html, sections } = await reportPage(session, {
+    formAction: "'none'",
+    rowLimit: options.rowLimit,
+    fullTable: (sheet) => `every row is on the '${sheet}' sheet of ${workbook} (gpuledger report --format xlsx)`,
+  });
+  const tmpPath = temporaryBeside(finalPath, store.path);
+  try {
+    writeFileSync(tmpPath, html);
+    moveIntoPlace(tmpPath, finalPath);
+  } catch (e) {
+    rmSync(tmpPath, { force: true });
+    throw e;
+  }
+  const bytes = statSync(finalPath).size;
+  log.info(`wrote ${finalPath} (${(bytes / 1e6).toFixed(2)} MB)`);
+  return { path: finalPath, bytes, sections };
+}

@@ -1,0 +1,101 @@
+// What every rendering of a report shares, set up once: the definition, the report clock pinned to the period, the
+// output folder (checked against the store's files), the shared views cached, the accounts and their SIMULATED DATA
+// labels – and undone afterwards whatever happened. The workbook (render.ts) and the HTML page (html/render-html.ts)
+// are both written inside one session, from the same queries.
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Config } from '../config/schema.ts';
+import { checkFolderOutput } from '../outputs/output-guard.ts';
+import type { Store } from '../store/database.ts';
+import { silentLogger, type Logger } from '../util/log.ts';
+import { findChartFont, type ChartFont } from './charts/index.ts';
+import { instantText } from './cells/index.ts';
+import { loadReportDefinition, type ReportDefinition, type TableSheetDefinition } from './definition/index.ts';
+import { limitReportMemory } from './memory-budget.ts';
+import { resetReportVariables, setReportClock } from './period/index.ts';
+import { cacheSharedViews } from './view-cache.ts';
+import type { Heading } from './workbook/index.ts';
+
+export interface RenderReportOptions {
+  store: Store;
+  config: Config;
+  /** Report name (a file in reports/ or config reports.directory); default "nightly". */
+  report?: string;
+  /** `--period` text: 2026-10 or 2026-10-01..2026-10-15; default: the report's own. */
+  period?: string;
+  /** Output folder; default config outDir. Relative paths resolve against cwd. */
+  outDir?: string;
+  cwd?: string;
+  /** "Generated at" (tests pass a fixed time). */
+  now?: Date;
+  logger?: Logger;
+  /** false: nothing is written (serve) – the output folder is neither checked nor made. */
+  writes?: boolean;
+}
+
+export interface ReportSession {
+  store: Store;
+  config: Config;
+  def: ReportDefinition;
+  clock: Awaited<ReturnType<typeof setReportClock>>;
+  timeZone: string;
+  font: ChartFont;
+  generatedAt: Date;
+  outDir: string;
+  /** How the output folder was given, for messages: --out-dir or config outDir. */
+  outFlag: string;
+  accounts: { account: string; simulated: boolean }[];
+  simulatedAccounts: string[];
+  asOfText: string;
+  log: Logger;
+  heading(title: string, description?: string): Heading;
+}
+
+export function sheetSql(sheet: TableSheetDefinition): string {
+  if (sheet.sql !== undefined) return sheet.sql;
+  return [`select * from ${sheet.view}`, sheet.where ? `where ${sheet.where}` : '', sheet.orderBy ? `order by ${sheet.orderBy}` : '']
+    .filter(Boolean)
+    .join('\n');
+}
+
+async function readAccounts(store: Store, config: Config): Promise<ReportSession['accounts']> {
+  const rows = await store.all<{ account: string; simulated: boolean }>('select account, simulated from _meta_accounts order by account');
+  const byName = new Map(rows.map((r) => [r.account, r.simulated]));
+  // the demo marks its account simulated in the config too; either source is enough to label it
+  for (const a of config.accounts) if (a.simulated) byName.set(a.name, true);
+  return [...byName].map(([account, simulated]) => ({ account, simulated })).sort((a, b) => a.account.localeCompare(b.account));
+}
+
+export async function withReportSession<T>(options: RenderReportOptions, work: (session: ReportSession) => Promise<T>): Promise<T> {
+  const { store, config } = options;
+  const log = (options.logger ?? silentLogger).child('report');
+  const cwd = options.cwd ?? process.cwd();
+  const def = loadReportDefinition(options.report ?? 'nightly', resolve(cwd, config.reports.directory));
+  const timeZone = config.timeZone;
+  const font = findChartFont(config.reports.chartFont === undefined ? undefined : resolve(cwd, config.reports.chartFont));
+  if (!font.textRenders) log.warn(`no font found for chart text (tried ${font.source}); charts have no labels – install fonts-dejavu-core or set reports.chartFont`);
+
+  const clock = await setReportClock(store, { periodText: options.period, defaultPeriod: def.defaultPeriod, budgetMonthly: config.reports.budget?.monthly });
+  // reports may go beside the database, never onto one of its files (issue 18 §1); store.path is the database
+  const outFlag = options.outDir !== undefined ? '--out-dir' : 'config outDir';
+  const outDir = resolve(cwd, options.outDir ?? config.outDir);
+  if (options.writes !== false) {
+    checkFolderOutput({ flag: outFlag, path: outDir, dbPath: store.path }, { mayHoldDatabase: true });
+    mkdirSync(outDir, { recursive: true });
+  }
+  const unlimitMemory = await limitReportMemory(store);
+  let dropCache = async () => {};
+  try {
+    dropCache = await cacheSharedViews(store, def);
+    const accounts = await readAccounts(store, config);
+    const simulatedAccounts = accounts.filter((a) => a.simulated).map((a) => a.account);
+    const asOfText = instantText(clock.asOf, timeZone);
+    const periodLine = `${clock.period.title} · data as of ${asOfText} · amounts in USD`;
+    const heading = (title: string, description?: string): Heading => ({ title, lines: description ? [description, periodLine] : [periodLine], simulatedAccounts });
+    return await work({ store, config, def, clock, timeZone, font, generatedAt: options.now ?? new Date(), outDir, outFlag, accounts, simulatedAccounts, asOfText, log, heading });
+  } finally {
+    await dropCache();
+    await unlimitMemory();
+    await resetReportVariables(store);
+  }
+}

@@ -1,0 +1,129 @@
+// What `gpuledger serve` answers, by path. Each request opens the published database for reading (with this config's
+// allocation rules, as `query` and `report` do) and closes it when answered. SQL from the page runs through exactly
+// the sandbox of `gpuledger query` (query/run-query.ts), with a row cap on the page and a time limit.
+import type { Config } from '../config/schema.ts';
+import { withRulesReader } from '../allocation/reader-rules.ts';
+import { listPublicViews } from '../query/public-views.ts';
+import { runReadOnlyQuery } from '../query/run-query.ts';
+import { esc, queryAll, reportPage, sheetSql, tableHtml, withReportSession } from '../report/index.ts';
+import type { Store } from '../store/database.ts';
+import { errorMessage, isGpuledgerError, EXIT } from '../util/errors.ts';
+import { renderOutput, type Table } from '../util/table-text.ts';
+import { drillPage, PAGE_ROWS, PageError, periodForm, resultTable, sandboxTable, shell, type PageContext } from './pages.ts';
+
+export interface Answer {
+  status: number;
+  type: string;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+/** The longest a SQL page query may run before it is interrupted. */
+export const SQL_TIME_LIMIT_MS = 30_000;
+
+const HTML = 'text/html; charset=utf-8';
+const CSV = 'text/csv; charset=utf-8';
+const html = (body: string, status = 200): Answer => ({ status, type: HTML, body });
+const csv = (table: Table, name: string): Answer => ({ status: 200, type: CSV, body: renderOutput(table, 'csv'), headers: { 'Content-Disposition': `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, '_')}"` } });
+
+async function simulatedAccounts(store: Store, config: Config): Promise<string[]> {
+  const rows = await store.all<{ account: string }>('select account from _meta_accounts where simulated order by account');
+  return [...new Set([...rows.map((r) => r.account), ...config.accounts.filter((a) => a.simulated).map((a) => a.name)])].sort();
+}
+
+/** A sandboxed query with a time limit: the same refusals and errors as `gpuledger query`. */
+async function sandboxed(store: Store, sql: string): Promise<Table> {
+  const timer = setTimeout(() => store.connection.interrupt(), SQL_TIME_LIMIT_MS);
+  try {
+    return await runReadOnlyQuery(store, sql);
+  } catch (e) {
+    if (/interrupt/i.test(errorMessage(e))) throw new PageError(408, `the query ran longer than ${SQL_TIME_LIMIT_MS / 1000} s and was stopped`);
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function publicView(name: string): string {
+  if (!listPublicViews().some((v) => v.name === name)) throw new PageError(404, `no public view '${name}' (see /views)`);
+  return name;
+}
+
+async function sqlPage(store: Store, ctx: PageContext, q: string | null): Promise<Answer> {
+  const form = `<form class="sql" method="get" action="/sql"><label for="q">Read-only SQL – the sandbox of <code>gpuledger query</code></label><textarea id="q" name="q">${esc(q ?? '')}</textarea><div class="tools"><button type="submit">Run</button></div></form>`;
+  if (!q || !q.trim()) return html(shell(ctx, 'SQL', ['Runs in the same sandbox as gpuledger query: reads the database only, writes nothing.'], form));
+  try {
+    const t = await sandboxed(store, q);
+    const shown = sandboxTable(t);
+    const note = t.rows.length > PAGE_ROWS ? `<p class="note">The first ${PAGE_ROWS.toLocaleString('en-US')} of ${t.rows.length.toLocaleString('en-US')} rows; the CSV has them all.</p>` : '';
+    const body = `${form}<section id="s-result"><h2>Result</h2><div class="tools"><a class="button" href="/sql.csv?${new URLSearchParams({ q })}" download>Download CSV</a><span>${t.rows.length.toLocaleString('en-US')} rows</span></div>${note}${tableHtml(shown, ctx.config.timeZone, 'result')}</section>`;
+    return html(shell(ctx, 'SQL', ['Runs in the same sandbox as gpuledger query: reads the database only, writes nothing.'], body));
+  } catch (e) {
+    if (!isGpuledgerError(e) && !(e instanceof PageError)) throw e;
+    const status = e instanceof PageError ? e.status : 400;
+    return html(shell(ctx, 'SQL', ['Runs in the same sandbox as gpuledger query: reads the database only, writes nothing.'], `${form}<p class="error" role="alert">${esc(errorMessage(e))}</p>`), status);
+  }
+}
+
+async function answer(store: Store, url: URL, config: Config): Promise<Answer> {
+  const ctx: PageContext = { config, url, simulatedAccounts: await simulatedAccounts(store, config) };
+  const path = url.pathname;
+  const period = url.searchParams.get('period') || undefined;
+  const report = /^\/report\/([a-z0-9][a-z0-9-]*)(?:\/(.+)\.csv)?$/.exec(path);
+  if (report) {
+    const [, name, sheetName] = report;
+    return withReportSession({ store, config, report: name, period, writes: false }, async (session) => {
+      if (sheetName !== undefined) {
+        const sheet = session.def.sheets.find((s) => s.name === decodeURIComponent(sheetName));
+        if (!sheet || sheet.kind === 'summary') throw new PageError(404, `report ${name} has no table sheet '${decodeURIComponent(sheetName)}'`);
+        const r = await queryAll(store, sheetSql(sheet), session.clock.params, `report ${name} sheet ${sheet.name}`);
+        const fields = (sheet.columns ?? r.columns.map((c) => ({ field: c.name }))).map((c) => c.field);
+        const at = fields.map((f) => r.columns.findIndex((c) => c.name === f));
+        return csv({ columns: fields.map((f) => ({ name: f, kind: 'text' as const })), rows: r.rows.map((row) => at.map((i) => row[i])) }, `${name}-${session.clock.period.label}-${sheet.name}.csv`);
+      }
+      const base = `/report/${name}`;
+      const q = period ? `?${new URLSearchParams({ period })}` : '';
+      const { html: page } = await reportPage(session, {
+        formAction: "'self'",
+        controls: `<nav class="sections" aria-label="Pages">${['Drill down:/drill', 'Runway:/view/rpt_runway', 'Unit costs:/view/rpt_unit_cost', 'Alerts:/alerts', 'Views:/views', 'SQL:/sql'].map((x) => x.split(':')).map(([l, h]) => `<a href="${h}">${l}</a>`).join('')}</nav>${periodForm(url, period)}`,
+        csvHref: (sheet) => `${base}/${encodeURIComponent(sheet)}.csv${q}`,
+        fullTable: () => 'Download CSV has every row',
+      });
+      return html(page);
+    });
+  }
+  if (path === '/drill') return html(await drillPage(store, ctx));
+  if (path === '/views') {
+    const rows = listPublicViews().map((v) => `<tr><td><a href="/view/${esc(v.name)}">${esc(v.name)}</a></td><td>${esc(v.layer)}</td><td>${esc(v.description)}</td></tr>`).join('');
+    return html(shell(ctx, 'Public views', ['Every view of the public SQL interface; each opens as a table with a CSV download.'], `<section id="s-views"><table><thead><tr><th scope="col">View</th><th scope="col">Layer</th><th scope="col">One row is</th></tr></thead><tbody>${rows}</tbody></table></section>`));
+  }
+  const view = /^\/view\/([A-Za-z_][A-Za-z0-9_]*)(\.csv)?$/.exec(path);
+  if (view) {
+    const name = publicView(view[1]!);
+    const t = await sandboxed(store, `select * from ${name}`);
+    if (view[2]) return csv(t, `${name}.csv`);
+    const note = t.rows.length > PAGE_ROWS ? `<p class="note">The first ${PAGE_ROWS.toLocaleString('en-US')} of ${t.rows.length.toLocaleString('en-US')} rows; the CSV has them all.</p>` : '';
+    const body = `<section id="s-view"><h2>${esc(name)}</h2><div class="tools"><input type="search" data-filter-table placeholder="Filter rows" aria-label="Filter the rows of ${esc(name)}"><a class="button" href="/view/${esc(name)}.csv" download>Download CSV</a><span class="count" aria-live="polite"></span></div>${note}${tableHtml(sandboxTable(t), config.timeZone, name)}</section>`;
+    return html(shell(ctx, name, [listPublicViews().find((v) => v.name === name)!.description], body));
+  }
+  if (path === '/alerts') {
+    const r = await queryAll(store, `select created_at, event, severity, rule, account, title, message from _meta_alert_events order by created_at desc, event_id limit ${PAGE_ROWS}`, {}, 'alert history');
+    return html(shell(ctx, 'Alert history', ['Every alert event, newest first: fired, escalated, resolved.'], `<section id="s-alerts"><div class="tools"><input type="search" data-filter-table placeholder="Filter rows" aria-label="Filter the alert history"><span class="count" aria-live="polite"></span></div>${tableHtml(resultTable(r, { emptyText: 'No alert has fired yet.' }), config.timeZone, 'alert history')}</section>`));
+  }
+  if (path === '/sql') return sqlPage(store, ctx, url.searchParams.get('q'));
+  if (path === '/sql.csv') return csv(await sandboxed(store, url.searchParams.get('q') ?? ''), 'query.csv');
+  throw new PageError(404, `no page ${path}; start at /report/nightly`);
+}
+
+export async function route(url: URL, o: { dbPath: string; config: Config }): Promise<Answer> {
+  if (url.pathname === '/' || url.pathname === '') return { status: 302, type: 'text/plain; charset=utf-8', body: '', headers: { Location: '/report/nightly' } };
+  if (url.pathname === '/favicon.ico') return { status: 204, type: 'text/plain', body: '' };
+  try {
+    return await withRulesReader(o.dbPath, o.config.allocation, (store) => answer(store, url, o.config));
+  } catch (e) {
+    if (e instanceof PageError) return { status: e.status, type: 'text/plain; charset=utf-8', body: `${e.message}\n` };
+    // a bad ?period=, an unknown report, a database not there yet: the user's to fix, said in one line
+    if (isGpuledgerError(e) && e.exitCode === EXIT.usage) return { status: 400, type: 'text/plain; charset=utf-8', body: `${e.message}\n` };
+    throw e;
+  }
+}
