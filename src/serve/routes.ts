@@ -100,7 +100,8 @@ async function answer(store: Store, url: URL, config: Config): Promise<Answer> {
   const view = /^\/view\/([A-Za-z_][A-Za-z0-9_]*)(\.csv)?$/.exec(path);
   if (view) {
     const name = publicView(view[1]!);
-    const t = await sandboxed(store, `select * from ${name}`);
+    // in a stable order: the page, the CSV and `gpuledger query "select * from <view> order by all"` agree row for row
+    const t = await sandboxed(store, `select * from ${name} order by all`);
     if (view[2]) return csv(t, `${name}.csv`);
     const note = t.rows.length > PAGE_ROWS ? `<p class="note">The first ${PAGE_ROWS.toLocaleString('en-US')} of ${t.rows.length.toLocaleString('en-US')} rows; the CSV has them all.</p>` : '';
     const body = `<section id="s-view"><h2>${esc(name)}</h2><div class="tools"><input type="search" data-filter-table placeholder="Filter rows" aria-label="Filter the rows of ${esc(name)}"><a class="button" href="/view/${esc(name)}.csv" download>Download CSV</a><span class="count" aria-live="polite"></span></div>${note}${tableHtml(sandboxTable(t), config.timeZone, name)}</section>`;

@@ -1,0 +1,155 @@
+// `gpuledger serve` in a real browser (issue 20 §2): every page loads with no console error and asks only 127.0.0.1;
+// a drill-down from a family total to one resource's daily cost and back, its figures adding up; a CSV download
+// equal to `gpuledger query` of the same view; the SQL page, refusing a write exactly as `query` does; a newly
+// published database picked up without a restart; GET only; a token for anything but loopback.
+import { readFileSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServe, type RunningServer } from '../../src/serve/index.ts';
+import { openStore } from '../../src/store/database.ts';
+import { writeSessions } from '../../src/store/shared-database.ts';
+import { decimalStringToMicros } from '../../src/util/decimal.ts';
+import { silentLogger } from '../../src/util/log.ts';
+import { chromiumAvailable, launchBrowser, watchedPage } from '../helpers/browser.ts';
+import { fastSimulator, smallSyncConfig, syncOnce, tempDir, type TempDir } from '../integration/sync-helpers.ts';
+import { gpuledger } from '../query/cli.ts';
+import { testConfig } from '../report/fixtures.ts';
+
+describe.skipIf(!chromiumAvailable)('gpuledger serve in Chromium', () => {
+  let tmp: TempDir;
+  let browser: Browser;
+  let serve: RunningServer;
+  const local = (u: string) => new URL(u).hostname === '127.0.0.1';
+
+  beforeAll(async () => {
+    tmp = tempDir('gpuledger-serve-');
+    const sim = await fastSimulator();
+    const store = await openStore({ path: tmp.db });
+    try {
+      await syncOnce(store, smallSyncConfig(sim));
+    } finally {
+      await store.close();
+      await sim.close();
+    }
+    serve = await startServe({ dbPath: tmp.db, config: testConfig({ timeZone: 'UTC' }), host: '127.0.0.1', port: 0, log: silentLogger });
+    browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await serve?.close();
+    tmp?.cleanup();
+  });
+
+  it.each(['/report/nightly', '/report/nightly?period=2026-10', '/drill', '/drill?family=pod', '/views', '/view/rpt_runway', '/view/rpt_unit_cost', '/alerts', '/sql'])(
+    'loads %s with no console error and no request beyond 127.0.0.1',
+    async (path) => {
+      const w = await watchedPage(browser, { allow: local });
+      const res = await w.page.goto(serve.url + path);
+      expect(res?.status()).toBe(200);
+      expect(res?.headers()['content-security-policy']).toMatch(/^default-src 'none'; img-src data:; style-src 'sha256-/);
+      expect(w.errors).toEqual([]);
+      expect(w.requests.filter((u) => !local(u))).toEqual([]);
+      await w.page.context().close();
+    },
+  );
+
+  it('drills from a family total to a resource\'s daily cost, the figures adding up, and back', async () => {
+    const w = await watchedPage(browser, { allow: local });
+    const page = w.page;
+    const amountOf = async (row: ReturnType<typeof page.locator>) => decimalStringToMicros((await row.locator('td').last().getAttribute('data-v'))!);
+    await page.goto(`${serve.url}/drill`);
+    const family = page.locator('#s-families tbody tr', { hasText: 'pod' }).first();
+    const familyTotal = await amountOf(family);
+    await family.locator('a').click();
+    await page.waitForURL(/family=pod$/);
+    const templates = page.locator('#s-template tbody tr');
+    let sum = 0n;
+    for (let i = 0; i < (await templates.count()); i++) sum += await amountOf(templates.nth(i));
+    expect(sum).toBe(familyTotal);
+    const template = templates.first();
+    const templateTotal = await amountOf(template);
+    await template.locator('a').click();
+    await page.waitForURL(/by=template/);
+    const resource = page.locator('#s-resources tbody tr').first();
+    const resourceTotal = await amountOf(resource);
+    expect(resourceTotal).toBeLessThanOrEqual(templateTotal);
+    await resource.locator('a').click();
+    await page.waitForURL(/resource=/);
+    const days = page.locator('#s-resource tbody tr');
+    let daily = 0n;
+    for (let i = 0; i < (await days.count()); i++) daily += await amountOf(days.nth(i));
+    expect(daily).toBe(resourceTotal);
+    await page.goBack();
+    await page.waitForURL(/by=template/);
+    expect(await page.locator('#s-resources').count()).toBe(1);
+    await page.locator('nav[aria-label="Drill-down path"] a', { hasText: 'All families' }).click();
+    await page.waitForURL(/\/drill(\?)?$/);
+    expect(w.errors).toEqual([]);
+    await w.page.context().close();
+  });
+
+  it('downloads a view as CSV equal to gpuledger query of it', async () => {
+    const w = await watchedPage(browser, { allow: local });
+    await w.page.goto(`${serve.url}/view/rpt_by_template`);
+    const [download] = await Promise.all([w.page.waitForEvent('download'), w.page.locator('a[download]').click()]);
+    const fromPage = readFileSync((await download.path())!, 'utf8');
+    const cli = await gpuledger(['--db', tmp.db, 'query', 'select * from rpt_by_template order by all', '--format', 'csv']);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(fromPage).toBe(cli.stdout);
+    expect(fromPage.split('\r\n').length).toBeGreaterThan(2);
+    await w.page.context().close();
+  });
+
+  it('runs SQL through query\'s sandbox, and refuses a write exactly as query does', async () => {
+    const w = await watchedPage(browser, { allow: local });
+    await w.page.goto(`${serve.url}/sql`);
+    await w.page.locator('textarea').fill('select 40 + 2 as answer');
+    await w.page.locator('button[type=submit]').click();
+    await w.page.waitForURL(/q=/);
+    expect(await w.page.locator('#s-result tbody td').first().getAttribute('data-v')).toBe('42');
+    const write = `copy (select 1) to '${tmp.dir}/out.csv'`;
+    await w.page.locator('textarea').fill(write);
+    const [res] = await Promise.all([w.page.waitForResponse(/\/sql\?/), w.page.locator('button[type=submit]').click()]);
+    expect(res.status()).toBe(400);
+    const shown = (await w.page.locator('p.error').textContent())!;
+    const cli = await gpuledger(['--db', tmp.db, 'query', write]);
+    expect(cli.code).toBe(2);
+    expect(cli.stderr.trim()).toBe(`gpuledger: ${shown}`);
+    expect(w.errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
+    await w.page.context().close();
+  });
+
+  it('picks up a newly published database without a restart, holding no lock a writer needs', async () => {
+    const page = async () => (await fetch(`${serve.url}/views`)).text();
+    expect(await page()).toContain('SIMULATED DATA – not a real account: sim');
+    await writeSessions({ dbPath: tmp.db, command: 'test' }).write((store) => store.run('update _meta_accounts set simulated = false'));
+    expect(await page()).not.toContain('<p class="banner"');
+    await writeSessions({ dbPath: tmp.db, command: 'test' }).write((store) => store.run('update _meta_accounts set simulated = true'));
+    expect(await page()).toContain('SIMULATED DATA – not a real account: sim');
+  });
+
+  it('answers GET and HEAD only, and anything but loopback only with a token', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE']) {
+      const r = await fetch(`${serve.url}/sql?q=select+1`, { method });
+      expect(r.status).toBe(405);
+      expect(r.headers.get('allow')).toBe('GET, HEAD');
+    }
+    expect((await fetch(`${serve.url}/nope`)).status).toBe(404);
+    expect((await fetch(`${serve.url}/report/nightly?period=2026-13`)).status).toBe(400);
+    await expect(startServe({ dbPath: tmp.db, config: testConfig(), host: '0.0.0.0', port: 0, log: silentLogger })).rejects.toThrow(/needs a token: set GPULEDGER_SERVE_TOKEN/);
+    const open = await startServe({ dbPath: tmp.db, config: testConfig(), host: '0.0.0.0', port: 0, token: 'secret-token-123', log: silentLogger });
+    try {
+      const base = open.url.replace('0.0.0.0', '127.0.0.1');
+      expect((await fetch(`${base}/views`)).status).toBe(401);
+      expect((await fetch(`${base}/views`, { headers: { Authorization: 'Bearer wrong' } })).status).toBe(401);
+      expect((await fetch(`${base}/views`, { headers: { Authorization: 'Bearer secret-token-123' } })).status).toBe(200);
+      const once = await fetch(`${base}/views?token=secret-token-123`, { redirect: 'manual' });
+      expect(once.status).toBe(303);
+      expect(once.headers.get('location')).toBe('/views');
+      const cookie = once.headers.get('set-cookie')!.split(';')[0]!;
+      expect((await fetch(`${base}/views`, { headers: { cookie } })).status).toBe(200);
+    } finally {
+      await open.close();
+    }
+  });
+});
