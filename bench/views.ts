@@ -7,34 +7,16 @@
 // whole history, loaded straight from the simulator's ledger into the raw tables
 // (test/integration/simulator-loader.ts – `gpuledger sync` is not built yet), plus its inventory. Set
 // BENCH_VIEWS_DB=path to keep the database between runs (it is built once).
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startSimulator } from '../src/simulator/index.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { listViewFiles } from '../src/store/views.ts';
-import { loadSimulator } from '../test/integration/simulator-loader.ts';
-
-const NOW = '2026-11-20T00:00:00Z';
-const COUNTS = { pods: 3000, endpoints: 300, volumes: 600 };
+import { COUNTS, NOW, viewsDatabase } from './views-db.ts';
 const RESULT = fileURLToPath(new URL('./results/views.json', import.meta.url));
 const FLOOR = 'select family, sum(amount) as amount from cost group by 1';
 const GOAL = 5;
-
-async function build(path: string): Promise<number> {
-  const started = Date.now();
-  const sim = await startSimulator({ seed: 42, scale: 'large', counts: COUNTS, now: NOW, quotas: { minute: 100_000, hour: 1_000_000, day: 10_000_000 } });
-  const store = await openStore({ path, command: 'bench' });
-  try {
-    await loadSimulator(store, sim, { account: 'bench', bucketSizes: ['hour'], start: sim.account.historyStart, end: new Date(NOW), chunk: 24 * 7 });
-    await store.run('checkpoint');
-  } finally {
-    await store.close();
-    await sim.close();
-  }
-  return Date.now() - started;
-}
 
 /** Wall time of running sql and reading every row, best of `runs`. */
 async function best(store: Store, sql: string, runs = 3): Promise<{ ms: number; rows: number }> {
@@ -50,12 +32,7 @@ async function best(store: Store, sql: string, runs = 3): Promise<{ ms: number; 
 }
 
 async function main(): Promise<void> {
-  const path = process.env.BENCH_VIEWS_DB ?? join(mkdtempSync(join(tmpdir(), 'gpuledger-bench-views-')), 'bench.duckdb');
-  let buildMs: number | null = null;
-  if (!existsSync(path)) {
-    process.stderr.write(`building ${path} from the large simulator (hourly, all sources)…\n`);
-    buildMs = await build(path);
-  }
+  const { path, buildMs } = await viewsDatabase();
   const store = await openStore({ path, command: 'bench' });
   try {
     const size = await store.one<{ cost_rows: string; raw_rows: string }>(

@@ -1,15 +1,18 @@
-// What `gpuledger serve` answers, by path. Each request opens the published database for reading (with this config's
-// allocation rules, as `query` and `report` do) and closes it when answered. SQL from the page runs through exactly
-// the sandbox of `gpuledger query` (query/run-query.ts), with a row cap on the page and a time limit.
+// What `gpuledger serve` answers, by path. Pages read the published database through one read-only store kept while
+// the file stays the same (published-reader.ts, with this config's allocation rules, as `query` and `report` use), and
+// an answer is kept per published file and URL. SQL from the page runs through exactly the sandbox of `gpuledger
+// query` (query/run-query.ts) on a store of its own opened for the one request, with a row cap and a time limit.
 import type { Config } from '../config/schema.ts';
 import { withRulesReader } from '../allocation/reader-rules.ts';
 import { listPublicViews } from '../query/public-views.ts';
+import { columnsOf } from '../query/column-kinds.ts';
 import { runReadOnlyQuery } from '../query/run-query.ts';
 import { esc, queryAll, reportPage, sheetSql, tableHtml, withReportSession } from '../report/index.ts';
 import type { Store } from '../store/database.ts';
 import { errorMessage, isGpuledgerError, EXIT } from '../util/errors.ts';
 import { renderOutput, type Table } from '../util/table-text.ts';
 import { drillPage, PAGE_ROWS, PageError, periodForm, resultTable, sandboxTable, shell, type PageContext } from './pages.ts';
+import { answerCache, type PublishedReader } from './published-reader.ts';
 
 export interface Answer {
   status: number;
@@ -44,9 +47,14 @@ async function sandboxed(store: Store, sql: string): Promise<Table> {
   }
 }
 
-function publicView(name: string): string {
-  if (!listPublicViews().some((v) => v.name === name)) throw new PageError(404, `no public view '${name}' (see /views)`);
-  return name;
+// the public views are the files shipped with this build: read once
+let views: ReturnType<typeof listPublicViews> | undefined;
+const publicViews = () => (views ??= listPublicViews());
+
+function publicView(name: string): ReturnType<typeof listPublicViews>[number] {
+  const v = publicViews().find((x) => x.name === name);
+  if (!v) throw new PageError(404, `no public view '${name}' (see /views)`);
+  return v;
 }
 
 async function sqlPage(store: Store, ctx: PageContext, q: string | null): Promise<Answer> {
@@ -94,33 +102,65 @@ async function answer(store: Store, url: URL, config: Config): Promise<Answer> {
   }
   if (path === '/drill') return html(await drillPage(store, ctx));
   if (path === '/views') {
-    const rows = listPublicViews().map((v) => `<tr><td><a href="/view/${esc(v.name)}">${esc(v.name)}</a></td><td>${esc(v.layer)}</td><td>${esc(v.description)}</td></tr>`).join('');
+    const rows = publicViews().map((v) => `<tr><td><a href="/view/${esc(v.name)}">${esc(v.name)}</a></td><td>${esc(v.layer)}</td><td>${esc(v.description)}</td></tr>`).join('');
     return html(shell(ctx, 'Public views', ['Every view of the public SQL interface; each opens as a table with a CSV download.'], `<section id="s-views"><table><thead><tr><th scope="col">View</th><th scope="col">Layer</th><th scope="col">One row is</th></tr></thead><tbody>${rows}</tbody></table></section>`));
   }
   const view = /^\/view\/([A-Za-z_][A-Za-z0-9_]*)(\.csv)?$/.exec(path);
   if (view) {
-    const name = publicView(view[1]!);
+    const name = publicView(view[1]!).name;
     // in a stable order: the page, the CSV and `gpuledger query "select * from <view> order by all"` agree row for row
-    const t = await sandboxed(store, `select * from ${name} order by all`);
-    if (view[2]) return csv(t, `${name}.csv`);
-    const note = t.rows.length > PAGE_ROWS ? `<p class="note">The first ${PAGE_ROWS.toLocaleString('en-US')} of ${t.rows.length.toLocaleString('en-US')} rows; the CSV has them all.</p>` : '';
+    // (our own statement over a name checked against the public views: no sandbox needed, the same conversion as query)
+    if (view[2]) {
+      const all = await store.connection.runAndReadAll(`select * from ${name} order by all`);
+      return csv({ columns: columnsOf(all.columnNames(), all.columnTypes()), rows: all.getRowsJson() }, `${name}.csv`);
+    }
+    // the page shows the first rows: the view is computed once for them and their count, not converted whole
+    const first = await store.connection.runAndReadAll(`with t as materialized (select * from ${name}) select *, (select count(*) from t) as __rows from t order by all limit ${PAGE_ROWS}`);
+    const names = first.columnNames().slice(0, -1);
+    const rows = first.getRowsJson().map((r) => r.slice(0, -1));
+    const total = Number(first.getRowsJson()[0]?.at(-1) ?? 0);
+    const t: Table = { columns: columnsOf(names, first.columnTypes().slice(0, -1)), rows };
+    const note = total > rows.length ? `<p class="note">The first ${PAGE_ROWS.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows; the CSV has them all.</p>` : '';
     const body = `<section id="s-view"><h2>${esc(name)}</h2><div class="tools"><input type="search" data-filter-table placeholder="Filter rows" aria-label="Filter the rows of ${esc(name)}"><a class="button" href="/view/${esc(name)}.csv" download>Download CSV</a><span class="count" aria-live="polite"></span></div>${note}${tableHtml(sandboxTable(t), config.timeZone, name)}</section>`;
-    return html(shell(ctx, name, [listPublicViews().find((v) => v.name === name)!.description], body));
+    return html(shell(ctx, name, [publicView(name).description], body));
   }
   if (path === '/alerts') {
     const r = await queryAll(store, `select created_at, event, severity, rule, account, title, message from _meta_alert_events order by created_at desc, event_id limit ${PAGE_ROWS}`, {}, 'alert history');
     return html(shell(ctx, 'Alert history', ['Every alert event, newest first: fired, escalated, resolved.'], `<section id="s-alerts"><div class="tools"><input type="search" data-filter-table placeholder="Filter rows" aria-label="Filter the alert history"><span class="count" aria-live="polite"></span></div>${tableHtml(resultTable(r, { emptyText: 'No alert has fired yet.' }), config.timeZone, 'alert history')}</section>`));
   }
-  if (path === '/sql') return sqlPage(store, ctx, url.searchParams.get('q'));
-  if (path === '/sql.csv') return csv(await sandboxed(store, url.searchParams.get('q') ?? ''), 'query.csv');
   throw new PageError(404, `no page ${path}; start at /report/nightly`);
 }
 
-export async function route(url: URL, o: { dbPath: string; config: Config }): Promise<Answer> {
+/** SQL from the page: a store of its own, sealed by the sandbox for good, closed when answered. */
+async function sqlAnswer(url: URL, o: RouteDeps): Promise<Answer> {
+  return withRulesReader(o.dbPath, o.config.allocation, async (store) => {
+    if (url.pathname === '/sql.csv') return csv(await sandboxed(store, url.searchParams.get('q') ?? ''), 'query.csv');
+    const ctx: PageContext = { config: o.config, url, simulatedAccounts: await simulatedAccounts(store, o.config) };
+    return sqlPage(store, ctx, url.searchParams.get('q'));
+  });
+}
+
+export interface RouteDeps {
+  dbPath: string;
+  config: Config;
+  reader: PublishedReader;
+  cache: ReturnType<typeof answerCache<Answer>>;
+}
+
+export async function route(url: URL, o: RouteDeps): Promise<Answer> {
   if (url.pathname === '/' || url.pathname === '') return { status: 302, type: 'text/plain; charset=utf-8', body: '', headers: { Location: '/report/nightly' } };
   if (url.pathname === '/favicon.ico') return { status: 204, type: 'text/plain', body: '' };
   try {
-    return await withRulesReader(o.dbPath, o.config.allocation, (store) => answer(store, url, o.config));
+    if (url.pathname === '/sql' || url.pathname === '/sql.csv') return await sqlAnswer(url, o);
+    return await o.reader.use(async (store, identity) => {
+      // the same file answers the same URL the same way: computed once per publish
+      const key = `${identity} ${url.pathname}${url.search}`;
+      const cached = o.cache.get(key);
+      if (cached) return cached;
+      const fresh = await answer(store, url, o.config);
+      if (fresh.status === 200) o.cache.set(key, fresh);
+      return fresh;
+    });
   } catch (e) {
     if (e instanceof PageError) return { status: e.status, type: 'text/plain; charset=utf-8', body: `${e.message}\n` };
     // a bad ?period=, an unknown report, a database not there yet: the user's to fix, said in one line

@@ -1,6 +1,6 @@
-// `gpuledger serve`: a read-only web app over the published database. Every request opens the published file for
-// reading and closes it when answered (query/open-database.ts), so a newly published database shows up without a
-// restart and no writer ever waits for it. GET and HEAD only; nothing writes. Loopback by default; any other address
+// `gpuledger serve`: a read-only web app over the published database. Pages read it through a store reopened when a
+// new file is published (published-reader.ts), so new data shows up without a restart and no writer ever waits for
+// it. GET and HEAD only; nothing writes. Loopback by default; any other address
 // needs a token from the environment (GPULEDGER_SERVE_TOKEN), sent as `Authorization: Bearer` or once as ?token=
 // (then kept in a same-site cookie). Every answer carries the page's Content-Security-Policy.
 import { timingSafeEqual } from 'node:crypto';
@@ -10,6 +10,7 @@ import type { Config } from '../config/schema.ts';
 import { contentSecurityPolicy } from '../report/index.ts';
 import { errorMessage, UsageError } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
+import { answerCache, publishedReader } from './published-reader.ts';
 import { route, type Answer } from './routes.ts';
 
 export interface ServeOptions {
@@ -19,6 +20,8 @@ export interface ServeOptions {
   port: number;
   /** Required unless host is a loopback address. */
   token?: string;
+  /** Keep answers per published file and URL (default true; the benchmark measures pages without it too). */
+  cacheAnswers?: boolean;
   log: Logger;
 }
 
@@ -62,6 +65,8 @@ export async function startServe(o: ServeOptions): Promise<RunningServer> {
   if (!isLoopback(o.host) && !o.token) {
     throw new UsageError(`serving on ${o.host} (not loopback) needs a token: set ${TOKEN_ENV} (requests then send Authorization: Bearer <token>, or open /?token=<token> once)`);
   }
+  const reader = publishedReader(o.dbPath, o.config.allocation);
+  const cache = answerCache<Answer>(o.cacheAnswers === false ? 0 : undefined);
   const server = createServer((req, res) => {
     const started = Date.now();
     const url = new URL(req.url ?? '/', 'http://gpuledger.local');
@@ -84,7 +89,7 @@ export async function startServe(o: ServeOptions): Promise<RunningServer> {
         return done({ status: 401, type: 'text/plain; charset=utf-8', body: 'a token is needed: Authorization: Bearer <token>, or open /?token=<token> once\n', headers: { 'WWW-Authenticate': 'Bearer' } });
       }
     }
-    route(url, { dbPath: o.dbPath, config: o.config }).then(done, (e: unknown) => {
+    route(url, { dbPath: o.dbPath, config: o.config, reader, cache }).then(done, (e: unknown) => {
       o.log.error(`${url.pathname}: ${errorMessage(e)}`);
       done({ status: 500, type: 'text/plain; charset=utf-8', body: `gpuledger serve could not answer: ${errorMessage(e)}\n` });
     });
@@ -100,10 +105,12 @@ export async function startServe(o: ServeOptions): Promise<RunningServer> {
   return {
     url: `http://${host}:${port}`,
     server,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+      await reader.close();
+    },
   };
 }

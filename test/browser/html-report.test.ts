@@ -55,7 +55,7 @@ describe.skipIf(!chromiumAvailable)('the HTML report in Chromium', () => {
     await w.page.goto(url);
     const section = w.page.locator('#s-top-resources');
     const header = section.locator('th[data-field="month_to_date"]');
-    const values = async () => (await section.locator('tbody tr td:nth-child(9)').evaluateAll((tds) => tds.map((td) => Number((td as HTMLElement).dataset.v))));
+    const values = async () => (await section.locator('tbody tr td:nth-child(9)').evaluateAll((tds) => tds.map((td) => Number(td.getAttribute('data-v')))));
     await header.locator('button').click();
     expect(await header.getAttribute('aria-sort')).toBe('ascending');
     const up = await values();
@@ -117,7 +117,7 @@ describe.skipIf(!chromiumAvailable)('the HTML report in Chromium', () => {
   it.each(['light', 'dark'] as const)('renders in %s mode (screenshot for docs/)', async (scheme) => {
     const w = await watchedPage(browser, { colorScheme: scheme, allow: (u) => u === url });
     await w.page.goto(url);
-    const bg = await w.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const bg = await w.page.evaluate<string>('getComputedStyle(document.body).backgroundColor');
     expect(bg).toBe(scheme === 'dark' ? 'rgb(15, 20, 25)' : 'rgb(255, 255, 255)');
     if (process.env.GPULEDGER_SCREENSHOTS) await w.page.screenshot({ path: join(process.env.GPULEDGER_SCREENSHOTS, `html-report-${scheme}.png`) });
     expect(w.errors).toEqual([]);

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../../src/config/schema.ts';
 import { deliverReport } from '../../../src/report/delivery/deliver.ts';
 import { renderReport, type RenderedReport } from '../../../src/report/render.ts';
+import { writeHtmlReport } from '../../../src/report/html/index.ts';
+import { withReportSession } from '../../../src/report/report-session.ts';
 import type { Store } from '../../../src/store/database.ts';
 import { createLogger, type Logger } from '../../../src/util/log.ts';
 import { FIXTURE_REPORT, fixtureStore, tempDir, testConfig, writeDefinition } from '../fixtures.ts';
@@ -154,6 +156,24 @@ describe('deliverReport over a real SMTP server', () => {
     const text = parts.find((p) => p.contentType === 'text/plain')!.body.toString('utf8');
     expect(text).toContain(`too large to attach`);
     expect(text).toContain(rendered.path);
+  });
+
+  it('attaches the HTML page beside the workbook with reports.attachHtml, and otherwise names where it is', async () => {
+    const page = await withReportSession({ store, config: testConfig({ reports: { directory: dir } }), report: 'fixture', period: '2026-10', outDir: join(dir, 'out') }, (s) => writeHtmlReport(s));
+    const attached = await server();
+    const config = configFor(attached);
+    await deliverReport({ store, config: { ...config, reports: { ...config.reports, attachHtml: true } }, rendered, html: page, env: ENV });
+    const parts = flatten(parseMime(attached.received[0]!.raw));
+    const html = parts.find((p) => (p.headers['content-disposition'] ?? '').includes('gpuledger-fixture-2026-10.html'))!;
+    expect(html.contentType).toBe('text/html');
+    expect(html.body.equals(readFileSync(page.path))).toBe(true);
+    expect(parts.find((p) => p.contentType === 'text/plain')!.body.toString('utf8')).toContain('gpuledger-fixture-2026-10.html, is attached');
+
+    const named = await server();
+    await deliverReport({ store, config: configFor(named), rendered, html: page, env: ENV });
+    const plain = flatten(parseMime(named.received[0]!.raw));
+    expect(plain.some((p) => (p.headers['content-disposition'] ?? '').includes('.html'))).toBe(false);
+    expect(plain.find((p) => p.contentType === 'text/plain')!.body.toString('utf8')).toContain(`The same report as one web page is at ${page.path}`);
   });
 
   it('refuses to start without recipients or without an smtp section (configuration errors)', async () => {

@@ -1,0 +1,83 @@
+// The published database as `serve` reads it: one read-only store kept open while the published file stays the same,
+// reopened on the first request after a publish – a publish renames a new file over `<db>`, so its identity (inode,
+// size, modification time) changes, and the old store keeps reading the old inode until it is closed. Nothing here
+// can hold up a writer: writers work on their own copy and never open `<db>` itself. Pages take turns on the store
+// (the report clock and the view cache are session state of its connection); answers are cached per published file
+// and URL, so a page asked for again is not computed again until the data changes.
+import { statSync } from 'node:fs';
+import { answerWithRules } from '../allocation/reader-rules.ts';
+import type { AllocationConfig } from '../config/allocation.ts';
+import { openForReading as openReader } from '../query/open-database.ts';
+import type { Store } from '../store/database.ts';
+
+export interface PublishedReader {
+  /** Runs fn on the store of the file published now; one at a time. */
+  use<T>(fn: (store: Store, identity: string) => Promise<T>): Promise<T>;
+  /** The published file's identity now ('' when there is none). */
+  identity(): string;
+  close(): Promise<void>;
+}
+
+export function fileIdentity(path: string): string {
+  try {
+    const s = statSync(path);
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`;
+  } catch {
+    return '';
+  }
+}
+
+export function publishedReader(dbPath: string, allocation: AllocationConfig): PublishedReader {
+  let open: { store: Store; identity: string; undo: () => Promise<void> } | undefined;
+  let turn: Promise<unknown> = Promise.resolve();
+  const release = async () => {
+    if (!open) return;
+    const { store, undo } = open;
+    open = undefined;
+    await undo().catch(() => undefined);
+    await store.close();
+  };
+  return {
+    use<T>(fn: (store: Store, identity: string) => Promise<T>): Promise<T> {
+      const run = turn.then(async () => {
+        const identity = fileIdentity(dbPath);
+        if (!open || open.identity !== identity) {
+          await release();
+          const store = await openReader(dbPath); // a missing file: DatabaseMissingError, said to the user
+          open = { store, identity, undo: await answerWithRules(store, allocation) };
+        }
+        return fn(open.store, open.identity);
+      });
+      turn = run.catch(() => undefined);
+      return run;
+    },
+    identity: () => fileIdentity(dbPath),
+    close: async () => {
+      await turn;
+      await release();
+    },
+  };
+}
+
+/** Answers by (published file, URL), least recently used dropped first, at most `maxBytes` in all. */
+export function answerCache<V extends { body: string }>(maxBytes = 64 * 1024 * 1024) {
+  const entries = new Map<string, V>();
+  let bytes = 0;
+  return {
+    get(key: string): V | undefined {
+      const v = entries.get(key);
+      if (v) (entries.delete(key), entries.set(key, v));
+      return v;
+    },
+    set(key: string, v: V): void {
+      if (maxBytes === 0 || v.body.length > maxBytes / 4) return;
+      entries.set(key, v);
+      bytes += v.body.length;
+      for (const [k, old] of entries) {
+        if (bytes <= maxBytes) break;
+        entries.delete(k);
+        bytes -= old.body.length;
+      }
+    },
+  };
+}
