@@ -103,8 +103,10 @@ describe.runIf(requirePostgres())('gpuledger export postgres', () => {
   it('carries names, attribution and nulls through unchanged: cost_daily row for row', async () => {
     const columns = 'account, family, component, resource_id, resource_name, gpu_type_id, gpu_type_name, data_center_id, template_id, template_name, endpoint_id, endpoint_name, attribution';
     const text = (rows: Record<string, unknown>[]) => rows.map((r) => JSON.stringify(r)).sort();
-    const duck = await withReader(tmp.db, (s) => s.all(`select ${columns}, amount::varchar as amount, day::varchar as day from cost_daily`));
-    const post = await pgRows(`select ${columns}, amount::text as amount, to_char(day, 'YYYY-MM-DD') as day from gpuledger.cost_daily`);
+    // the subject key too: a UHUGEINT in DuckDB, numeric(39,0) here, every digit (stage.ts writes each distinct one once)
+    const duck = await withReader(tmp.db, (s) => s.all(`select ${columns}, amount::varchar as amount, day::varchar as day, subject_id::varchar as subject_id from cost_daily`));
+    const post = await pgRows(`select ${columns}, amount::text as amount, to_char(day, 'YYYY-MM-DD') as day, subject_id::text as subject_id from gpuledger.cost_daily`);
+    expect(duck.some((r) => String(r.subject_id).length > 30)).toBe(true);
     expect(text(post)).toEqual(text(duck));
     // an empty string and a null stay apart through CSV (a null name is a resource without inventory)
     expect(post.some((r) => r.resource_name === null)).toBe(duck.some((r) => r.resource_name === null));
