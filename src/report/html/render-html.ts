@@ -9,7 +9,7 @@ import { moveIntoPlace, temporaryBeside } from '../../outputs/atomic-file.ts';
 import { checkFileOutput } from '../../outputs/output-guard.ts';
 import { VERSION } from '../../version.ts';
 import { instantText } from '../cells/index.ts';
-import { queryColumns, streamRows } from '../query.ts';
+import { bareSql, queryAll, queryColumns } from '../query.ts';
 import { sheetSql, type ReportSession } from '../report-session.ts';
 import { readSummary } from '../summary-content.ts';
 import { resolveColumns } from '../table-columns.ts';
@@ -57,14 +57,10 @@ export async function reportPage(session: ReportSession, options: PageOptions): 
     const resultColumns = await queryColumns(store, sql, clock.params, where);
     const columns = resolveColumns({ columns: sheet.columns, where }, resultColumns);
     const stats = await sqlStats(store, { sql, where }, columns, resultColumns.length, clock.params);
-    const rows: unknown[][] = [];
-    for await (const chunk of streamRows(store, sql, clock.params, where)) {
-      for (const r of chunk) {
-        if (rows.length >= limit) break;
-        rows.push(columns.map((c) => r[c.index] ?? null));
-      }
-      if (rows.length >= limit) break;
-    }
+    // the first rows only: with the limit in the SQL, DuckDB keeps the top rows of the order instead of sorting all
+    // of them (a month of Detail on a large account: ~1 s less)
+    const first = await queryAll(store, `select * from (\n${bareSql(sql)}\n) as q limit ${limit}`, clock.params, where);
+    const rows = first.rows.map((r) => columns.map((c) => r[c.index] ?? null));
     const linksTo = new Map((sheet.columns ?? []).filter((c) => c.linksTo).map((c) => [c.field, c.linksTo!]));
     const table: HtmlTable = {
       columns: columns.map((c) => ({ field: c.field, header: c.header, format: c.format, upIsBad: c.upIsBad, total: c.total, linksTo: linksTo.get(c.field) })),
