@@ -5,6 +5,7 @@ import { UsageError } from '../../util/errors.ts';
 import { readSecretEnv } from '../../util/secrets.ts';
 import type { ExitState } from '../exit-state.ts';
 import { print } from '../output.ts';
+import { untilStopped } from '../until-stopped.ts';
 
 interface ServeFlags {
   host: string;
@@ -26,15 +27,7 @@ export function registerServe(program: Command, _exit: ExitState): void {
       const running = await startServe({ dbPath: settings.dbPath, config: settings.config, host: flags.host, port, token, log });
       const guard = isLoopback(flags.host) ? 'loopback only' : `reachable from other machines: every request needs the token in ${TOKEN_ENV}`;
       print(`gpuledger serve on ${running.url}/report/nightly (${guard}; read-only; Ctrl-C stops)`);
-      await new Promise<void>((resolve) => {
-        const stop = () => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          resolve();
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
+      await untilStopped();
       await running.close();
     });
 }

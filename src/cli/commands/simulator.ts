@@ -7,6 +7,7 @@ import { parseFaultSpec } from '../../simulator/http/faults.ts';
 import type { SimulatorOptions } from '../../simulator/index.ts';
 import type { ExitState } from '../exit-state.ts';
 import { print } from '../output.ts';
+import { untilStopped } from '../until-stopped.ts';
 
 interface SimulatorFlags {
   host: string;
@@ -94,15 +95,7 @@ export function registerSimulator(program: Command, _exit: ExitState): void {
       const keys = flags.key.length > 0 ? `${flags.key.length} set with --key, not shown` : DEFAULT_SIMULATOR_KEYS.full;
       const more = options.accounts?.length ? `, ${options.accounts.length} more account(s) behind their --account keys` : '';
       print(`simulator listening on ${sim.url} (scale ${options.scale}, seed ${options.seed}, keys: ${keys}${more})`);
-      await new Promise<void>((resolve) => {
-        const stop = () => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          resolve();
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
+      await untilStopped();
       await sim.close();
     });
 }
