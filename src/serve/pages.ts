@@ -20,7 +20,7 @@ export const NAV: Array<[string, string]> = [
   ['Drill down', '/drill'],
   ['Runway', '/view/rpt_runway'],
   ['Unit costs', '/view/rpt_unit_cost'],
-  ['By category', '/view/rpt_by_category'],
+  ['Allocation', '/allocation'],
   ['Alerts', '/alerts'],
   ['Views', '/views'],
   ['SQL', '/sql'],

@@ -12,6 +12,7 @@ import type { Store } from '../store/database.ts';
 import { errorMessage, isGpuledgerError, EXIT } from '../util/errors.ts';
 import { renderOutput, type Table } from '../util/table-text.ts';
 import { drillPage, PAGE_ROWS, PageError, periodForm, resultTable, sandboxTable, shell, type PageContext } from './pages.ts';
+import { allocationPage } from './allocation-page.ts';
 import { answerCache, type PublishedReader } from './published-reader.ts';
 
 export interface Answer {
@@ -93,7 +94,7 @@ async function answer(store: Store, url: URL, config: Config): Promise<Answer> {
       const q = period ? `?${new URLSearchParams({ period })}` : '';
       const { html: page } = await reportPage(session, {
         formAction: "'self'",
-        controls: `<nav class="sections" aria-label="Pages">${['Drill down:/drill', 'Runway:/view/rpt_runway', 'Unit costs:/view/rpt_unit_cost', 'Alerts:/alerts', 'Views:/views', 'SQL:/sql'].map((x) => x.split(':')).map(([l, h]) => `<a href="${h}">${l}</a>`).join('')}</nav>${periodForm(url, period)}`,
+        controls: `<nav class="sections" aria-label="Pages">${['Drill down:/drill', 'Allocation:/allocation', 'Runway:/view/rpt_runway', 'Unit costs:/view/rpt_unit_cost', 'Alerts:/alerts', 'Views:/views', 'SQL:/sql'].map((x) => x.split(':')).map(([l, h]) => `<a href="${h}">${l}</a>`).join('')}</nav>${periodForm(url, period)}`,
         csvHref: (sheet) => `${base}/${encodeURIComponent(sheet)}.csv${q}`,
         fullTable: () => 'Download CSV has every row',
       });
@@ -101,6 +102,7 @@ async function answer(store: Store, url: URL, config: Config): Promise<Answer> {
     });
   }
   if (path === '/drill') return html(await drillPage(store, ctx));
+  if (path === '/allocation') return html(await allocationPage(store, ctx));
   if (path === '/views') {
     const rows = publicViews().map((v) => `<tr><td><a href="/view/${esc(v.name)}">${esc(v.name)}</a></td><td>${esc(v.layer)}</td><td>${esc(v.description)}</td></tr>`).join('');
     return html(shell(ctx, 'Public views', ['Every view of the public SQL interface; each opens as a table with a CSV download.'], `<section id="s-views"><table><thead><tr><th scope="col">View</th><th scope="col">Layer</th><th scope="col">One row is</th></tr></thead><tbody>${rows}</tbody></table></section>`));

@@ -40,7 +40,7 @@ describe.skipIf(!chromiumAvailable)('gpuledger serve in Chromium', () => {
     tmp?.cleanup();
   });
 
-  it.each(['/report/nightly', '/report/nightly?period=2026-10', '/drill', '/drill?family=pod', '/views', '/view/rpt_runway', '/view/rpt_unit_cost', '/alerts', '/sql'])(
+  it.each(['/report/nightly', '/report/nightly?period=2026-10', '/drill', '/drill?family=pod', '/allocation', '/views', '/view/rpt_runway', '/view/rpt_unit_cost', '/alerts', '/sql'])(
     'loads %s with no console error and no request beyond 127.0.0.1',
     async (path) => {
       const w = await watchedPage(browser, { allow: local });
@@ -86,6 +86,27 @@ describe.skipIf(!chromiumAvailable)('gpuledger serve in Chromium', () => {
     await page.waitForURL(/\/drill(\?)?$/);
     expect(w.errors).toEqual([]);
     await w.page.context().close();
+  });
+
+  it('follows an allocation value to the resources and rules behind it', async () => {
+    const allocation = { categories: { team: { rules: [{ value: 'compute', match: { family: ['pod', 'serverless'] } }], default: 'other', split: [] } } };
+    const withRules = await startServe({ dbPath: tmp.db, config: testConfig({ timeZone: 'UTC', allocation }), host: '127.0.0.1', port: 0, log: silentLogger });
+    const w = await watchedPage(browser, { allow: local });
+    try {
+      await w.page.goto(`${withRules.url}/allocation`);
+      const link = w.page.locator('#s-categories tbody a', { hasText: 'compute' }).first();
+      await link.click();
+      await w.page.waitForURL(/category=team&value=compute/);
+      const rows = w.page.locator('#s-resources tbody tr');
+      expect(await rows.count()).toBeGreaterThan(0);
+      const families = await rows.locator('td:nth-child(2)').allTextContents();
+      expect(new Set(families)).toEqual(new Set(families.filter((f) => f === 'pod' || f === 'serverless')));
+      for (const rule of await rows.locator('td:nth-child(5)').allTextContents()) expect(rule).toBe('1');
+      expect(w.errors).toEqual([]);
+    } finally {
+      await w.page.context().close();
+      await withRules.close();
+    }
   });
 
   it('downloads a view as CSV equal to gpuledger query of it', async () => {
