@@ -71,6 +71,8 @@ export function answerCache<V extends { body: string }>(maxBytes = 64 * 1024 * 1
     },
     set(key: string, v: V): void {
       if (maxBytes === 0 || v.body.length > maxBytes / 4) return;
+      const old = entries.get(key);
+      if (old) (entries.delete(key), (bytes -= old.body.length));
       entries.set(key, v);
       bytes += v.body.length;
       for (const [k, old] of entries) {
