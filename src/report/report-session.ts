@@ -86,7 +86,7 @@ export async function withReportSession<T>(options: RenderReportOptions, work: (
   const unlimitMemory = await limitReportMemory(store);
   let dropCache = async () => {};
   try {
-    dropCache = await cacheSharedViews(store, def);
+    dropCache = await cacheSharedViews(store, def, log);
     const accounts = await readAccounts(store, config);
     const simulatedAccounts = accounts.filter((a) => a.simulated).map((a) => a.account);
     const asOfText = instantText(clock.asOf, timeZone);

@@ -40,7 +40,7 @@ export function sharedReportViews(queries: readonly string[], views: readonly Vi
 }
 
 /** Cache the shared report views of `def` for this connection; the returned function drops them. */
-export async function cacheSharedViews(store: Store, def: ReportDefinition): Promise<() => Promise<void>> {
+export async function cacheSharedViews(store: Store, def: ReportDefinition, log?: { debug(s: string): void }): Promise<() => Promise<void>> {
   const present = new Set(
     (await store.all<{ name: string }>(`select view_name as name from duckdb_views() where schema_name = 'main' and not internal`)).map((r) => r.name),
   );
@@ -51,8 +51,10 @@ export async function cacheSharedViews(store: Store, def: ReportDefinition): Pro
   try {
     for (const view of sharedReportViews(definitionQueries(def), listViewFiles())) {
       if (!present.has(view.name)) continue; // an older database without it: the query that needs it says so
+      const started = Date.now();
       await store.run(`create or replace temp table ${view.name} as select * from main.${view.name}`);
       cached.push(view.name);
+      log?.debug(`cached ${view.name} in ${Date.now() - started} ms`);
     }
   } catch (e) {
     await drop();

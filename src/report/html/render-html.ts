@@ -44,12 +44,15 @@ export async function reportPage(session: ReportSession, options: PageOptions): 
   const queries: { sheet: string; sql: string }[] = [];
   for (const [i, sheet] of def.sheets.entries()) {
     const where = `report definition ${def.file} sheets.${i + 1}`;
+    const started = Date.now();
+    const took = () => session.log.debug(`section ${sheet.name}: ${sections.at(-1)!.shown} of ${sections.at(-1)!.rows} rows in ${Date.now() - started} ms`);
     if (sheet.kind === 'summary') {
       const content = await readSummary(store, sheet, { params: clock.params, timeZone, font, where });
       const h = heading(sheet.title ?? def.title);
       parts.push(summarySection(content, { title: h.title, lines: h.lines.slice(0, -1), timeZone }));
       sections.push({ name: sheet.name, rows: content.figures.length, shown: content.figures.length });
       queries.push(...content.queries.map((q) => ({ sheet: `${sheet.name}: ${q.what}`, sql: q.sql })));
+      took();
       continue;
     }
     const sql = sheetSql(sheet);
@@ -73,6 +76,7 @@ export async function reportPage(session: ReportSession, options: PageOptions): 
     const moreNote = `The first ${rows.length.toLocaleString('en-US')} of ${stats.rows.toLocaleString('en-US')} rows (the totals are of all of them)${where2 ? `; ${where2}` : ''}.`;
     parts.push(tableSection({ name: sheet.name, title: sheet.title ?? sheet.name, description: sheet.description, lines: [], table, csvName: `${def.name}-${clock.period.label}-${sectionId(sheet.name).slice(2)}.csv`, timeZone, moreNote, csvHref: options.csvHref?.(sheet.name) }));
     sections.push({ name: sheet.name, rows: stats.rows, shown: rows.length });
+    took();
   }
   if (def.metadataSheet) parts.push(aboutSection(session, queries));
   const h = heading(def.title);
