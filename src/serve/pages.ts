@@ -41,7 +41,7 @@ export function periodForm(url: URL, period: string | undefined): string {
 }
 
 /** A query result (report/query.ts) as a page table, every column formatted from its SQL type. */
-export function resultTable(result: Awaited<ReturnType<typeof queryAll>>, o: { link?: (field: string, row: unknown[]) => string | undefined; emptyText?: string } = {}): HtmlTable & { links?: (string | undefined)[][] } {
+export function resultTable(result: Awaited<ReturnType<typeof queryAll>>, o: { emptyText?: string } = {}): HtmlTable {
   const columns = result.columns.map((c) => {
     const format = inferFormat(c.typeId, c.name);
     return { field: c.name, header: humanize(c.name), format, upIsBad: /change/.test(c.name) && format !== 'text' };
