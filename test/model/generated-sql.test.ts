@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { describeDrift, generatedSqlFiles } from '../../src/model/generated-sql.ts';
+import { generatedSqlFiles } from '../../src/model/generated-sql.ts';
+import { describeDrift } from '../../src/model/sql-drift.ts';
 import { SQL_DIR } from '../../src/store/sql-files.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
