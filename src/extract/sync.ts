@@ -4,8 +4,9 @@
 // is spooled to a file and loaded through one writer shared by all accounts that batches pages and holds the
 // database only while they keep coming (page-loader.ts); the inventory follows in the same writer. So a sync
 // throttled to a few requests a minute holds the database for moments per page, not minutes, and readers never wait
-// (shared-database.ts). A failing source is recorded and the others go on; a rejected key stops its account only. No remote holds the run hostage: requests have deadlines,
-// hosts breakers and the run a budget (run-deadlines.ts). The run log says what happened.
+// (shared-database.ts). A failing source is recorded and the others go on; a rejected key stops its account only.
+// No remote holds the run hostage: requests have deadlines, hosts breakers and the run a budget (run-deadlines.ts).
+// The run log says what happened.
 import { heldSessions, type WriteSessions } from '../store/shared-database.ts';
 import { forEachConcurrently } from '../util/pool.ts';
 import { createPageLoader } from './page-loader.ts';

@@ -7,7 +7,7 @@ export { listReportFiles, loadReportDefinition, ReportDefinitionError } from './
 export { parsePeriod, PERIOD_USAGE, type ReportPeriod } from './period/index.ts';
 export { parseReportFormats, renderReportFormats, reportFormats, type RenderedFormats, type RenderedHtml } from './render-formats.ts';
 export { reportPage, htmlFileName, HTML_ROW_LIMIT } from './html/index.ts';
-export { withReportSession, type ReportSession } from './report-session.ts';
+export { readAccounts, withReportSession, type ReportSession } from './report-session.ts';
 export { setReportClock, resetReportVariables, type ReportClock } from './period/index.ts';
 export { esc, htmlPage, sectionId, tableHtml, tableSection, exactText, contentSecurityPolicy, type HtmlColumn, type HtmlTable } from './html/index.ts';
 export { inferFormat, humanize } from './cells/index.ts';

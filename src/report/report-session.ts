@@ -58,7 +58,8 @@ export function sheetSql(sheet: TableSheetDefinition): string {
     .join('\n');
 }
 
-async function readAccounts(store: Store, config: Config): Promise<ReportSession['accounts']> {
+/** The accounts a report shows, each marked simulated when the database or the config says so. */
+export async function readAccounts(store: Store, config: Config): Promise<ReportSession['accounts']> {
   const rows = await store.all<{ account: string; simulated: boolean }>('select account, simulated from _meta_accounts order by account');
   const byName = new Map(rows.map((r) => [r.account, r.simulated]));
   // the demo marks its account simulated in the config too; either source is enough to label it
@@ -78,11 +79,10 @@ export async function withReportSession<T>(options: RenderReportOptions, work: (
   const clock = await setReportClock(store, { periodText: options.period, defaultPeriod: def.defaultPeriod, budgetMonthly: config.reports.budget?.monthly });
   // reports may go beside the database, never onto one of its files (issue 18 §1); store.path is the database
   const outFlag = options.outDir !== undefined ? '--out-dir' : 'config outDir';
-  const outDir = resolve(cwd, options.outDir ?? config.outDir);
-  if (options.writes !== false) {
-    checkFolderOutput({ flag: outFlag, path: outDir, dbPath: store.path }, { mayHoldDatabase: true });
-    mkdirSync(outDir, { recursive: true });
-  }
+  const asked = resolve(cwd, options.outDir ?? config.outDir);
+  // serve writes nothing: its folder is neither checked nor made
+  const outDir = options.writes === false ? asked : checkFolderOutput({ flag: outFlag, path: asked, dbPath: store.path }, { mayHoldDatabase: true });
+  if (options.writes !== false) mkdirSync(outDir, { recursive: true });
   const unlimitMemory = await limitReportMemory(store);
   let dropCache = async () => {};
   try {

@@ -7,7 +7,7 @@ import { withRulesReader } from '../allocation/reader-rules.ts';
 import { listPublicViews } from '../query/public-views.ts';
 import { columnsOf } from '../query/column-kinds.ts';
 import { runReadOnlyQuery } from '../query/run-query.ts';
-import { esc, queryAll, reportPage, sheetSql, tableHtml, withReportSession } from '../report/index.ts';
+import { esc, queryAll, readAccounts, reportPage, sheetSql, tableHtml, withReportSession } from '../report/index.ts';
 import type { Store } from '../store/database.ts';
 import { errorMessage, isGpuledgerError, EXIT } from '../util/errors.ts';
 import { renderOutput, type Table } from '../util/table-text.ts';
@@ -31,8 +31,7 @@ const html = (body: string, status = 200): Answer => ({ status, type: HTML, body
 const csv = (table: Table, name: string): Answer => ({ status: 200, type: CSV, body: renderOutput(table, 'csv'), headers: { 'Content-Disposition': `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, '_')}"` } });
 
 async function simulatedAccounts(store: Store, config: Config): Promise<string[]> {
-  const rows = await store.all<{ account: string }>('select account from _meta_accounts where simulated order by account');
-  return [...new Set([...rows.map((r) => r.account), ...config.accounts.filter((a) => a.simulated).map((a) => a.name)])].sort();
+  return (await readAccounts(store, config)).filter((a) => a.simulated).map((a) => a.account);
 }
 
 /** A sandboxed query with a time limit: the same refusals and errors as `gpuledger query`. */
@@ -58,19 +57,21 @@ function publicView(name: string): ReturnType<typeof listPublicViews>[number] {
   return v;
 }
 
+const SQL_LINES = ['Runs in the same sandbox as gpuledger query: reads the database only, writes nothing.'];
+
 async function sqlPage(store: Store, ctx: PageContext, q: string | null): Promise<Answer> {
   const form = `<form class="sql" method="get" action="/sql"><label for="q">Read-only SQL – the sandbox of <code>gpuledger query</code></label><textarea id="q" name="q">${esc(q ?? '')}</textarea><div class="tools"><button type="submit">Run</button></div></form>`;
-  if (!q || !q.trim()) return html(shell(ctx, 'SQL', ['Runs in the same sandbox as gpuledger query: reads the database only, writes nothing.'], form));
+  if (!q || !q.trim()) return html(shell(ctx, 'SQL', SQL_LINES, form));
   try {
     const t = await sandboxed(store, q);
     const shown = sandboxTable(t);
     const note = t.rows.length > PAGE_ROWS ? `<p class="note">The first ${PAGE_ROWS.toLocaleString('en-US')} of ${t.rows.length.toLocaleString('en-US')} rows; the CSV has them all.</p>` : '';
     const body = `${form}<section id="s-result"><h2>Result</h2><div class="tools"><a class="button" href="/sql.csv?${new URLSearchParams({ q })}" download>Download CSV</a><span>${t.rows.length.toLocaleString('en-US')} rows</span></div>${note}${tableHtml(shown, ctx.config.timeZone, 'result')}</section>`;
-    return html(shell(ctx, 'SQL', ['Runs in the same sandbox as gpuledger query: reads the database only, writes nothing.'], body));
+    return html(shell(ctx, 'SQL', SQL_LINES, body));
   } catch (e) {
     if (!isGpuledgerError(e) && !(e instanceof PageError)) throw e;
     const status = e instanceof PageError ? e.status : 400;
-    return html(shell(ctx, 'SQL', ['Runs in the same sandbox as gpuledger query: reads the database only, writes nothing.'], `${form}<p class="error" role="alert">${esc(errorMessage(e))}</p>`), status);
+    return html(shell(ctx, 'SQL', SQL_LINES, `${form}<p class="error" role="alert">${esc(errorMessage(e))}</p>`), status);
   }
 }
 

@@ -57,7 +57,8 @@ function jsonObject(columns: Column[], row: unknown[]): string {
   return `{${columns.map((c, i) => `${JSON.stringify(c.name)}:${jsonValue(row[i], c.kind)}`).join(',')}}`;
 }
 
-function cellText(value: unknown): string {
+/** A value as the CSV output writes it: exact, no formatting; null is empty. */
+export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);

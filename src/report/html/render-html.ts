@@ -10,6 +10,7 @@ import { checkFileOutput } from '../../outputs/output-guard.ts';
 import { VERSION } from '../../version.ts';
 import { instantText } from '../cells/index.ts';
 import { bareSql, queryAll, queryColumns } from '../query.ts';
+import { workbookFileName } from '../render.ts';
 import { sheetSql, type ReportSession } from '../report-session.ts';
 import { readSummary } from '../summary-content.ts';
 import { resolveColumns } from '../table-columns.ts';
@@ -122,7 +123,7 @@ export interface RenderedHtml {
 export async function writeHtmlReport(session: ReportSession, options: { rowLimit?: number } = {}): Promise<RenderedHtml> {
   const { store, def, clock, log } = session;
   const finalPath = checkFileOutput({ flag: session.outFlag, path: join(session.outDir, htmlFileName(def.name, clock.period.label)), dbPath: store.path });
-  const workbook = `gpuledger-${def.name}-${clock.period.label}.xlsx`;
+  const workbook = workbookFileName(def.name, clock.period);
   log.info(`rendering ${def.name} as HTML for ${clock.period.title} to ${finalPath}`);
   const { html, sections } = await reportPage(session, {
     formAction: "'none'",

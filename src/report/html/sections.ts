@@ -2,6 +2,7 @@
 // rasterised from – and the small tables) and one section per table sheet. Every table sorts, filters and downloads
 // its rows as CSV (page script, assets.ts); each cell carries its exact value in data-v, which is what sorting, the
 // CSV and the tests comparing the page with the workbook read, and shows the same text the workbook's format shows.
+import { cellText } from '../../util/table-text.ts';
 import { formatText, isNumericFormat, toCellValue, type ColumnFormat } from '../cells/index.ts';
 import type { SummaryBlock, SummaryContent } from '../summary-content.ts';
 import { SIMULATED_LABEL } from '../workbook/index.ts';
@@ -30,12 +31,7 @@ export interface HtmlTable {
 }
 
 /** A value as the CSV (and `gpuledger query --format csv`) writes it: exact, no formatting. */
-export function exactText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  return JSON.stringify(value);
-}
+export const exactText = cellText;
 
 function cell(value: unknown, c: HtmlColumn, timeZone: string): string {
   // booleans read as the workbook shows them (Yes/No); everything else as the workbook's number formats show it
