@@ -35,6 +35,13 @@ export function rollUpStatus(ranges: readonly RangeSummary[], errors: SyncResult
   return failed === 0 && !stopped ? 'success' : succeeded > 0 ? 'partial' : 'failed';
 }
 
+/** What the summary says when the caller stopped the sync (its signal's reason, e.g. 'SIGTERM'); undefined if not. */
+function stoppedBy(signal: AbortSignal | undefined): string | undefined {
+  if (!signal?.aborted) return undefined;
+  const reason = typeof signal.reason === 'string' ? signal.reason : 'a stop request';
+  return `the sync was stopped by ${reason} before it finished: what was read is loaded; the next sync reads the rest`;
+}
+
 export async function runSync(options: SyncOptions): Promise<SyncResult> {
   const { config, log } = options;
   const sessions = sessionsOf(options);
@@ -68,9 +75,15 @@ export async function runSync(options: SyncOptions): Promise<SyncResult> {
 
   const ended = deadlines.ended();
   if (ended) warnings.push(ended);
+  const stopped = stoppedBy(options.signal);
+  if (stopped) warnings.push(stopped);
   // a deadline makes a run incomplete, not wrong: partial (exit 3), and the next sync reads the rest
   const rolledUp = rollUpStatus(ranges, errors);
-  const status = ended && rolledUp === 'failed' ? 'partial' : rolledUp;
+  // a stopped sync is never a success, even when every range was read before the signal came: what it did after
+  // (queue health, the last loads) was cut short, and a supervisor must not take "stopped" for "done" (issue 26 §7)
+  let status = rolledUp;
+  if (rolledUp === 'success' && (ended || stopped)) status = 'partial';
+  if (rolledUp === 'failed' && ended) status = 'partial';
   const records = ranges.reduce((s, r) => s + r.records, 0);
   await sessions.write((store) => finishRun(store, runId, status, counters, errors, { ranges, warnings }));
   const result: SyncResult = { runId, status, ranges, errors, warnings, ...counters, records };

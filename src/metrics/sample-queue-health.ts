@@ -110,7 +110,8 @@ export async function sampleQueueHealth(
           workers: parsed.data.workers ?? null,
         });
       } catch (err) {
-        skip(errorMessage(err));
+        // a request abandoned because the sync was stopped says so, not "This operation was aborted"
+        skip(options.signal?.aborted ? 'the sync was stopped' : errorMessage(err));
         if (err instanceof ApiAuthError) refused = errorMessage(err);
       }
     }

@@ -68,7 +68,7 @@ export function registerRun(program: Command, exit: ExitState): void {
       const stop = (signal: NodeJS.Signals) => {
         if (controller.signal.aborted) exitWith(`gpuledger: ${signal} again: stopped at once; what was loaded stays, the next run (or sync) reads the rest`, EXIT.failure);
         log.warn(`${signal}: finishing the step in flight, then stopping (again to abort now)`);
-        controller.abort();
+        controller.abort(signal);
       };
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);

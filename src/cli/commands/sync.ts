@@ -8,9 +8,9 @@ import type { SyncResult } from '../../extract/sync.ts';
 import { BUCKET_SIZES, isBucketSize, parseRfc3339, type BucketSize } from '../../util/buckets.ts';
 import { microsToDecimalString } from '../../util/decimal.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
-import { exitWith } from '../last-resort.ts';
 import type { ExitState } from '../exit-state.ts';
 import { emit, type Table } from '../output.ts';
+import { listenForStop, type Stopping } from '../sync-stop.ts';
 import { storingRules } from '../../allocation/load-rules.ts';
 
 interface SyncFlags {
@@ -99,6 +99,77 @@ export function summaryTable(result: SyncResult): Table {
   };
 }
 
+/** The command itself; `stopping` is the signal handler's, installed before anything loads. */
+async function syncCommand(flags: SyncFlags, command: Command, exit: ExitState, stopping: Stopping): Promise<void> {
+  // undici, the extractors and DuckDB load only when a sync runs, so --help and other commands start fast
+  const [{ SOURCES }, { contextFor }, { resolveAccounts }, { planSync }, { createProgress }, { runSync }, { openForReading }, { acquireSyncLock, describeWait }, { SESSION_WAIT_MS, writeSessions }] =
+    await Promise.all([
+      import('../../config/sync.ts'),
+      import('../context.ts'),
+      import('../../extract/accounts.ts'),
+      import('../../extract/plan-report.ts'),
+      import('../../extract/progress.ts'),
+      import('../../extract/sync.ts'),
+      import('../../query/open-database.ts'),
+      import('../../store/lock.ts'),
+      import('../../store/shared-database.ts'),
+    ]);
+  const { settings, log } = contextFor(command);
+  const parsed = parseSyncFlags(flags, SOURCES);
+  const accounts = resolveAccounts(settings.config, settings.apiUrl, process.env, flags.account);
+  const common = { config: settings.config, accounts, sources: parsed.sources, bucketSize: parsed.bucketSize, since: parsed.since, until: parsed.until };
+  if (flags.plan) {
+    const store = existsSync(settings.dbPath) ? await openForReading(settings.dbPath) : undefined;
+    try {
+      const plan = await planSync({ ...common, store });
+      emit(
+        {
+          columns: ['account', 'source', 'bucket', 'reason', 'start', 'end', 'buckets', 'expected_records', 'requests'].map((name) => ({
+            name,
+            kind: ['buckets', 'expected_records', 'requests'].includes(name) ? ('number' as const) : ('text' as const),
+          })),
+          rows: plan.rows.map((r) => [r.account, r.source, r.bucketSize, r.reason, r.start, r.end, r.buckets, r.expectedRecords, r.requests]),
+          footer: [
+            `${plan.requests} billing requests` +
+              (plan.minutes === undefined ? '' : ` ≈ ${plan.minutes.toFixed(1)} min at the current quota (${plan.quota})`) +
+              `; plus ~8 inventory requests per account`,
+          ],
+        },
+        { format: 'table' },
+      );
+    } finally {
+      await store?.close();
+    }
+    return;
+  }
+  // one sync at a time for the whole run; the database itself is held only in short writing sessions
+  const lock = await acquireSyncLock(settings.dbPath, { command: 'sync', waitMs: parsed.waitMs, onWait: (m) => log.info(m) });
+  const waited = describeWait(lock, 'its sync');
+  if (waited) log.info(waited);
+  stopping.started(log);
+  try {
+    const result = await runSync({
+      ...common,
+      sessions: writeSessions({ dbPath: settings.dbPath, command: 'sync', waitMs: Math.max(parsed.waitMs, SESSION_WAIT_MS), log, prepare: storingRules(settings.config.allocation) }),
+      log,
+      command: 'sync',
+      args: process.argv.slice(2).join(' '),
+      signal: stopping.signal,
+      progress: createProgress(log),
+    });
+    emit(summaryTable(result), { format: 'table' });
+    if (result.status === 'partial') exit.code = EXIT.partial;
+    if (result.status === 'failed') exit.code = EXIT.failure;
+    // a signal during the run's last writes, after it rolled up its status: still never "success" (issue 26 §7)
+    if (stopping.signal.aborted && result.status === 'success') {
+      log.warn(`${String(stopping.signal.reason)} came as the sync was finishing: everything was read and loaded, but it ends as stopped (exit 3)`);
+      exit.code = EXIT.partial;
+    }
+  } finally {
+    lock.release();
+  }
+}
+
 export function registerSync(program: Command, exit: ExitState): void {
   program
     .command('sync')
@@ -112,76 +183,11 @@ export function registerSync(program: Command, exit: ExitState): void {
     .option('--plan', 'print the requests a sync would make and their cost at the current quota; call no billing route')
     .option('--wait <seconds>', 'wait up to this long for another sync (or the nightly run) to finish', '0')
     .action(async (flags: SyncFlags, command: Command) => {
-      // undici, the extractors and DuckDB load only when a sync runs, so --help and other commands start fast
-      const [{ SOURCES }, { contextFor }, { resolveAccounts }, { planSync }, { createProgress }, { runSync }, { openForReading }, { acquireSyncLock, describeWait }, { SESSION_WAIT_MS, writeSessions }] =
-        await Promise.all([
-          import('../../config/sync.ts'),
-          import('../context.ts'),
-          import('../../extract/accounts.ts'),
-          import('../../extract/plan-report.ts'),
-          import('../../extract/progress.ts'),
-          import('../../extract/sync.ts'),
-          import('../../query/open-database.ts'),
-          import('../../store/lock.ts'),
-          import('../../store/shared-database.ts'),
-        ]);
-      const { settings, log } = contextFor(command);
-      const parsed = parseSyncFlags(flags, SOURCES);
-      const accounts = resolveAccounts(settings.config, settings.apiUrl, process.env, flags.account);
-      const common = { config: settings.config, accounts, sources: parsed.sources, bucketSize: parsed.bucketSize, since: parsed.since, until: parsed.until };
-      if (flags.plan) {
-        const store = existsSync(settings.dbPath) ? await openForReading(settings.dbPath) : undefined;
-        try {
-          const plan = await planSync({ ...common, store });
-          emit(
-            {
-              columns: ['account', 'source', 'bucket', 'reason', 'start', 'end', 'buckets', 'expected_records', 'requests'].map((name) => ({
-                name,
-                kind: ['buckets', 'expected_records', 'requests'].includes(name) ? ('number' as const) : ('text' as const),
-              })),
-              rows: plan.rows.map((r) => [r.account, r.source, r.bucketSize, r.reason, r.start, r.end, r.buckets, r.expectedRecords, r.requests]),
-              footer: [
-                `${plan.requests} billing requests` +
-                  (plan.minutes === undefined ? '' : ` ≈ ${plan.minutes.toFixed(1)} min at the current quota (${plan.quota})`) +
-                  `; plus ~8 inventory requests per account`,
-              ],
-            },
-            { format: 'table' },
-          );
-        } finally {
-          await store?.close();
-        }
-        return;
-      }
-      // one sync at a time for the whole run; the database itself is held only in short writing sessions
-      const lock = await acquireSyncLock(settings.dbPath, { command: 'sync', waitMs: parsed.waitMs, onWait: (m) => log.info(m) });
-      const waited = describeWait(lock, 'its sync');
-      if (waited) log.info(waited);
-      const controller = new AbortController();
-      const stop = (signal: NodeJS.Signals) => {
-        if (controller.signal.aborted) exitWith(`gpuledger: ${signal} again: stopped at once; the chunks already loaded stay, the next sync reads the rest`, EXIT.failure);
-        log.warn(`${signal}: stopping after the request in flight; what was read is still loaded (again to abort now)`);
-        controller.abort();
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
+      const stopping = listenForStop();
       try {
-        const result = await runSync({
-          ...common,
-          sessions: writeSessions({ dbPath: settings.dbPath, command: 'sync', waitMs: Math.max(parsed.waitMs, SESSION_WAIT_MS), log, prepare: storingRules(settings.config.allocation) }),
-          log,
-          command: 'sync',
-          args: process.argv.slice(2).join(' '),
-          signal: controller.signal,
-          progress: createProgress(log),
-        });
-        emit(summaryTable(result), { format: 'table' });
-        if (result.status === 'partial') exit.code = EXIT.partial;
-        if (result.status === 'failed') exit.code = EXIT.failure;
+        await syncCommand(flags, command, exit, stopping);
       } finally {
-        lock.release();
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
+        stopping.dispose();
       }
     });
 }
