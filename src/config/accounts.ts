@@ -17,6 +17,12 @@ export const accountSchema = z
       .boolean()
       .optional()
       .describe('Mark this account as simulated data (set by the demo; reports and alerts label it).'),
+    allowSharedKey: z
+      .boolean()
+      .optional()
+      .describe(
+        'Read this account even though an account before it uses the same API key (and API URL). Without it, such an account is skipped with a warning: the same key reads the same costs, which would be counted twice.',
+      ),
   })
   .strict();
 export type AccountConfig = z.infer<typeof accountSchema>;
@@ -28,4 +34,10 @@ export interface ResolvedAccount {
   apiKey: string;
   apiKeyEnv: string;
   simulated: boolean;
+  /**
+   * Set when the sync does not read this account this run, and why, in one line: `failed` when its key variable is
+   * unset (the other accounts still sync; the run ends partial), `skipped` when an account before it has the same key
+   * (its costs would be counted twice). apiKey is then empty or another account's and is never used.
+   */
+  notRead?: { status: 'failed' | 'skipped'; message: string };
 }

@@ -1,33 +1,52 @@
 // Which accounts a sync reads, with their keys from the environment. Checked before the database is opened, so a
-// missing key is a one-line configuration error (exit 2) that has touched nothing.
+// sync where no account has a key is a one-line configuration error (exit 2) that has touched nothing.
 import { checkApiUrl } from '../api/api-url.ts';
-import type { ResolvedAccount } from '../config/accounts.ts';
+import type { AccountConfig, ResolvedAccount } from '../config/accounts.ts';
 import type { Config } from '../config/schema.ts';
 import { ConfigError, UsageError } from '../util/errors.ts';
 import { readSecretEnv } from '../util/secrets.ts';
 
 export type { ResolvedAccount } from '../config/accounts.ts';
 
+function missingKey(a: AccountConfig): string {
+  return `no API key for account '${a.name}': set the environment variable ${a.apiKeyEnv} (or run \`npm start\` without a key for a demo on simulated data)`;
+}
+
+/**
+ * The accounts a sync reads, in the config's order. An account whose key variable is unset, or whose key an account
+ * before it already uses, is returned marked `notRead` with its one line, so it fails (or is skipped) alone and the
+ * others still sync (issue 26 §7); only when no account has a key is it a configuration error (exit 2) up front.
+ */
 export function resolveAccounts(config: Config, apiUrl: string, env: NodeJS.ProcessEnv, only?: string): ResolvedAccount[] {
   const accounts = only === undefined ? config.accounts : config.accounts.filter((a) => a.name === only);
   if (accounts.length === 0) {
     throw new UsageError(`--account '${only}' is not in the config; configured accounts: ${config.accounts.map((a) => a.name).join(', ')}`);
   }
-  return accounts.map((a) => {
+  const keys = accounts.map((a) => readSecretEnv(a.apiKeyEnv, env));
+  const firstWithout = accounts.find((_, i) => !keys[i]);
+  if (firstWithout && keys.every((k) => !k)) throw new ConfigError(missingKey(firstWithout));
+  // the first account to use a key (on an API URL) reads it; a later one is the same platform account again
+  const firstByKey = new Map<string, AccountConfig>();
+  return accounts.map((a, i) => {
     // a URL no request can use (ftp://, no scheme) is a configuration error now, not seven retries later
     checkApiUrl(a.apiUrl ?? apiUrl, a.apiUrl ? `apiUrl of account '${a.name}'` : 'API URL');
-    const apiKey = readSecretEnv(a.apiKeyEnv, env);
-    if (!apiKey) {
-      throw new ConfigError(
-        `no API key for account '${a.name}': set the environment variable ${a.apiKeyEnv} (or run \`npm start\` without a key for a demo on simulated data)`,
-      );
-    }
-    return {
-      name: a.name,
-      apiUrl: (a.apiUrl ?? apiUrl).replace(/\/+$/, ''),
-      apiKey,
-      apiKeyEnv: a.apiKeyEnv,
-      simulated: a.simulated ?? false,
-    };
+    const url = (a.apiUrl ?? apiUrl).replace(/\/+$/, '');
+    const apiKey = keys[i] ?? '';
+    const account: ResolvedAccount = { name: a.name, apiUrl: url, apiKey, apiKeyEnv: a.apiKeyEnv, simulated: a.simulated ?? false };
+    if (!apiKey) return { ...account, notRead: { status: 'failed', message: missingKey(a) } };
+    const id = JSON.stringify([url, apiKey]);
+    const first = firstByKey.get(id);
+    if (!first) firstByKey.set(id, a);
+    else if (!a.allowSharedKey) return { ...account, notRead: { status: 'skipped', message: sharedKey(first, a) } };
+    return account;
   });
+}
+
+/** Names both accounts and where their key comes from – never the key. */
+function sharedKey(first: AccountConfig, second: AccountConfig): string {
+  const where = first.apiKeyEnv === second.apiKeyEnv ? `both read ${first.apiKeyEnv}` : `${first.apiKeyEnv} and ${second.apiKeyEnv} hold the same key`;
+  return (
+    `accounts '${first.name}' and '${second.name}' use the same API key (${where}): '${second.name}' is skipped so its costs are not counted twice; ` +
+    `give it its own key, or set "allowSharedKey": true on account '${second.name}' if they are meant to share one`
+  );
 }

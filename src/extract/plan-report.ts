@@ -30,6 +30,8 @@ export interface SyncPlan {
   /** Minutes the billing requests take at the tightest quota window (undefined when the API sent no policy). */
   minutes: number | undefined;
   quota: string | undefined;
+  /** One line per account the sync would not read (an unset key variable, a key another account already reads). */
+  notRead: string[];
 }
 
 export interface PlanOptions {
@@ -50,7 +52,12 @@ export async function planSync(options: PlanOptions): Promise<SyncPlan> {
   const rows: PlanRow[] = [];
   let quotaText: string | undefined;
   let perMinute: number | undefined;
+  const notRead: string[] = [];
   for (const account of options.accounts) {
+    if (account.notRead) {
+      notRead.push(account.notRead.message);
+      continue;
+    }
     const client = new ApiClient({ baseUrl: account.apiUrl, apiKey: account.apiKey, apiKeyEnv: account.apiKeyEnv });
     try {
       await client.probe();
@@ -108,5 +115,5 @@ export async function planSync(options: PlanOptions): Promise<SyncPlan> {
     }
   }
   const requests = rows.reduce((s, r) => s + r.requests, 0);
-  return { rows, requests, minutes: perMinute ? requests / perMinute : undefined, quota: quotaText };
+  return { rows, requests, minutes: perMinute ? requests / perMinute : undefined, quota: quotaText, notRead };
 }

@@ -44,6 +44,19 @@ export async function syncAccount(run: SharedRun, account: ResolvedAccount): Pro
   const { signal, queueBreakers, apiBreakers } = run.deadlines;
   const log = options.log;
   const outcome: AccountOutcome = { ranges: [], errors: [], warnings: [], configurationFailures: [], stats: { requests: 0, retries: 0, rateLimited: 0, bytes: 0 } };
+  // not read at all (resolveAccounts said why): one line, no request, and the other accounts go on
+  if (account.notRead) {
+    const { status, message } = account.notRead;
+    if (status === 'failed') {
+      outcome.errors.push({ account: account.name, source: '*', message });
+      log.error(message);
+    } else {
+      outcome.warnings.push(message);
+      log.warn(message);
+    }
+    options.progress?.finish?.(account.name);
+    return outcome;
+  }
   const client = new ApiClient({ baseUrl: account.apiUrl, apiKey: account.apiKey, apiKeyEnv: account.apiKeyEnv, log: log.child(account.name), breakers: apiBreakers, ...options.client });
   let harvest: AccountHarvest | undefined;
   try {

@@ -126,4 +126,89 @@ describe('accounts synced side by side', () => {
       other.cleanup();
     }
   });
+
+  /** A CLI sync of `accounts` (aggregate only); the accounts whose rows landed, and how many rows each. */
+  async function cliSync(accounts: ConfigInput['accounts'], env: Record<string, string>) {
+    const other = tempDir('gpuledger-accounts-keys-');
+    try {
+      const path = writeConfig(other.dir, { ...config(sim, 4), accounts });
+      const r = await gpuledger(['--config', path, '--db', other.db, 'sync', '--source', 'aggregate'], env);
+      const rows: Record<string, number> = {};
+      if (r.code === 0 || r.code === 3) {
+        const store = await openTestStore(other.db);
+        try {
+          for (const x of await store.all<{ account: string; n: string }>(`select account, count(*)::varchar n from raw_billing_aggregate group by all order by all`)) rows[x.account] = Number(x.n);
+        } finally {
+          await store.close();
+        }
+      }
+      return { ...r, rows };
+    } finally {
+      other.cleanup();
+    }
+  }
+
+  it('fails alone the account whose key variable is unset, in one line, while the others sync (exit 3)', async () => {
+    const r = await cliSync(
+      [
+        { name: 'main', apiKeyEnv: 'KEY_MAIN', simulated: true },
+        { name: 'unset', apiKeyEnv: 'KEY_NOBODY_SET', simulated: true },
+        { name: 'team-a', apiKeyEnv: 'KEY_A', simulated: true },
+      ],
+      { ...ENV, KEY_NOBODY_SET: '' },
+    );
+    expect(r.code, r.stderr).toBe(3);
+    const line = "no API key for account 'unset': set the environment variable KEY_NOBODY_SET";
+    expect(r.stdout).toMatch(new RegExp(`^unset +all .*failed: ${line}`, 'm'));
+    expect(r.stderr.split('\n').filter((l) => l.includes(line))).toHaveLength(1);
+    expect(Object.keys(r.rows)).toEqual(['main', 'team-a']);
+    expect(r.stdout).toMatch(/: partial ·/);
+  });
+
+  it('still refuses up front (exit 2, nothing written) when no account has a key', async () => {
+    const r = await cliSync(
+      [
+        { name: 'a', apiKeyEnv: 'KEY_NOBODY_SET', simulated: true },
+        { name: 'b', apiKeyEnv: 'KEY_NOBODY_SET_EITHER', simulated: true },
+      ],
+      { KEY_NOBODY_SET: '', KEY_NOBODY_SET_EITHER: '' },
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toMatch(/^gpuledger: no API key for account 'a': set the environment variable KEY_NOBODY_SET/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it.each([
+    ['the same key variable', 'KEY_MAIN', 'both read KEY_MAIN'],
+    ['another variable holding the same key', 'KEY_MAIN_AGAIN', 'KEY_MAIN and KEY_MAIN_AGAIN hold the same key'],
+  ])('skips, naming both, an account with %s: its costs are not counted twice', async (_case, env, where) => {
+    const r = await cliSync(
+      [
+        { name: 'main', apiKeyEnv: 'KEY_MAIN', simulated: true },
+        { name: 'team-a', apiKeyEnv: 'KEY_A', simulated: true },
+        { name: 'main-again', apiKeyEnv: env, simulated: true },
+      ],
+      { ...ENV, KEY_MAIN_AGAIN: KEY },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const line = `accounts 'main' and 'main-again' use the same API key (${where}): 'main-again' is skipped so its costs are not counted twice; give it its own key, or set "allowSharedKey": true on account 'main-again' if they are meant to share one`;
+    expect(r.stdout).toContain(`warning: ${line}`);
+    expect(r.stderr.split('\n').filter((l) => l.includes(line))).toHaveLength(1);
+    expect(r.stdout + r.stderr).not.toContain(KEY);
+    expect(Object.keys(r.rows)).toEqual(['main', 'team-a']);
+  });
+
+  it('reads both accounts sharing a key when the second says allowSharedKey', async () => {
+    const r = await cliSync(
+      [
+        { name: 'main', apiKeyEnv: 'KEY_MAIN', simulated: true },
+        { name: 'main-again', apiKeyEnv: 'KEY_MAIN', simulated: true, allowSharedKey: true },
+      ],
+      ENV,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).not.toMatch(/same API key/);
+    expect(r.rows.main).toBeGreaterThan(0);
+    expect(r.rows['main-again']).toBe(r.rows.main);
+  });
 });

@@ -133,6 +133,7 @@ async function syncCommand(flags: SyncFlags, command: Command, exit: ExitState, 
             `${plan.requests} billing requests` +
               (plan.minutes === undefined ? '' : ` ≈ ${plan.minutes.toFixed(1)} min at the current quota (${plan.quota})`) +
               `; plus ~8 inventory requests per account`,
+            ...plan.notRead.map((line) => `not read: ${line}`),
           ],
         },
         { format: 'table' },
