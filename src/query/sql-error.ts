@@ -51,3 +51,14 @@ export class EmptySqlError extends GpuledgerError {
     super('query_empty', 'query needs a SQL statement, and the text holds none (it is empty, blank or only comments); e.g. gpuledger query "select * from cost limit 10"', EXIT.usage);
   }
 }
+
+/** More than one statement: DuckDB's client would answer with one result and drop the others without a word. */
+export class SeveralStatementsError extends GpuledgerError {
+  constructor(count: number) {
+    super(
+      'query_several',
+      `query runs one statement; got ${count} (separated by ';'): run each on its own, or combine them into one (UNION ALL, a WITH … SELECT)`,
+      EXIT.usage,
+    );
+  }
+}

@@ -69,6 +69,23 @@ describe('gpuledger query', () => {
     expect(still.stdout).toBe('n\r\n2\r\n');
   });
 
+  it('refuses several statements in one line (exit 2) instead of printing one result and dropping the others', async () => {
+    for (const [text, count] of [
+      ['select 1 as a; select 2 as b', 2],
+      ['select 1 as a;\nselect 2 as b;\nselect 3 as c;', 3],
+    ] as const) {
+      const r = await gpuledger(['--db', db, 'query', text, '--format', 'csv']);
+      expect(r).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `gpuledger: query runs one statement; got ${count} (separated by ';'): run each on its own, or combine them into one (UNION ALL, a WITH … SELECT)\n`,
+      });
+    }
+    // one statement with its closing semicolon is one statement
+    const one = await gpuledger(['--db', db, 'query', 'select 1 as a;', '--format', 'csv']);
+    expect(one).toMatchObject({ code: 0, stdout: 'a\r\n1\r\n' });
+  });
+
   it("shows DuckDB's message with the line and column of the error, in one line, and exits 1", async () => {
     const r = await gpuledger(['--db', db, 'query', 'select resource_id\nfrom cost\nwhere nope = 1']);
     // a statement that fails is a failed command (1), not a usage error (issue 12 §5)

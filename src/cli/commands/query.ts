@@ -20,7 +20,7 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 export function registerQuery(program: Command, _exit: ExitState): void {
   program
     .command('query')
-    .argument('<sql>', 'read-only SQL (SELECT, WITH … SELECT, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN); several statements: the last one prints')
+    .argument('<sql>', 'one read-only SQL statement (SELECT, WITH … SELECT, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN)')
     .option('--format <format>', `${OUTPUT_FORMATS.join(', ')} (default: table on a terminal, ndjson in a pipe, from --out's extension)`)
     .option('--out <file>', 'write the result to this file (atomically) instead of stdout')
     .option('--as-of <rfc3339>', "pin report_clock's as_of (sets gpuledger_as_of), e.g. 2026-10-15T00:00:00Z")
