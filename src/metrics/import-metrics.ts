@@ -1,6 +1,8 @@
 // `gpuledger metrics import`: read a metrics file (CSV, or Parquet/JSON through DuckDB, or CSV on stdin), check it
 // whole, then write it in one writing session (shared-database.ts). A row replaces the stored one for the same
-// account, day, metric and scope; nothing is written when any row is bad.
+// account, day, metric and scope; nothing is written when any row is bad. A row goes to the account its `account`
+// field names, else to --account (or the config's only account); its scope must name something that account's cost
+// carries (known-scopes.ts).
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
@@ -12,6 +14,7 @@ import { UsageError } from '../util/errors.ts';
 import { checkMetricRows, MetricsFileError, type MetricRow, type RawMetricRow } from './metric-rows.ts';
 import { readMetricsCsv } from './read-csv.ts';
 import { readMetricsWithDuckdb } from './read-duckdb-file.ts';
+import { checkScopesKnown, readScopeValues, type ScopeValues } from './known-scopes.ts';
 
 export interface ImportOptions {
   /** A path, or '-' for CSV on stdin. */
@@ -24,7 +27,8 @@ export interface ImportOptions {
 }
 
 export interface ImportSummary {
-  account: string;
+  /** The accounts rows went to, sorted. */
+  accounts: string[];
   rows: number;
   /** Rows that replaced a stored value. */
   replaced: number;
@@ -35,29 +39,68 @@ export interface ImportSummary {
 /**
  * The account rows belong to: --account, else the config's only account. It must be an account the database holds
  * (or, in a database that holds none yet, one the config names): metrics of an account without synced cost would be
- * stored and never divide any cost, so they are refused with the accounts that are known.
+ * stored and never divide any cost, so they are refused with the accounts that are known. `named` says where a name
+ * came from when a row's account field gave it (e.g. "m.csv line 3, field account: 'x'").
  */
-export function importAccount(config: Config, requested: string | undefined, inDatabase: readonly string[]): string {
+export function importAccount(config: Config, requested: string | undefined, inDatabase: readonly string[], named?: string): string {
   const configured = config.accounts.map((a) => a.name);
   const known = [...new Set([...inDatabase, ...configured])].sort();
   const account = requested ?? (configured.length === 1 ? configured[0]! : inDatabase.length === 1 ? inDatabase[0]! : undefined);
-  if (account === undefined) throw new UsageError(`there are ${known.length} accounts (${known.join(', ')}); say which with --account NAME`);
-  const where = requested === undefined ? `the config's account '${account}'` : `--account '${account}'`;
+  if (account === undefined) throw new UsageError(`there are ${known.length} accounts (${known.join(', ')}); say which with --account NAME or an account column`);
+  const where = named ?? (requested === undefined ? `the config's account '${account}'` : `--account '${account}'`);
+  const Refusal = named === undefined ? UsageError : MetricsFileError;
   if (inDatabase.length > 0 && !inDatabase.includes(account)) {
-    throw new UsageError(`${where} has no synced cost in this database, so its metrics would divide nothing; accounts in the database: ${inDatabase.join(', ')} (pass --account NAME, or sync '${account}' first)`);
+    throw new Refusal(`${where} has no synced cost in this database, so its metrics would divide nothing; accounts in the database: ${inDatabase.join(', ')} (pass --account NAME, or sync '${account}' first)`);
   }
-  if (!known.includes(account)) throw new UsageError(`${where} is neither in the database nor in the config; known accounts: ${known.join(', ') || '(none)'}`);
+  if (!known.includes(account)) throw new Refusal(`${where} is neither in the database nor in the config; known accounts: ${known.join(', ') || '(none)'}`);
   return account;
 }
 
-/** The accounts the published database holds; none before the first sync. */
-async function accountsInDatabase(dbPath: string): Promise<string[]> {
+/** What the published database knows: its accounts and the scope values of their cost; nothing before the first sync. */
+async function readDatabase(dbPath: string): Promise<{ accounts: string[]; scopes: ScopeValues | undefined }> {
   try {
-    return await withReader(dbPath, async (store) => (await store.all<{ account: string }>('select account from _meta_accounts order by account')).map((r) => r.account));
+    return await withReader(dbPath, async (store) => ({
+      accounts: (await store.all<{ account: string }>('select account from _meta_accounts order by account')).map((r) => r.account),
+      scopes: await readScopeValues(store),
+    }));
   } catch (e) {
-    if (e instanceof DatabaseMissingError) return [];
+    if (e instanceof DatabaseMissingError) return { accounts: [], scopes: undefined };
     throw e;
   }
+}
+
+/**
+ * The account of every row: its own account field, else the import's (--account, or the config's only account). A
+ * row naming another account than --account is refused: which one was meant cannot be guessed.
+ */
+function accountsOfRows(options: ImportOptions, file: string, unit: string, rows: readonly MetricRow[], inDatabase: readonly string[]): Map<MetricRow, string> {
+  const out = new Map<MetricRow, string>();
+  let fallback: string | undefined;
+  const checked = new Map<string, string>();
+  for (const r of rows) {
+    if (r.account === '') {
+      fallback ??= importAccount(options.config, options.account, inDatabase);
+      out.set(r, fallback);
+      continue;
+    }
+    const at = `${file} ${unit} ${r.line}, field account: '${r.account}'`;
+    if (options.account !== undefined && r.account !== options.account) {
+      throw new MetricsFileError(`${at} is not --account '${options.account}'; leave the field empty, or leave out --account`);
+    }
+    if (!checked.has(r.account)) checked.set(r.account, importAccount(options.config, r.account, inDatabase, at));
+    out.set(r, r.account);
+  }
+  // a row with an empty account field and one naming the same account are one key: the second would replace the first
+  const seen = new Map<string, number>();
+  for (const [r, account] of out) {
+    const key = `${account}\u0000${r.day}\u0000${r.metric}\u0000${r.scope}`;
+    const earlier = seen.get(key);
+    if (earlier !== undefined) {
+      throw new MetricsFileError(`${file} ${unit} ${r.line}, field account: ${r.day} ${r.metric} '${r.scope}' of account '${account}' is already given on ${unit} ${earlier}; one value per day, metric, scope and account`);
+    }
+    seen.set(key, r.line);
+  }
+  return out;
 }
 
 async function readRows(options: ImportOptions): Promise<{ rows: RawMetricRow[]; unit: string }> {
@@ -109,11 +152,24 @@ export async function writeMetricRows(store: Store, account: string, source: str
 export async function importMetrics(options: ImportOptions): Promise<ImportSummary> {
   const { rows: raw, unit } = await readRows(options);
   const categories = Object.keys(options.config.allocation.categories);
-  const rows = checkMetricRows(options.file === '-' ? '(stdin)' : options.file, raw, categories, unit);
-  const account = importAccount(options.config, options.account, await accountsInDatabase(options.writer.dbPath));
-  const replaced = await withWriter(options.writer, (store) => store.transaction(() => writeMetricRows(store, account, options.file, rows)));
+  const file = options.file === '-' ? '(stdin)' : options.file;
+  const rows = checkMetricRows(file, raw, categories, unit);
+  const database = await readDatabase(options.writer.dbPath);
+  const accountOf = accountsOfRows(options, file, unit, rows, database.accounts);
+  // with no row, the import's account is still checked: an empty file for a wrong account is still a mistake
+  const empty = rows.length === 0 ? [importAccount(options.config, options.account, database.accounts)] : [];
+  checkScopesKnown(file, unit, rows, (r) => accountOf.get(r)!, options.config, database.scopes);
+  const byAccount = new Map<string, MetricRow[]>();
+  for (const [row, account] of accountOf) byAccount.set(account, [...(byAccount.get(account) ?? []), row]);
+  const replaced = await withWriter(options.writer, (store) =>
+    store.transaction(async () => {
+      let n = 0;
+      for (const [account, accountRows] of byAccount) n += await writeMetricRows(store, account, options.file, accountRows);
+      return n;
+    }),
+  );
   return {
-    account,
+    accounts: rows.length === 0 ? empty : [...byAccount.keys()].sort(),
     rows: rows.length,
     replaced,
     days: new Set(rows.map((r) => r.day)).size,

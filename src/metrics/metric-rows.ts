@@ -1,10 +1,16 @@
 // The rows of a metrics file, checked whole before anything is written: a UTC day, a metric name, a non-negative
-// decimal kept as its exact text (DECIMAL(38,6) in raw_metrics, never a float) and a scope (scope.ts). The first bad
-// row refuses the file with one line naming its line and field.
+// decimal kept as its exact text (DECIMAL(38,6) in raw_metrics, never a float), a scope (scope.ts) and optionally the
+// account it belongs to. The first bad row refuses the file with one line naming its line and field.
 import { EXIT, GpuledgerError } from '../util/errors.ts';
 import { checkScope } from './scope.ts';
 
-export const METRICS_HEADER = ['date', 'metric', 'value', 'scope'] as const;
+export const METRICS_HEADER = ['date', 'metric', 'value', 'scope', 'account'] as const;
+
+/** Columns a file may leave out: scope (the whole account) and account (--account, or the config's only account). */
+export const OPTIONAL_COLUMNS: readonly string[] = ['scope', 'account'];
+
+/** The columns as a message lists them. */
+export const ACCEPTED_COLUMNS = 'date, metric, value, scope (optional), account (optional)';
 
 /** A field of a metrics file as read, with the line (CSV) or record number (Parquet/JSON) that holds it. */
 export interface RawMetricRow {
@@ -13,6 +19,8 @@ export interface RawMetricRow {
   metric: string;
   value: string;
   scope: string;
+  /** '' when the file has no account column or leaves the field empty. */
+  account: string;
 }
 
 export interface MetricRow {
@@ -22,6 +30,8 @@ export interface MetricRow {
   /** Exact decimal text, e.g. '1250' or '0.75'. */
   value: string;
   scope: string;
+  /** The account the row names; '' for the import's account (--account, or the config's only one). */
+  account: string;
 }
 
 /** The file is refused whole: a usage error (exit 2) naming where and what. */
@@ -80,10 +90,11 @@ export function checkMetricRows(file: string, rows: readonly RawMetricRow[], cat
     if (problem) throw at('value', problem);
     const scope = checkScope(r.scope, categories);
     if (!scope.ok) throw at('scope', scope.problem);
-    const key = `${date}\u0000${metric}\u0000${scope.scope}`;
+    const account = r.account.trim();
+    const key = `${account}\u0000${date}\u0000${metric}\u0000${scope.scope}`;
     const earlier = seen.get(key);
     if (earlier !== undefined) throw at('date', `${date} ${metric} '${scope.scope}' is already given on ${unit} ${earlier}; one value per day, metric and scope`);
     seen.set(key, r.line);
-    return { line: r.line, day: date, metric, value, scope: scope.scope };
+    return { line: r.line, day: date, metric, value, scope: scope.scope, account };
   });
 }

@@ -1,7 +1,8 @@
-// A metrics CSV: a header naming the columns date, metric, value and scope (scope may be left out: the whole
-// account), then one row per line. Fields may be quoted ("…", "" for a quote), so a scope value may hold a comma.
+// A metrics CSV: a header naming the columns date, metric, value, scope (may be left out: the whole account) and
+// account (may be left out: the import's account), then one row per line. A column gpuledger does not read is
+// refused, never ignored: an ignored `account` column once put every row into one account (issue 26 §7). Fields may be quoted ("…", "" for a quote), so a scope value may hold a comma.
 // Blank lines are skipped; line numbers are the file's own, so an error points where an editor does.
-import { MetricsFileError, METRICS_HEADER, type RawMetricRow } from './metric-rows.ts';
+import { ACCEPTED_COLUMNS, MetricsFileError, METRICS_HEADER, OPTIONAL_COLUMNS, type RawMetricRow } from './metric-rows.ts';
 
 function splitLine(line: string, file: string, n: number): string[] {
   const fields: string[] = [];
@@ -40,9 +41,13 @@ export function readMetricsCsv(text: string, file: string): RawMetricRow[] {
   if (headerAt < 0) throw new MetricsFileError(`${file} is empty; expected a header line ${METRICS_HEADER.join(',')}`);
   const header = splitLine(lines[headerAt]!, file, headerAt + 1).map((h) => h.trim().toLowerCase());
   const index = Object.fromEntries(METRICS_HEADER.map((h) => [h, header.indexOf(h)])) as Record<(typeof METRICS_HEADER)[number], number>;
-  const missing = METRICS_HEADER.filter((h) => h !== 'scope' && index[h] < 0);
+  const missing = METRICS_HEADER.filter((h) => !OPTIONAL_COLUMNS.includes(h) && index[h] < 0);
   if (missing.length > 0) {
-    throw new MetricsFileError(`${file} line ${headerAt + 1}: the header has no ${missing.join(', ')} column; expected ${METRICS_HEADER.join(',')}`);
+    throw new MetricsFileError(`${file} line ${headerAt + 1}: the header has no ${missing.join(', ')} column; expected ${ACCEPTED_COLUMNS}`);
+  }
+  const unknown = header.find((h) => !(METRICS_HEADER as readonly string[]).includes(h));
+  if (unknown !== undefined) {
+    throw new MetricsFileError(`${file} line ${headerAt + 1}: the header has a column '${unknown}' that gpuledger does not read; expected ${ACCEPTED_COLUMNS}`);
   }
   const rows: RawMetricRow[] = [];
   for (let i = headerAt + 1; i < lines.length; i++) {
@@ -51,7 +56,7 @@ export function readMetricsCsv(text: string, file: string): RawMetricRow[] {
     const f = splitLine(line, file, i + 1);
     if (f.length > header.length) throw new MetricsFileError(`${file} line ${i + 1}: ${f.length} fields, the header has ${header.length}`);
     const get = (k: (typeof METRICS_HEADER)[number]) => (index[k] < 0 ? '' : (f[index[k]] ?? ''));
-    rows.push({ line: i + 1, date: get('date'), metric: get('metric'), value: get('value'), scope: get('scope') });
+    rows.push({ line: i + 1, date: get('date'), metric: get('metric'), value: get('value'), scope: get('scope'), account: get('account') });
   }
   return rows;
 }

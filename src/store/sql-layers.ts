@@ -8,7 +8,7 @@ import { codeOnly } from './sql-text.ts';
 export type SqlObjectKind = 'raw' | 'meta' | 'materialized' | 'staging' | 'marts' | 'reports' | 'clock';
 
 /** Who reads: the view folders, and the SQL that lives elsewhere. */
-export type SqlReader = 'staging' | 'marts' | 'reports' | 'alerts' | 'definitions' | 'allocation' | 'materialize';
+export type SqlReader = 'staging' | 'marts' | 'reports' | 'alerts' | 'definitions' | 'allocation' | 'materialize' | 'metrics';
 
 export const SQL_LAYER_RULE: Readonly<Record<SqlReader, readonly SqlObjectKind[]>> = {
   // raw_* tables and the _meta_* tables gpuledger keeps, renamed and cast
@@ -22,6 +22,8 @@ export const SQL_LAYER_RULE: Readonly<Record<SqlReader, readonly SqlObjectKind[]
   definitions: ['reports', 'clock'],
   // the queries of `allocation explain`: the allocation marts
   allocation: ['marts', 'materialized', 'meta'],
+  // sql/metrics: what `metrics import` checks a file's scopes against, from the cost marts
+  metrics: ['marts', 'materialized'],
   // sql/materialize: computes the materialised tables from the marts, and keeps their bookkeeping (which compares
   // the raw tables' counts with what the tables were computed from)
   materialize: ['raw', 'staging', 'marts', 'materialized', 'meta', 'clock'],
@@ -100,6 +102,7 @@ function readerWords(reader: SqlReader): string {
     case 'definitions': return 'report definitions';
     case 'allocation': return 'allocation queries';
     case 'materialize': return 'refresh queries';
+    case 'metrics': return 'metrics import queries';
   }
 }
 

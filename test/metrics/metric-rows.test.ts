@@ -23,9 +23,10 @@ describe('metrics file rows', () => {
   it('reads quoted fields, any column order, blank lines and CRLF, keeping the exact value text', () => {
     const rows = check('\uFEFFscope,value,metric,date\r\n"endpoint:a,b",0.125,images,2026-11-01\r\n\r\n,12,customers,2026-11-02\r\n');
     expect(rows).toEqual([
-      { line: 2, day: '2026-11-01', metric: 'images', value: '0.125', scope: 'endpoint:a,b' },
-      { line: 4, day: '2026-11-02', metric: 'customers', value: '12', scope: '' },
+      { line: 2, day: '2026-11-01', metric: 'images', value: '0.125', scope: 'endpoint:a,b', account: '' },
+      { line: 4, day: '2026-11-02', metric: 'customers', value: '12', scope: '', account: '' },
     ]);
+    expect(check('date,metric,value,account\n2026-11-01,images,1, team-a \n2026-11-01,images,2,team-b\n').map((r) => r.account)).toEqual(['team-a', 'team-b']);
   });
 
   it.each([
@@ -35,7 +36,10 @@ describe('metrics file rows', () => {
     ['date,metric,value,scope\n2026-02-01,images,1e3,\n', "m.csv line 2, field value: '1e3' is not a non-negative decimal (e.g. 1250 or 0.75)"],
     ['date,metric,value,scope\n2026-02-01,images,1,family:gpu\n', "m.csv line 2, field scope: unknown family 'gpu'; expected pod, serverless, storage, public_endpoint or cluster"],
     ['date,metric,value,scope\n2026-02-01,images,1,\n2026-02-01,images,2,\n', "m.csv line 3, field date: 2026-02-01 images '' is already given on line 2; one value per day, metric and scope"],
-    ['date,metric,scope\n2026-02-01,images,\n', 'm.csv line 1: the header has no value column; expected date,metric,value,scope'],
+    ['date,metric,scope\n2026-02-01,images,\n', 'm.csv line 1: the header has no value column; expected date, metric, value, scope (optional), account (optional)'],
+    // an ignored column once put every row into one account
+    ['date,metric,value,acount\n2026-02-01,images,1,team-a\n', "m.csv line 1: the header has a column 'acount' that gpuledger does not read; expected date, metric, value, scope (optional), account (optional)"],
+    ['date,metric,value,account\n2026-02-01,images,1,a\n2026-02-01,images,2,b\n2026-02-01,images,3,a\n', "m.csv line 4, field date: 2026-02-01 images '' is already given on line 2; one value per day, metric and scope"],
   ])('refuses %j', (csv, message) => {
     expect(problem(csv)).toBe(message);
   });

@@ -12,10 +12,10 @@ describe('Parquet and JSON metrics files', () => {
 
   it('reads a JSON array with numbers as written (0.1 stays 0.1)', async () => {
     const file = join(dir, 'm.json');
-    writeFileSync(file, JSON.stringify([{ date: '2026-11-01', metric: 'images', value: 0.1, scope: 'family:serverless' }, { date: '2026-11-02', metric: 'images', value: 12 }]));
+    writeFileSync(file, JSON.stringify([{ date: '2026-11-01', metric: 'images', value: 0.1, scope: 'family:serverless', account: 'team-a' }, { date: '2026-11-02', metric: 'images', value: 12 }]));
     expect(await readMetricsWithDuckdb(file, 'json', file)).toEqual([
-      { line: 1, date: '2026-11-01', metric: 'images', value: '0.1', scope: 'family:serverless' },
-      { line: 2, date: '2026-11-02', metric: 'images', value: '12', scope: '' },
+      { line: 1, date: '2026-11-01', metric: 'images', value: '0.1', scope: 'family:serverless', account: 'team-a' },
+      { line: 2, date: '2026-11-02', metric: 'images', value: '12', scope: '', account: '' },
     ]);
   });
 
@@ -26,6 +26,18 @@ describe('Parquet and JSON metrics files', () => {
     await c.run(`copy (select date '2026-11-03' as date, 'images' as metric, 1234.5::decimal(18,3) as value, '' as scope) to '${file}' (format parquet)`);
     c.closeSync();
     instance.closeSync();
-    expect(await readMetricsWithDuckdb(file, 'parquet', file)).toEqual([{ line: 1, date: '2026-11-03', metric: 'images', value: '1234.500', scope: '' }]);
+    expect(await readMetricsWithDuckdb(file, 'parquet', file)).toEqual([{ line: 1, date: '2026-11-03', metric: 'images', value: '1234.500', scope: '', account: '' }]);
+  });
+
+  it('refuses a Parquet column it does not read instead of ignoring it', async () => {
+    const file = join(dir, 'extra.parquet');
+    const instance = await DuckDBInstance.create(':memory:');
+    const c = await instance.connect();
+    await c.run(`copy (select date '2026-11-03' as date, 'images' as metric, 1 as value, 'team-a' as acount) to '${file}' (format parquet)`);
+    c.closeSync();
+    instance.closeSync();
+    await expect(readMetricsWithDuckdb(file, 'parquet', file)).rejects.toThrow(
+      `${file}: a column 'acount' that gpuledger does not read; expected date, metric, value, scope (optional), account (optional)`,
+    );
   });
 });

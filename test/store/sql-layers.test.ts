@@ -24,8 +24,8 @@ describe('the SQL layer rule', () => {
     expect(() => checkViewLayers(listViewFiles())).not.toThrow();
   });
 
-  it('holds for the alert rules, the queries of allocation explain and of the refresh', () => {
-    for (const [folder, reader] of [['alerts', 'alerts'], ['allocation', 'allocation'], ['materialize', 'materialize']] as const) {
+  it('holds for the alert rules, the queries of allocation explain, of the refresh and of metrics import', () => {
+    for (const [folder, reader] of [['alerts', 'alerts'], ['allocation', 'allocation'], ['materialize', 'materialize'], ['metrics', 'metrics']] as const) {
       for (const f of readSqlFolder(folder)) expect(broken(f.sql, reader), `sql/${folder}/${f.name}.sql`).toEqual([]);
     }
   });

@@ -8,8 +8,8 @@ export function registerMetrics(program: Command, _exit: ExitState): void {
   const metrics = program.command('metrics').description('business metrics for unit costs (rpt_unit_cost)');
   metrics
     .command('import')
-    .argument('<file>', 'CSV with the header date,metric,value,scope; - for CSV on stdin; .parquet or .json are read by DuckDB')
-    .option('--account <name>', 'the account the metrics belong to (needed when the config has several)')
+    .argument('<file>', 'CSV with the header date,metric,value[,scope][,account]; - for CSV on stdin; .parquet or .json are read by DuckDB')
+    .option('--account <name>', 'the account of rows that name none in an account column (needed when the config has several)')
     .description('import business metrics; a (date, metric, scope) imported again replaces its value')
     .action(async (file: string, flags: { account?: string }, command: Command) => {
       // implementations load only when the command runs, so --help and other commands start fast (issue 11)
@@ -27,7 +27,7 @@ export function registerMetrics(program: Command, _exit: ExitState): void {
       });
       log.info(
         `imported ${summary.rows} value(s) of ${summary.metrics.join(', ') || 'no metric'} over ${summary.days} day(s) ` +
-          `for account ${summary.account} (${summary.replaced} replaced an earlier import)`,
+          `for account ${summary.accounts.join(', ')} (${summary.replaced} replaced an earlier import)`,
       );
     });
 }
