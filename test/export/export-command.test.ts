@@ -48,6 +48,19 @@ describe('gpuledger export', () => {
     expect(readdirSync(dir).filter(isTemporaryName)).toEqual([]);
   });
 
+  it('writes FOCUS to the standard output with --out - or /dev/stdout (a pipe here), the same bytes as the file', async () => {
+    const file = join(dir, 'focus-file.csv');
+    expect((await gpuledger(['--db', db, 'export', 'focus', '--format', 'csv', '--out', file])).code).toBe(0);
+    for (const out of ['-', '/dev/stdout']) {
+      const r = await gpuledger(['--db', db, 'export', 'focus', '--format', 'csv', '--out', out], {}, { cwd: dir });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/wrote 5 row\(s\) to the standard output/);
+      expect(r.stdout).toBe(readFileSync(file, 'utf8'));
+    }
+    // nothing named '-' and no temporary file left where it ran
+    expect(readdirSync(dir).filter((n) => n === '-' || isTemporaryName(n))).toEqual([]);
+  });
+
   it('writes FOCUS as CSV with ISO 8601 UTC charge periods', async () => {
     const out = join(dir, 'focus.csv');
     const r = await gpuledger(['--db', db, 'export', 'focus', '--format', 'csv', '--out', out]);

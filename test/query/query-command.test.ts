@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { isTemporaryName } from '../../src/outputs/atomic-file.ts';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addInventory, billPods, tmpDbPath, viewStore } from '../views/fixtures.ts';
@@ -84,6 +85,14 @@ describe('gpuledger query', () => {
     // one statement with its closing semicolon is one statement
     const one = await gpuledger(['--db', db, 'query', 'select 1 as a;', '--format', 'csv']);
     expect(one).toMatchObject({ code: 0, stdout: 'a\r\n1\r\n' });
+  });
+
+  it('writes to the standard output with --out - or /dev/stdout (a pipe here), never a file or a temporary path', async () => {
+    for (const out of ['-', '/dev/stdout', '/dev/fd/1']) {
+      const r = await gpuledger(['--db', db, 'query', 'select 1.5::decimal(18,6) as x', '--out', out, '--format', 'csv'], {}, { cwd: dirname(db) });
+      expect(r, out).toEqual({ code: 0, stdout: 'x\r\n1.500000\r\n', stderr: '' });
+    }
+    expect(readdirSync(dirname(db)).filter((n) => n === '-' || isTemporaryName(n))).toEqual([]);
   });
 
   it("shows DuckDB's message with the line and column of the error, in one line, and exits 1", async () => {

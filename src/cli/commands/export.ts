@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import type { Store } from '../../store/database.ts';
 import { FOCUS_FORMATS, type FocusFormat } from '../../export/focus.ts';
 import { UsageError } from '../../util/errors.ts';
+import { isStandardOutput, STANDARD_OUTPUT } from '../../outputs/standard-output.ts';
 import type { ExitState } from '../exit-state.ts';
 
 const WHAT = ['focus', 'lake', 'postgres'] as const;
@@ -16,7 +17,7 @@ export function registerExport(program: Command, _exit: ExitState): void {
     .command('export')
     .argument('<what>', 'focus (FOCUS 1.2 file), lake (Hive-partitioned Parquet folder) or postgres (a PostgreSQL schema)')
     .option('--format <format>', `focus: ${FOCUS_FORMATS.join(' or ')} (default parquet); lake: parquet`)
-    .option('--out <path>', 'focus: the file to write (replaced atomically); lake: an empty or new folder, or an earlier lake (only changed partitions are rewritten)')
+    .option('--out <path>', 'focus: the file to write (replaced atomically), or - for stdout; lake: an empty or new folder, or an earlier lake (only changed partitions are rewritten)')
     .option('--url <url>', 'postgres: postgres://USER@HOST:PORT/DB – the password comes from PGPASSWORD (or export.postgres.passwordEnv), never the URL')
     .option('--schema <name>', 'postgres: the schema to write (default gpuledger, or export.postgres.schema)')
     .description('export the cost facts as FOCUS, a Hive-partitioned Parquet lake, or into PostgreSQL')
@@ -38,7 +39,12 @@ export function registerExport(program: Command, _exit: ExitState): void {
       ]);
       const { settings, log } = contextFor(command);
       const target = { flag: '--out', path: flags.out, dbPath: settings.dbPath };
-      const out = what === 'focus' ? guard.checkFileOutput(target) : guard.checkFolderOutput(target, { mayHoldDatabase: false });
+      const toStdout = what === 'focus' && isStandardOutput(flags.out);
+      if (toStdout && format === 'parquet' && process.stdout.isTTY) {
+        throw new UsageError('export focus --out - writes Parquet bytes: redirect or pipe them (> focus.parquet, | duckdb …), or pass --format csv');
+      }
+      if (what === 'lake' && isStandardOutput(flags.out)) throw new UsageError(`export lake --out takes a folder; ${flags.out} is the standard output`);
+      const out = toStdout ? STANDARD_OUTPUT : what === 'focus' ? guard.checkFileOutput(target) : guard.checkFolderOutput(target, { mayHoldDatabase: false });
       // a lake never takes over a foreign folder: refused before the database is opened
       const previous = what === 'lake' ? inspectLakeFolder(out, '--out', flags.out) : undefined;
       // implementations load only when the command runs, so --help and other commands start fast (issue 11)
@@ -51,7 +57,7 @@ export function registerExport(program: Command, _exit: ExitState): void {
       const withReadStore = <T>(dbPath: string, fn: (store: Store) => Promise<T>) => withRulesReader(dbPath, settings.config.allocation, fn);
       if (what === 'focus') {
         const summary = await withReadStore(settings.dbPath, (store) => exportFocus(store, format as FocusFormat, out, settings.dbPath));
-        log.info(`wrote ${summary.rows} row(s) to ${summary.path}`);
+        log.info(`wrote ${summary.rows} row(s) to ${toStdout ? 'the standard output' : summary.path}`);
         return;
       }
       const s = await withReadStore(settings.dbPath, (store) => exportLake(store, { lake: out, previous, dbPath: settings.dbPath, flag: '--out' }));

@@ -6,6 +6,7 @@ import { parseRfc3339 } from '../../util/buckets.ts';
 import type { ExitState } from '../exit-state.ts';
 import { defaultFormat, emit, OUTPUT_FORMATS, parseOutputFormat } from '../output.ts';
 import { checkOutFolderExists } from '../paths.ts';
+import { isStandardOutput } from '../../outputs/standard-output.ts';
 import { EmptySqlError } from '../../query/sql-error.ts';
 
 interface QueryFlags {
@@ -22,11 +23,13 @@ export function registerQuery(program: Command, _exit: ExitState): void {
     .command('query')
     .argument('<sql>', 'one read-only SQL statement (SELECT, WITH … SELECT, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN)')
     .option('--format <format>', `${OUTPUT_FORMATS.join(', ')} (default: table on a terminal, ndjson in a pipe, from --out's extension)`)
-    .option('--out <file>', 'write the result to this file (atomically) instead of stdout')
+    .option('--out <file>', 'write the result to this file (atomically) instead of stdout; - (or /dev/stdout) is stdout')
     .option('--as-of <rfc3339>', "pin report_clock's as_of (sets gpuledger_as_of), e.g. 2026-10-15T00:00:00Z")
     .option('--allow-read <path>', 'let the SQL read this file, or the files in this folder (repeatable); nothing else but the database is readable', collect, [])
     .description('run read-only SQL against the database, in a sandbox that reads no other file and writes nothing')
     .action(async (sql: string, flags: QueryFlags, command: Command) => {
+      // `--out -` or /dev/stdout: the result goes to the stream, as without --out
+      if (flags.out !== undefined && isStandardOutput(flags.out)) flags = { ...flags, out: undefined };
       const format = flags.format ? parseOutputFormat(flags.format) : defaultFormat(flags.out, Boolean(process.stdout.isTTY));
       const asOf = flags.asOf ? parseRfc3339(flags.asOf, '--as-of') : undefined;
       // text that is only comments is refused by the parser later, with the same words (read-only-guard.ts)
