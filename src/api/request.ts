@@ -35,6 +35,8 @@ export interface RequesterOptions {
   source?: UrlSource;
   /** Pace before the first RateLimit headers arrive. */
   initialRatePerSecond?: number;
+  /** Connections to the host, and so requests in flight at once (default 4). */
+  connections?: number;
   clock?: Clock;
 }
 
@@ -118,7 +120,7 @@ export class ApiRequester {
     const t = { ...API_TIMEOUTS, ...options.timeouts };
     this.pool = url
       ? new Pool(url.origin, {
-          connections: 4,
+          connections: options.connections ?? 4,
           keepAliveTimeout: 30_000,
           headersTimeout: t.headersMs,
           bodyTimeout: t.bodyMs,
