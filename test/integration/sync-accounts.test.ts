@@ -165,6 +165,27 @@ describe('accounts synced side by side', () => {
     expect(r.stdout).toMatch(/: partial ·/);
   });
 
+  it('says in --plan which accounts a sync would not read, and why', async () => {
+    const other = tempDir('gpuledger-accounts-plan-');
+    try {
+      const path = writeConfig(other.dir, {
+        ...config(sim, 4),
+        accounts: [
+          { name: 'main', apiKeyEnv: 'KEY_MAIN', simulated: true },
+          { name: 'unset', apiKeyEnv: 'KEY_NOBODY_SET', simulated: true },
+          { name: 'main-again', apiKeyEnv: 'KEY_MAIN', simulated: true },
+        ],
+      });
+      const r = await gpuledger(['--config', path, '--db', other.db, 'sync', '--plan'], { ...ENV, KEY_NOBODY_SET: '' });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain("not read: no API key for account 'unset': set the environment variable KEY_NOBODY_SET");
+      expect(r.stdout).toContain("not read: accounts 'main' and 'main-again' use the same API key (both read KEY_MAIN)");
+      expect(r.stdout).not.toMatch(/^(unset|main-again) /m);
+    } finally {
+      other.cleanup();
+    }
+  });
+
   it('still refuses up front (exit 2, nothing written) when no account has a key', async () => {
     const r = await cliSync(
       [
