@@ -1,3 +1,4 @@
+import { displayPath } from '../../src/util/display-path.ts';
 import ExcelJS from 'exceljs';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -116,7 +117,7 @@ describe('renderReport with a definition over fixture SQL', () => {
     ws.eachRow((row) => facts.set(String(row.getCell(1).value), row.getCell(2).value));
     expect(facts.get('Generated at')).toBe('2026-11-02 07:00 Europe/Berlin');
     expect(facts.get('Period')).toBe('October 2026 (2026-10-01 to 2026-10-31, UTC days)');
-    expect(facts.get('Database')).toBe(store.path);
+    expect(facts.get('Database'), 'no absolute path of the machine in a mailed workbook').toBe(displayPath(store.path));
     const sheets = new Set<unknown>();
     ws.eachRow((row) => {
       if (typeof row.getCell(3).value === 'string' && /select/i.test(row.getCell(3).value as string)) sheets.add(row.getCell(1).value);

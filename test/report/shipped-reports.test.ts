@@ -1,3 +1,4 @@
+import { displayPath } from '../../src/util/display-path.ts';
 import ExcelJS from 'exceljs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -158,6 +159,24 @@ describe('shipped reports on two accounts of raw billing', () => {
     }
   });
 
+  it('shows every wrapped label and text whole: a row is as tall as the lines its wrapped cells need (LibreOffice keeps stored heights)', () => {
+    let wrappedCells = 0;
+    for (const ws of [...nwb.worksheets, ...mwb.worksheets]) {
+      if (ws.name === 'About') continue;
+      ws.eachRow((row) => {
+        row.eachCell((cell, col) => {
+          if (!cell.alignment?.wrapText || typeof cell.value !== 'string') return;
+          const width = ws.getColumn(col).width ?? 10;
+          const lines = Math.ceil(cell.value.length / Math.max(1, width - 2));
+          if (lines < 2) return;
+          wrappedCells += 1;
+          expect(row.height ?? 15, `${ws.name}!${cell.address} '${cell.value.slice(0, 30)}…' needs ${lines} lines`).toBeGreaterThanOrEqual(lines * 15);
+        });
+      });
+    }
+    expect(wrappedCells, 'the Waste reasons at least wrap').toBeGreaterThan(0);
+  });
+
   it('prints every sheet of both workbooks landscape, one page wide, with its header rows on each page and a footer', () => {
     for (const [wb, r] of [[nwb, nightly], [mwb, monthly]] as const) {
       for (const ws of wb.worksheets) expectPrintable(ws, { report: r.summary.title, period: r.summary.period.title });
@@ -184,7 +203,7 @@ describe('shipped reports on two accounts of raw billing', () => {
     const facts = new Map<string, string>();
     ws.eachRow((row) => facts.set(String(row.getCell(1).value), String(row.getCell(2).value)));
     expect(facts.get('Time zone')).toMatch(/^Europe\/Berlin/);
-    expect(facts.get('Database')).toBe(store.path);
+    expect(facts.get('Database'), 'no absolute path of the machine in a mailed workbook').toBe(displayPath(store.path));
     expect(facts.get('gpuledger version')).toMatch(/^\d+\.\d+\.\d+/);
     expect(facts.get('$period_start')).toBe('2026-11-01');
     const queries: string[] = [];
