@@ -14,7 +14,8 @@ const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
 const PACKAGE = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
 
 function start(cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const args = PACKAGE.scripts.start!.replace(/^node bin\/gpuledger\.js /, '').split(' ');
+  // the script builds dist/ when stale, then runs the CLI: the test runs the CLI part as the script does
+  const args = PACKAGE.scripts.start!.replace(/^node scripts\/build\.js --if-stale && node bin\/gpuledger\.js /, '').split(' ');
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -30,7 +31,7 @@ describe('npm start without an API key', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('runs the demo job end to end and says it was simulated', async () => {
-    expect(PACKAGE.scripts.start).toBe('node bin/gpuledger.js run --demo-if-no-key');
+    expect(PACKAGE.scripts.start).toBe('node scripts/build.js --if-stale && node bin/gpuledger.js run --demo-if-no-key');
     const r = await start(dir);
     expect(r.stderr).not.toMatch(/\berror\b/);
     expect(r.code).toBe(0);
