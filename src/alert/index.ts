@@ -15,6 +15,7 @@ import type { Config } from '../config/schema.ts';
 import type { Mailer } from '../mail/index.ts';
 import type { Store } from '../store/database.ts';
 import { heldSessions, SESSION_WAIT_MS, type WriteSessions } from '../store/shared-database.ts';
+import { UsageError } from '../util/errors.ts';
 import { silentLogger, type Logger } from '../util/log.ts';
 import { buildChannels } from './channels/index.ts';
 import { deliverAll, summarizeRuns } from './deliver-all.ts';
@@ -37,7 +38,8 @@ export interface AlertsOptions {
   dbPath?: string;
   outDir?: string;
   log?: Logger;
-  /** Evaluate as of this moment on the data as it was loaded then (known-at.ts); default the data horizon. */
+  /** Back-test (with dryRun only): evaluate as of this moment on the data as it was loaded then (known-at.ts) and
+   * compare with the alert state as it stood then (state-then.ts); default the data horizon and today's state. */
   asOf?: Date;
   /** With asOf: evaluate on the data as loaded now, later restatements included. */
   withRestatements?: boolean;
@@ -86,6 +88,10 @@ function sessionsOf(options: AlertsOptions): WriteSessions {
 
 export async function runAlerts(options: AlertsOptions): Promise<AlertsResult> {
   const { config } = options;
+  if (options.asOf && !options.dryRun) {
+    // compared with the alert state as it stood then, its events would announce again what today's state has open
+    throw new UsageError('a back-test (asOf) only prints what would have been sent: it needs dryRun');
+  }
   const sessions = sessionsOf(options);
   const log = options.log ?? silentLogger;
   const outDir = options.outDir ?? config.outDir;

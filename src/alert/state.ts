@@ -4,18 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/database.ts';
 import { enqueue, type OutboxChannel } from './outbox.ts';
+import { firingAt, type StateRow } from './state-then.ts';
 import type { AlertEvent, Condition, RuleKind } from './types.ts';
-
-type StateRow = {
-  alert_key: string;
-  rule: RuleKind;
-  account: string;
-  status: string;
-  level: number;
-  severity: AlertEvent['severity'];
-  title: string;
-  details: string | null;
-}
 
 export interface StatePlan {
   events: AlertEvent[];
@@ -25,16 +15,24 @@ export interface StatePlan {
   expired: string[];
 }
 
+export interface PlanOptions {
+  /** A back-test: compare with the alert state as it stood at this moment (state-then.ts), not today's. */
+  stateAt?: Date;
+}
+
 export async function planEvents(
   store: Store,
   conditions: readonly Condition[],
   evaluated: ReadonlySet<RuleKind>,
   asOf: Date,
   now: Date,
+  options: PlanOptions = {},
 ): Promise<StatePlan> {
-  const rows = await store.all<StateRow>(
-    `select alert_key, rule, account, status, level, severity, title, details::varchar as details from _meta_alert_state where status = 'firing'`,
-  );
+  const rows = options.stateAt
+    ? await firingAt(store, options.stateAt)
+    : await store.all<StateRow>(
+        `select alert_key, rule, account, status, level, severity, title, details::varchar as details from _meta_alert_state where status = 'firing'`,
+      );
   const firing = new Map(rows.map((r) => [r.alert_key, r]));
   const plan: StatePlan = { events: [], unchanged: [], expired: [] };
   const event = (kind: AlertEvent['event'], c: Omit<Condition, 'expiresAt'>): AlertEvent => ({

@@ -35,22 +35,6 @@ const excess = (r: AnomalyDay) => Number(r.amount) - Number(r.baseline_median);
 
 const DIMENSION_LABEL: Record<string, string> = { family: 'family', template: 'template', endpoint: 'endpoint', gpu_type: 'GPU type' };
 
-/**
- * Why some days of the window were not scored: the account's synced billing starts too late for them to have a
- * baseline (a young database). One sentence per account, for the dry run and the log.
- */
-export async function anomalyCoverageNotes(store: Store, rule: AnomalyRule): Promise<string[]> {
-  const rows = await store.all<{ account: string; first_covered_day: string; first_scored_day: string; window_start: string }>(
-    readSqlFile('alerts', 'anomaly_coverage'),
-    { window_days: rule.windowDays },
-  );
-  return rows.map(
-    (r) =>
-      `anomaly: ${r.account}'s synced billing starts on ${r.first_covered_day}, so days before ${r.first_scored_day} have fewer than 5 days ` +
-      `of baseline and are not scored (the window starts ${r.window_start}); sync.start further back gives them one`,
-  );
-}
-
 export async function evaluateAnomalies(store: Store, rule: AnomalyRule): Promise<Condition[]> {
   const rows = await store.all<AnomalyDay>(readSqlFile('alerts', 'anomaly_days'), {
     baseline_days: rule.baselineDays,
