@@ -11,7 +11,7 @@ export interface StatePlan {
   events: AlertEvent[];
   /** Conditions still firing at the same or a lower level: only last_seen_at moves. */
   unchanged: Condition[];
-  /** Firing conditions whose period ended: closed without a message. */
+  /** Firing conditions whose period ended, or that a condition supersedes: closed without a message. */
   expired: string[];
 }
 
@@ -59,8 +59,13 @@ export async function planEvents(
     else if (c.level > state.level) plan.events.push(event('escalated', c));
     else plan.unchanged.push(c);
   }
+  const superseded = new Set(conditions.flatMap((c) => c.supersedes ?? []));
   for (const state of rows) {
     if (seen.has(state.alert_key) || !evaluated.has(state.rule)) continue;
+    if (superseded.has(state.alert_key)) {
+      plan.expired.push(state.alert_key);
+      continue;
+    }
     const details = state.details ? (JSON.parse(state.details) as Record<string, unknown>) : {};
     const expiresAt = typeof details.expires_at === 'string' ? new Date(details.expires_at) : undefined;
     if (expiresAt && asOf >= expiresAt) {

@@ -22,6 +22,11 @@ export interface Condition {
    * without a "resolved" message: nobody needs to hear that October ended.
    */
   expiresAt?: Date;
+  /**
+   * Keys an older gpuledger alerted under for what this condition now says (an anomaly incident's per-series keys):
+   * still firing under them, they close without a message, so an upgrade does not "resolve" what is still true.
+   */
+  supersedes?: string[];
 }
 
 export type EventKind = 'fired' | 'escalated' | 'resolved';
