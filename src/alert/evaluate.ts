@@ -14,6 +14,7 @@ import { evaluateDataQuality } from './rules/data-quality.ts';
 import { evaluateRunway } from './rules/runway.ts';
 import { evaluateUnitCost } from './rules/unit-cost.ts';
 import { evaluateWaste } from './rules/waste.ts';
+import { mutesAt } from './mutes.ts';
 import { planEvents, type StatePlan } from './state.ts';
 import type { Condition, RuleKind } from './types.ts';
 
@@ -100,7 +101,8 @@ export async function evaluateAt(store: Store, options: EvaluateOptions, now: Da
     // staleness is judged at the wall clock, or at --as-of when back-testing
     const { evaluated, conditions, failedRules, notes } = await evaluate(store, options.config, options.asOf ?? now, log);
     // a back-test compares with the alert state as it stood then: what fired later did not exist yet
-    const plan = await planEvents(store, conditions, evaluated, asOf, now, { stateAt: options.asOf });
+    const mutes = await mutesAt(store, options.asOf ?? now);
+    const plan = await planEvents(store, conditions, evaluated, asOf, now, { stateAt: options.asOf, mutes });
     const accountRows = await store.all<{ account: string; simulated: boolean }>(`select account, simulated from _meta_accounts`);
     const simulated = new Set(accountRows.filter((r) => r.simulated).map((r) => r.account));
     // a rule over all accounts ('*') is about simulated data when every account is

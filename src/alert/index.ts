@@ -71,6 +71,8 @@ export interface AlertsResult {
   pending: PendingLine[];
   /** What was given up on in this run, and why. */
   expired: ExpiredLine[];
+  /** What muted alerts would have announced, and until when they are muted: neither sent nor recorded. */
+  muted: { event: AlertEvent; until: Date }[];
   /** Set when the run was told to stop (the signal's reason, e.g. 'SIGTERM'). */
   stopped?: string;
 }
@@ -78,6 +80,11 @@ export interface AlertsResult {
 /** "webhook:ops: 39 pending, oldest from 2026-11-20T02:00:00.000Z" */
 export function pendingText(p: PendingLine): string {
   return `${p.channel}: ${p.events} pending, oldest from ${p.oldest.toISOString()}`;
+}
+
+/** "muted until 2026-12-01T00:00:00.000Z" */
+function mutedText(m: { until: Date }): string {
+  return `muted until ${m.until.toISOString()}`;
 }
 
 function sessionsOf(options: AlertsOptions): WriteSessions {
@@ -131,19 +138,23 @@ export async function runAlerts(options: AlertsOptions): Promise<AlertsResult> {
       failedRules: ev.failedRules,
       pending: [],
       expired,
+      muted: ev.plan.muted,
     };
     log.info(
       `${ev.conditions.length} condition(s) true as of ${ev.asOf.toISOString()}` +
         (options.asOf ? (options.withRestatements ? ' (data as loaded now)' : ' (data as loaded then)') : '') +
         `; ${events.length} to announce ` +
         `(${events.filter((e) => e.event === 'fired').length} new, ${events.filter((e) => e.event === 'escalated').length} escalated, ` +
-        `${events.filter((e) => e.event === 'resolved').length} resolved)`,
+        `${events.filter((e) => e.event === 'resolved').length} resolved)` +
+        (ev.plan.muted.length > 0 ? `; ${ev.plan.muted.length} muted` : ''),
     );
     for (const x of expired) log.warn(`${x.channel}: gave up on ${x.events} event(s): ${x.reason}`);
+    for (const m of ev.plan.muted) log.info(`${mutedText(m)} – not sent (${m.event.key})`);
     for (const note of ev.notes) log.info(note);
     if (!journal) {
-      const lines = events.map((e) => `would send: ${eventLine(e, ev.simulated.has(e.account))}\n         ${e.message}\n`);
+      const lines = events.map((e) => `would send: ${eventLine(e, ev.simulated.has(e.account))}\n         ${e.message}\n         key ${e.key}\n`);
       stdout.write(lines.length > 0 ? lines.join('') : 'would send: nothing (no new, escalated or resolved alerts)\n');
+      for (const m of ev.plan.muted) stdout.write(`${mutedText(m)}: ${eventLine(m.event, ev.simulated.has(m.event.account))}\n         key ${m.event.key}\n`);
       for (const note of ev.notes) stdout.write(`not scored: ${note}\n`);
       return result;
     }

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/database.ts';
 import { enqueue, type OutboxChannel } from './outbox.ts';
+import { mutedUntil } from './mutes.ts';
 import { firingAt, type StateRow } from './state-then.ts';
 import type { AlertEvent, Condition, RuleKind } from './types.ts';
 
@@ -13,11 +14,16 @@ export interface StatePlan {
   unchanged: Condition[];
   /** Firing conditions whose period ended, or that a condition supersedes: closed without a message. */
   expired: string[];
+  /** Events of muted alerts, with the end of their mute: neither sent nor recorded, so the state stays as it was
+   * and the first run after the mute announces what changed. */
+  muted: { event: AlertEvent; until: Date }[];
 }
 
 export interface PlanOptions {
   /** A back-test: compare with the alert state as it stood at this moment (state-then.ts), not today's. */
   stateAt?: Date;
+  /** Mutes in force (mutes.ts mutesAt): a muted alert's events are held back, not announced and not recorded. */
+  mutes?: ReadonlyMap<string, Date>;
 }
 
 export async function planEvents(
@@ -34,7 +40,7 @@ export async function planEvents(
         `select alert_key, rule, account, status, level, severity, title, details::varchar as details from _meta_alert_state where status = 'firing'`,
       );
   const firing = new Map(rows.map((r) => [r.alert_key, r]));
-  const plan: StatePlan = { events: [], unchanged: [], expired: [] };
+  const plan: StatePlan = { events: [], unchanged: [], expired: [], muted: [] };
   const event = (kind: AlertEvent['event'], c: Omit<Condition, 'expiresAt'>): AlertEvent => ({
     eventId: randomUUID(),
     event: kind,
@@ -85,6 +91,15 @@ export async function planEvents(
         details,
       }),
     );
+  }
+  if (options.mutes && options.mutes.size > 0) {
+    const all = plan.events;
+    plan.events = [];
+    for (const e of all) {
+      const until = mutedUntil(options.mutes, e);
+      if (until) plan.muted.push({ event: e, until });
+      else plan.events.push(e);
+    }
   }
   return plan;
 }

@@ -3,7 +3,8 @@
 // escalates, and once more when it clears.
 import type { Severity } from '../config/alerts.ts';
 
-export type RuleKind = 'budget' | 'anomaly' | 'waste' | 'data_quality' | 'runway' | 'unit_cost';
+export const RULE_KINDS = ['budget', 'anomaly', 'waste', 'data_quality', 'runway', 'unit_cost'] as const;
+export type RuleKind = (typeof RULE_KINDS)[number];
 
 export interface Condition {
   /** Stable across runs: the rule, the account and the series or finding. */

@@ -14,6 +14,7 @@ import { exitWith } from '../last-resort.ts';
 import type { ExitState } from '../exit-state.ts';
 import type { Store } from '../../store/database.ts';
 import { storingRules } from '../../allocation/load-rules.ts';
+import { registerAlertsMute } from './alerts-mute.ts';
 
 // a back-test compares with the alert state as it stood at --as-of (src/alert/state-then.ts): recording its events
 // into today's state would announce again what is already open, so it can only say what would have been sent
@@ -27,8 +28,9 @@ interface AlertsFlags {
 }
 
 export function registerAlerts(program: Command, exit: ExitState): void {
-  program
-    .command('alerts')
+  const alerts = program.command('alerts');
+  registerAlertsMute(alerts);
+  alerts
     .description('evaluate alert rules and deliver new, escalated and resolved alerts (and any still owed)')
     .option('--dry-run', 'print what would be sent; change no alert state and send nothing')
     .option('--as-of <time>', 'with --dry-run: evaluate as of this RFC 3339 moment, on the data as it was loaded then and against the alert state of then (back-test a rule on history)')
