@@ -5,8 +5,10 @@
 // (created_at). An alert was firing at T when the last event recorded for its key by T (created_at ≤ T) was not a
 // resolution; what fired after T did not exist at T, so it cannot resolve there.
 // A firing alert's level is its last fired or escalated event's (the highest announced, as persistPlan keeps it).
-// Budget alerts close without an event when their period ends; their expiry is in the state row's details
-// (the key names the period, so today's row carries the same date), and planEvents closes them silently.
+// Some alerts close without an event: a budget whose period ended, a per-series key an incident superseded. The
+// state row says when (resolved_at), so one closed by T after its last event is not firing at T; a budget's expiry
+// is in the state row's details too (the key names the period, so today's row carries the same date), and
+// planEvents closes one that expired by T silently.
 import type { Store } from '../store/database.ts';
 import type { AlertEvent, RuleKind } from './types.ts';
 
@@ -38,6 +40,8 @@ export async function firingAt(store: Store, at: Date): Promise<StateRow[]> {
                   else json_merge_patch(coalesce(f.details::json, '{}'::json), json_object('expires_at', s.details->>'expires_at')) end)::varchar as details,
      from firing as f
      left join _meta_alert_state as s using (alert_key)
+     -- closed without an event (a period that ended, a key an incident superseded) after it last fired, by T
+     where not coalesce(s.status = 'resolved' and s.resolved_at <= $t::timestamptz and s.resolved_at >= f.created_at, false)
      order by f.alert_key`,
     { t: at.toISOString() },
   );
