@@ -7,6 +7,7 @@
 // owes events (the rest still ran). TERM or INT: deliveries in flight finish, none starts, what was acknowledged is
 // recorded, and the command ends with one line and exit 3; a second signal ends it at once (exit 1) – what was
 // acknowledged is in the delivery journal by then (src/alert/journal.ts) and the next run folds it in.
+// `alerts mute <key> --until T` and `alerts unmute <key>` are subcommands (alerts-mute.ts).
 import type { Command } from 'commander';
 import { parseRfc3339 } from '../../util/buckets.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
