@@ -11,7 +11,8 @@ import { esc, queryAll, readAccounts, reportPage, sheetSql, tableHtml, withRepor
 import type { Store } from '../store/database.ts';
 import { errorMessage, isGpuledgerError, EXIT } from '../util/errors.ts';
 import { renderOutput, type Table } from '../util/table-text.ts';
-import { drillPage, PAGE_ROWS, PageError, periodForm, resultTable, sandboxTable, shell, type PageContext } from './pages.ts';
+import { drillPage, PAGE_ROWS, PageError, periodForm, sandboxTable, shell, type PageContext } from './pages.ts';
+import { alertsPage } from './alerts-page.ts';
 import { allocationPage } from './allocation-page.ts';
 import { answerCache, type PublishedReader } from './published-reader.ts';
 
@@ -127,10 +128,7 @@ async function answer(store: Store, url: URL, config: Config): Promise<Answer> {
     const body = `<section id="s-view"><h2>${esc(name)}</h2><div class="tools"><input type="search" data-filter-table placeholder="Filter rows" aria-label="Filter the rows of ${esc(name)}"><a class="button" href="/view/${esc(name)}.csv" download>Download CSV</a><span class="count" aria-live="polite"></span></div>${note}${tableHtml(sandboxTable(t), config.timeZone, name)}</section>`;
     return html(shell(ctx, name, [publicView(name).description], body));
   }
-  if (path === '/alerts') {
-    const r = await queryAll(store, `select created_at, event, severity, rule, account, title, message from _meta_alert_events order by created_at desc, event_id limit ${PAGE_ROWS}`, {}, 'alert history');
-    return html(shell(ctx, 'Alert history', ['Every alert event, newest first: fired, escalated, resolved.'], `<section id="s-alerts"><div class="tools"><input type="search" data-filter-table placeholder="Filter rows" aria-label="Filter the alert history"><span class="count" aria-live="polite"></span></div>${tableHtml(resultTable(r, { emptyText: 'No alert has fired yet.' }), config.timeZone, 'alert history')}</section>`));
-  }
+  if (path === '/alerts') return html(await alertsPage(store, ctx));
   throw new PageError(404, `no page ${path}; start at /report/nightly`);
 }
 

@@ -50,7 +50,17 @@ describe('npm start without an API key', () => {
     // the planted spike and waste are in the alerts file
     const alerts = readFileSync(join(dir, 'out', 'alerts.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(alerts.every((a) => a.simulated === true)).toBe(true);
-    expect(alerts.some((a) => a.rule === 'anomaly' && a.details.dimension === 'endpoint' && a.details.series_name === 'sdxl-image-api')).toBe(true);
+    // the spike and the cluster start are two incidents, not one alert per series they show in: each message names
+    // its series and the resource driving them
+    const incidents = alerts.filter((a) => a.rule === 'anomaly');
+    expect(incidents.map((a) => a.details.series_name).sort()).toEqual(['PyTorch 2.4', 'sdxl-image-api']);
+    for (const a of incidents) {
+      const series = a.details.series as { dimension: string; series_name: string }[];
+      expect(series.length).toBeGreaterThan(1);
+      for (const s of series) expect(a.message).toContain(`${s.dimension === 'gpu_type' ? 'GPU type' : s.dimension} ${s.series_name} spent`);
+      expect(a.message).toMatch(new RegExp(`driven by ${a.details.drivers[0].resource_name} \\+\\$`));
+    }
+    expect(incidents.find((a) => a.details.series_name === 'sdxl-image-api').details.drivers[0].resource_name).toBe('sdxl-image-api');
     expect(alerts.some((a) => a.rule === 'waste' && a.details.resource_name === 'embeddings-warm')).toBe(true);
     expect(alerts.some((a) => a.rule === 'waste' && a.details.resource_name === 'old-datasets')).toBe(true);
   }, 180_000);
