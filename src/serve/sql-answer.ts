@@ -65,6 +65,15 @@ class Deadline {
   }
 }
 
+/** What to tell about a failed query: the time limit when it passed, and where more memory is to be had. */
+function shownError(e: unknown, deadline: Deadline, limitMs: number): unknown {
+  if (deadline.expired) return timedOut(limitMs);
+  if (isGpuledgerError(e) && /Out of Memory Error/.test(e.message)) {
+    return new PageError(400, `${e.message} – the SQL page gives a query ${SQL_MEMORY_LIMIT}; gpuledger query on the command line has no such limit`);
+  }
+  return e;
+}
+
 function timedOut(limitMs: number): PageError {
   return new PageError(408, `the query ran longer than ${limitMs / 1000} s and was stopped; narrow it (a where clause, a limit) or download less`);
 }
@@ -106,7 +115,7 @@ async function page(store: Store, ctx: PageContext, q: string | null, deadline: 
     const body = `${form(q)}<section id="s-result"><h2>Result</h2><div class="tools"><a class="button" href="/sql.csv?${new URLSearchParams({ q })}" download>Download CSV</a><span>${count}</span></div>${notes.map((n) => `<p class="note">${esc(n)}</p>`).join('')}${tableHtml(table, ctx.config.timeZone, 'result')}</section>`;
     return html(body);
   } catch (e) {
-    const shown = deadline.expired ? timedOut(limitMs) : e;
+    const shown = shownError(e, deadline, limitMs);
     if (!isGpuledgerError(shown) && !(shown instanceof PageError)) throw shown;
     return html(`${form(q)}<p class="error" role="alert">${esc(errorMessage(shown))}</p>`, shown instanceof PageError ? shown.status : 400);
   }
@@ -135,7 +144,7 @@ async function csvDownload(store: Store, q: string, res: ServerResponse, head: b
   try {
     stream = await streamReadOnlyQuery(store, q, { limits: { memoryLimit: SQL_MEMORY_LIMIT, threads: 1 } });
   } catch (e) {
-    const shown = deadline.expired ? timedOut(limitMs) : e;
+    const shown = shownError(e, deadline, limitMs);
     if (!isGpuledgerError(shown) && !(shown instanceof PageError)) throw shown;
     return { status: shown instanceof PageError ? shown.status : 400, type: TEXT, body: `${errorMessage(shown)}\n` };
   }
