@@ -103,10 +103,14 @@ export interface RouteDeps {
 export async function route(url: URL, o: RouteDeps): Promise<Answer> {
   if (url.pathname === '/' || url.pathname === '') return { status: 302, type: 'text/plain; charset=utf-8', body: '', headers: { Location: '/report/nightly' } };
   if (url.pathname === '/favicon.ico') return { status: 204, type: 'text/plain', body: '' };
+  // the same file answers the same URL the same way: computed once per publish, and a page computed before is
+  // answered at once, not after the turn of a slow page being computed now
+  const keyOf = (identity: string) => `${identity} ${url.pathname}${url.search}`;
+  const ready = o.cache.get(keyOf(o.reader.identity()));
+  if (ready) return ready;
   try {
     return await o.reader.use(async (store, identity) => {
-      // the same file answers the same URL the same way: computed once per publish
-      const key = `${identity} ${url.pathname}${url.search}`;
+      const key = keyOf(identity);
       const cached = o.cache.get(key);
       if (cached) return cached;
       const fresh = await answer(store, url, o.config);
