@@ -10,10 +10,13 @@ import { tempDir } from '../integration/sync-helpers.ts';
 import { gpuledger } from '../query/cli.ts';
 
 describe('gpuledger serve on the command line', () => {
-  it('refuses a bad port and an open address without a token, in one line, exit 2', async () => {
+  it('refuses a bad port, a bad SQL time limit and an open address without a token, in one line, exit 2', async () => {
     const port = await gpuledger(['serve', '--port', 'eighty']);
     expect(port.code).toBe(2);
     expect(port.stderr.trim()).toMatch(/^gpuledger: --port must be an integer from 0 to 65535, got 'eighty'$/);
+    const limit = await gpuledger(['serve', '--port', '0', '--sql-time-limit', '0']);
+    expect(limit.code).toBe(2);
+    expect(limit.stderr.trim()).toBe("gpuledger: --sql-time-limit must be a number of seconds above 0 and at most 3600, got '0'");
     const open = await gpuledger(['serve', '--host', '0.0.0.0', '--port', '0'], { GPULEDGER_SERVE_TOKEN: '' });
     expect(open.code).toBe(2);
     expect(open.stderr.trim().split('\n')).toHaveLength(1);
