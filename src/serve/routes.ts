@@ -1,6 +1,6 @@
 // What `gpuledger serve` answers, by path. Pages read the published database through one read-only store kept while
 // the file stays the same (published-reader.ts, with this config's allocation rules, as `query` and `report` use), and
-// an answer is kept per published file and URL. The SQL page and its CSV are sql-answer.ts.
+// an answer is kept per published file and URL. The SQL page, its CSV and a view's CSV are sql-answer.ts.
 import type { Config } from '../config/schema.ts';
 import { listPublicViews } from '../query/public-views.ts';
 import { columnsOf } from '../query/column-kinds.ts';
@@ -68,15 +68,9 @@ async function answer(store: Store, url: URL, config: Config): Promise<Answer> {
     const rows = publicViews().map((v) => `<tr><td><a href="/view/${esc(v.name)}">${esc(v.name)}</a></td><td>${esc(v.layer)}</td><td>${esc(v.description)}</td></tr>`).join('');
     return html(shell(ctx, 'Public views', ['Every view of the public SQL interface; each opens as a table with a CSV download.'], `<section id="s-views"><table><thead><tr><th scope="col">View</th><th scope="col">Layer</th><th scope="col">One row is</th></tr></thead><tbody>${rows}</tbody></table></section>`));
   }
-  const view = /^\/view\/([A-Za-z_][A-Za-z0-9_]*)(\.csv)?$/.exec(path);
+  const view = /^\/view\/([A-Za-z_][A-Za-z0-9_]*)$/.exec(path);
   if (view) {
     const name = publicView(view[1]!).name;
-    // in a stable order: the page, the CSV and `gpuledger query "select * from <view> order by all"` agree row for row
-    // (our own statement over a name checked against the public views: no sandbox needed, the same conversion as query)
-    if (view[2]) {
-      const all = await store.connection.runAndReadAll(`select * from ${name} order by all`);
-      return csv({ columns: columnsOf(all.columnNames(), all.columnTypes()), rows: all.getRowsJson() }, `${name}.csv`);
-    }
     // the page shows the first rows: the view is computed once for them and their count, not converted whole
     const first = await store.connection.runAndReadAll(`with t as materialized (select * from ${name}) select *, (select count(*) from t) as __rows from t order by all limit ${PAGE_ROWS}`);
     const names = first.columnNames().slice(0, -1);
@@ -92,6 +86,17 @@ async function answer(store: Store, url: URL, config: Config): Promise<Answer> {
     return html(shell(ctx, 'Alert history', ['Every alert event, newest first: fired, escalated, resolved.'], `<section id="s-alerts"><div class="tools"><input type="search" data-filter-table placeholder="Filter rows" aria-label="Filter the alert history"><span class="count" aria-live="polite"></span></div>${tableHtml(resultTable(r, { emptyText: 'No alert has fired yet.' }), config.timeZone, 'alert history')}</section>`));
   }
   throw new PageError(404, `no page ${path}; start at /report/nightly`);
+}
+
+/**
+ * A view's CSV is the SQL CSV of `select * from <view> order by all` (sql-answer.ts): streamed, bounded like any SQL
+ * answer, and byte for byte what `gpuledger query` prints for the same statement – the same sandbox says it.
+ */
+export function viewCsvQuery(pathname: string): { sql: string; filename: string } | undefined {
+  const m = /^\/view\/([A-Za-z_][A-Za-z0-9_]*)\.csv$/.exec(pathname);
+  if (!m) return undefined;
+  const name = publicView(m[1]!).name;
+  return { sql: `select * from ${name} order by all`, filename: `${name}.csv` };
 }
 
 export interface RouteDeps {

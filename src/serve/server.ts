@@ -14,7 +14,7 @@ import type { Logger } from '../util/log.ts';
 import { missingDatabaseAnswer } from './missing-database.ts';
 import { answerCache, publishedReader } from './published-reader.ts';
 import { parseAllowedHost, requestGuard } from './request-guard.ts';
-import { errorAnswer, route, type Answer } from './routes.ts';
+import { errorAnswer, route, viewCsvQuery, type Answer } from './routes.ts';
 import { SQL_TIME_LIMIT_MS, sqlAnswerer } from './sql-answer.ts';
 import { checkToken, TOKEN_COOKIE, TOKEN_ENV, tokenGuard, tokensOf, type ThrottleOptions } from './token-guard.ts';
 
@@ -110,6 +110,8 @@ export async function startServe(o: ServeOptions): Promise<RunningServer> {
         }
       }
       if (url.pathname === '/sql' || url.pathname === '/sql.csv') return sql(url, res, req.method === 'HEAD', HEADERS);
+      const viewCsv = viewCsvQuery(url.pathname);
+      if (viewCsv) return sql(url, res, req.method === 'HEAD', HEADERS, viewCsv);
       return route(url, { reader, cache, config: o.config });
     };
     answer().then((a) => {

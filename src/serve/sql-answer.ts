@@ -1,6 +1,6 @@
-// The SQL page and its CSV (issue 26 §3): SQL from the browser runs through exactly the sandbox of `gpuledger query`
-// on a store of its own, opened for the one request and closed when answered, and one careless or hostile query must
-// not take serve down with it. So the answer is read from DuckDB a chunk at a time: the page reads only the rows it
+// The SQL page and its CSV (issue 26 §3), and a view's CSV (the same answer to our own statement): SQL from the
+// browser runs through exactly the sandbox of `gpuledger query` on a store of its own, opened for the one request and
+// closed when answered, and one careless or hostile query must not take serve down with it. So the answer is read from DuckDB a chunk at a time: the page reads only the rows it
 // shows (and one more, to know there are more – counting them all would run the whole query), the CSV goes to the
 // socket chunk by chunk at the pace the client reads it. The time limit holds for the whole answer: when it passes,
 // the query is interrupted and a CSV already under way is cut off (the client sees a broken transfer, never a short
@@ -139,7 +139,7 @@ function write(res: ServerResponse, text: string): Promise<boolean> {
 }
 
 /** The CSV, written to res as it is read; undefined once it has answered itself. */
-async function csvDownload(store: Store, q: string, res: ServerResponse, head: boolean, headers: Record<string, string>, deadline: Deadline, limitMs: number): Promise<SqlAnswer | undefined> {
+async function csvDownload(store: Store, q: string, filename: string, res: ServerResponse, head: boolean, headers: Record<string, string>, deadline: Deadline, limitMs: number): Promise<SqlAnswer | undefined> {
   let stream: QueryStream;
   try {
     stream = await streamReadOnlyQuery(store, q, { limits: { memoryLimit: SQL_MEMORY_LIMIT, threads: 1 } });
@@ -148,7 +148,7 @@ async function csvDownload(store: Store, q: string, res: ServerResponse, head: b
     if (!isGpuledgerError(shown) && !(shown instanceof PageError)) throw shown;
     return { status: shown instanceof PageError ? shown.status : 400, type: TEXT, body: `${errorMessage(shown)}\n` };
   }
-  res.writeHead(200, { ...headers, 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename="query.csv"' });
+  res.writeHead(200, { ...headers, 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${filename.replace(/[^A-Za-z0-9._-]/g, '_')}"` });
   if (head) return void res.end();
   try {
     if (!(await write(res, csvLine(stream.columns.map((c) => c.name))))) return;
@@ -163,10 +163,10 @@ async function csvDownload(store: Store, q: string, res: ServerResponse, head: b
   return undefined;
 }
 
-/** /sql and /sql.csv, at most SQL_AT_ONCE at a time. */
+/** /sql and /sql.csv – or the CSV of our own statement (`fixed`: a view's) –, at most SQL_AT_ONCE at a time. */
 export function sqlAnswerer(o: SqlDeps) {
   let running = 0;
-  return async (url: URL, res: ServerResponse, head: boolean, headers: Record<string, string>): Promise<SqlAnswer | undefined> => {
+  return async (url: URL, res: ServerResponse, head: boolean, headers: Record<string, string>, fixed?: { sql: string; filename: string }): Promise<SqlAnswer | undefined> => {
     if (running >= SQL_AT_ONCE) {
       return { status: 503, type: TEXT, body: `gpuledger serve is already answering ${SQL_AT_ONCE} SQL queries; try again in a few seconds\n`, headers: { 'Retry-After': '5' } };
     }
@@ -179,8 +179,8 @@ export function sqlAnswerer(o: SqlDeps) {
       return await withRulesReader(o.dbPath, o.config.allocation, async (store) => {
         deadline.store = store;
         if (deadline.expired) throw timedOut(o.timeLimitMs); // opening took the time: no query is started
-        const q = url.searchParams.get('q');
-        if (url.pathname === '/sql.csv') return csvDownload(store, q ?? '', res, head, headers, deadline, o.timeLimitMs);
+        const q = fixed?.sql ?? url.searchParams.get('q');
+        if (fixed || url.pathname === '/sql.csv') return csvDownload(store, q ?? '', fixed?.filename ?? 'query.csv', res, head, headers, deadline, o.timeLimitMs);
         const ctx: PageContext = { config: o.config, url, simulatedAccounts: await simulatedAccounts(store, o.config) };
         return page(store, ctx, q, deadline, o.timeLimitMs);
       });

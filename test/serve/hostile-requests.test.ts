@@ -152,7 +152,13 @@ describe('gpuledger serve under careless and hostile requests', () => {
     expect(served.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(served.body.split('\r\n')).toHaveLength(5002);
     expect(served.body).toBe(cli.stdout);
-  });
+    // a view's CSV is the same answer to `select * from <view> order by all`; only public views are asked for
+    const view = await get(`${base}/view/rpt_cost_detail.csv`);
+    const viewCli = await gpuledger(['--db', tmp.db, 'query', 'select * from rpt_cost_detail order by all', '--format', 'csv']);
+    expect(view.headers['content-disposition']).toBe('attachment; filename="rpt_cost_detail.csv"');
+    expect(view.body).toBe(viewCli.stdout);
+    expect((await get(`${base}/view/_meta_accounts.csv`)).status).toBe(404);
+  }, 30_000);
 
   it('answers a query past its memory with a one-line error that says where there is more', async () => {
     const q = new URLSearchParams({ q: "select i, repeat('x', 100) || i as text from range(20000000) t(i) order by random()" });
