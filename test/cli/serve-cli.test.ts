@@ -54,10 +54,13 @@ describe('gpuledger serve on the command line', () => {
     const tmp = tempDir('gpuledger-serve-cli-');
     const db = join(tmp.dir, 'data', 'gpuledger.duckdb');
     const child = spawn(process.execPath, ['bin/gpuledger.js', 'serve', '--port', '0', '--db', db], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, GPULEDGER_CONFIG: '', GPULEDGER_SERVE_TOKEN: '' } });
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
     try {
       const [line] = (await once(child.stdout, 'data')) as [Buffer];
       const base = /on (http:\/\/[^/]+)\//.exec(line.toString())![1]!;
       expect((await fetch(`${base}/views`)).status).toBe(503);
+      expect(stderr).toMatch(/no database at .*gpuledger\.duckdb yet: run npm start \(the demo\) or gpuledger sync/);
       await (await openStore({ path: db, command: 'test' })).close();
       const r = await fetch(`${base}/views`);
       expect(r.status).toBe(200);

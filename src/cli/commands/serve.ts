@@ -1,6 +1,7 @@
 // `gpuledger serve [--host H] [--port P] [--allow-host NAME]… [--sql-time-limit S]`: the report, drill-downs, views and
 // a SQL page in a browser, read-only, until SIGINT/SIGTERM. Loopback by default; another address needs
 // GPULEDGER_SERVE_TOKEN (32 characters or more) and says so at start.
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UsageError } from '../../util/errors.ts';
 import { readSecretEnv } from '../../util/secrets.ts';
@@ -38,6 +39,8 @@ export function registerServe(program: Command, _exit: ExitState): void {
       const running = await startServe({ dbPath: settings.dbPath, config: settings.config, host: flags.host, port, token, allowHosts: flags.allowHost, sqlTimeLimitMs: seconds * 1000, log });
       const guard = isLoopback(flags.host) ? 'loopback only' : `reachable from other machines: every request needs the token in ${TOKEN_ENV}`;
       print(`gpuledger serve on ${running.url}/report/nightly (${guard}; read-only; Ctrl-C stops)`);
+      // not an error: the pages say what to run, and show the database once it is published
+      if (!existsSync(settings.dbPath)) log.warn(`no database at ${settings.dbPath} yet: run npm start (the demo) or gpuledger sync; the pages follow when it appears`);
       await untilStopped();
       await running.close();
     });
