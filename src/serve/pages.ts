@@ -2,7 +2,7 @@
 // resource's daily cost, any public view as a table, the alert history, and the SQL page. Each is the report's page
 // shell and tables (src/report/html), over the published database opened for the one request.
 import type { Config } from '../config/schema.ts';
-import { esc, htmlPage, humanize, inferFormat, queryAll, resetReportVariables, setReportClock, tableHtml, type HtmlTable } from '../report/index.ts';
+import { esc, htmlPage, humanize, inferFormat, queryAll, readAccounts, resetReportVariables, setReportClock, tableHtml, type HtmlTable } from '../report/index.ts';
 import type { Store } from '../store/database.ts';
 import type { Table } from '../util/table-text.ts';
 
@@ -25,6 +25,11 @@ export const NAV: Array<[string, string]> = [
   ['Views', '/views'],
   ['SQL', '/sql'],
 ];
+
+/** The accounts whose data is simulated: every page says so in its banner. */
+export async function simulatedAccounts(store: Store, config: Config): Promise<string[]> {
+  return (await readAccounts(store, config)).filter((a) => a.simulated).map((a) => a.account);
+}
 
 export function shell(ctx: PageContext, title: string, lines: string[], body: string, controls = ''): string {
   const nav = NAV.map(([label, href]) => `<a href="${esc(href)}">${esc(label)}</a>`).join('');

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 // Nothing hidden (issue 25 §8), looked at in Chromium as a person would: at 1,400 px and on a phone every table keeps
 // its name and its amount in sight, long text wraps instead of pushing columns off the page, a wide table says that
 // more columns are to the side, a filtered table's Total is the total of the shown rows (to the micro-dollar), the
@@ -15,6 +14,12 @@ import { chromiumAvailable, launchBrowser } from '../helpers/browser.ts';
 import { testConfig } from '../report/fixtures.ts';
 import { fastSimulator, smallSyncConfig, syncOnce, tempDir } from '../integration/sync-helpers.ts';
 
+// what the page functions below use, as the browser has it (declared here, not as the DOM library for the project:
+// its stream types are not Node's)
+declare const document: any;
+declare const window: any;
+declare function getComputedStyle(element: any): any;
+
 /** Sections whose tables are wider than a laptop screen or hold long text. */
 const WIDE = ['s-detail', 's-top-resources', 's-by-endpoint', 's-waste', 's-by-template'];
 
@@ -30,7 +35,7 @@ async function inSight(page: Page, section: string): Promise<{ box: [number, num
     const s = document.getElementById(id)!;
     const scroll = s.querySelector('.scroll')!;
     const r = scroll.getBoundingClientRect();
-    const span = (el: Element | null) => (el ? ([el.getBoundingClientRect().left, el.getBoundingClientRect().right] as [number, number]) : undefined);
+    const span = (el: any) => (el ? ([el.getBoundingClientRect().left, el.getBoundingClientRect().right] as [number, number]) : undefined);
     const row = scroll.querySelector('tbody tr')!;
     return {
       box: [Math.max(r.left, 0), Math.min(r.left + scroll.clientWidth, window.innerWidth)],
@@ -107,7 +112,7 @@ describe.skipIf(!chromiumAvailable)('nothing hidden: the HTML report at laptop a
       }
     }
     const detail = page.locator('#s-detail');
-    const shown = () => detail.locator('thead tr.names th').evaluateAll((ths) => ths.filter((th) => th.getClientRects().length > 0).length);
+    const shown = () => detail.locator('thead tr.names th').evaluateAll((ths) => ths.filter((th: any) => th.getClientRects().length > 0).length);
     const few = await shown();
     await detail.locator('button.all-cols').click();
     expect(await shown()).toBeGreaterThan(few);
@@ -139,7 +144,7 @@ describe.skipIf(!chromiumAvailable)('nothing hidden: the HTML report at laptop a
     const page = await open(1400, 'dark');
     const sizes = await page.evaluate(() => {
       const main = document.querySelector('main')!.getBoundingClientRect().width;
-      return Array.from(document.querySelectorAll('figure.chart')).map((f) => f.getBoundingClientRect().width / main);
+      return Array.from(document.querySelectorAll('figure.chart')).map((f: any) => f.getBoundingClientRect().width / main);
     });
     expect(sizes.length).toBeGreaterThanOrEqual(2);
     // two side by side fill the row: each close to half of it, not a fixed 760 px
