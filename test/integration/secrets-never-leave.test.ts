@@ -131,9 +131,10 @@ describe('secrets never leave the process', () => {
   let dataDir: string;
   let outDir: string;
 
-  function gpuledger(args: string[]): Promise<Run> {
+  /** The real CLI with the run's globals (withGlobals false: the args say everything). */
+  function gpuledger(args: string[], withGlobals = true): Promise<Run> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, ...globals, ...args], { env: { ...process.env, GPULEDGER_CONFIG: '', ...env } });
+      const child = spawn(process.execPath, [BIN, ...(withGlobals ? globals : []), ...args], { env: { ...process.env, GPULEDGER_CONFIG: '', ...env } });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -288,6 +289,26 @@ describe('secrets never leave the process', () => {
     expect(filesUnder(dataDir).some((f) => f.endsWith('.duckdb'))).toBe(true);
     expect(leaks).toEqual([]);
   }, 300_000);
+
+  it('refuses or fails on URLs it cannot use without repeating their credentials, and records none', async () => {
+    const db = join(dataDir, 'ledger.duckdb');
+    const dead = join(tmp.dir, 'dead-webhook.json');
+    const hook = `http://hook:${SECRET.hookPassword}@127.0.0.1:9/hook?token=${SECRET.hookToken}`;
+    writeFileSync(dead, JSON.stringify({ ...JSON.parse(readFileSync(config, 'utf8')), alerts: { budgets: [{ name: 'tiny-dead', amount: '1.00' }], channels: [{ type: 'webhook', url: hook, attempts: 1 }] } }));
+    const cases: Array<[string[], number, RegExp]> = [
+      [['--config', config, '--db', db, '--api-url', `http://gpuledger:${SECRET.apiPassword}@127.0.0.1:99999`, 'sync'], 2, /API URL 'http:\/\/127\.0\.0\.1:99999' is not a valid URL/],
+      [['--config', config, '--db', db, '--api-url', `${sim.url}/?token=${SECRET.apiKey}`, 'sync'], 2, /\?token=\*\*\*' has a query/],
+      [['--config', config, '--db', db, 'export', 'postgres', '--url', `postgres://gpuledger:${SECRET.apiPassword}@127.0.0.1:1/db`], 2, /carries a password/],
+      [['--config', dead, '--db', db, 'alerts'], 3, /webhook:127\.0\.0\.1:9/],
+    ];
+    for (const [args, code, says] of cases) {
+      const r = await gpuledger(args, false);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(code);
+      expect(r.stdout + r.stderr).toMatch(says);
+    }
+    for (const file of filesUnder(dataDir)) await searchFile(tmp.dir, file);
+    expect(leaks).toEqual([]);
+  }, 120_000);
 
   /** `gpuledger serve --port 0` in a child process, until stop(). */
   function serve(): Promise<{ url: string; stop(): Promise<void> }> {
