@@ -14,17 +14,18 @@ const URL_IN_TEXT = /\b([a-z][a-z0-9+.-]*:\/\/)(?:[^\s/?#"<>`]*@)?([^\s?#"<>`]*)
 const QUERY_PARAM = /([?&;])([^=&;#\s"'<>`]+)=([^&;#\s"'<>`]*)/g;
 const CREDENTIAL_NAME = /token|key|pass|pwd|secret|sig|auth|credential|session|cookie/i;
 
-function decoded(text: string): string {
+/** A percent-encoded part of a URL decoded; a stray % that is no escape stays as typed. */
+export function decodedUrlPart(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {
-    return text; // a stray % that is no escape
+    return text;
   }
 }
 
 /** Whether a query parameter's name says its value is a credential (token, api_key, password, X-Amz-Signature…). */
 export function isCredentialParam(name: string): boolean {
-  return CREDENTIAL_NAME.test(decoded(name));
+  return CREDENTIAL_NAME.test(decodedUrlPart(name));
 }
 
 function scrubQuery(query: string): string {
@@ -59,6 +60,6 @@ export function urlSecrets(url: string | URL): string[] {
   }
   // u.password is as typed (percent-encoded), searchParams are decoded: each in both spellings, as a line may quote either
   const values = [...u.searchParams].filter(([name]) => isCredentialParam(name)).map(([, value]) => value);
-  const all = [u.password, decoded(u.password), ...values, ...values.map((v) => encodeURIComponent(v))];
+  const all = [u.password, decodedUrlPart(u.password), ...values, ...values.map((v) => encodeURIComponent(v))];
   return [...new Set(all)].filter((v) => v !== '');
 }

@@ -19,6 +19,7 @@ import { request } from 'undici';
 import type { WebhookChannelConfig } from '../../config/alerts.ts';
 import { ConfigError } from '../../util/errors.ts';
 import { readSecretEnv, redact, registerSecret, registerUrlSecrets } from '../../util/secrets.ts';
+import { decodedUrlPart } from '../../util/url-credentials.ts';
 import { VERSION } from '../../version.ts';
 import { eventPayload } from '../payload.ts';
 import type { AlertEvent } from '../types.ts';
@@ -47,20 +48,12 @@ function isRetryable(status: number): boolean {
 
 type PostOutcome = { attempts: number; error?: string; permanent?: boolean; refused?: boolean; outOfTime?: boolean; stopped?: boolean };
 
-function decoded(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text; // a stray % that is no escape: sent as typed
-  }
-}
-
 /** Where to POST (the URL without user and password) and the basic auth they stand for, if any. */
 function target(url: string): { url: string; authorization: string | undefined } {
   registerUrlSecrets(url);
   const u = new URL(url);
   if (u.username === '' && u.password === '') return { url, authorization: undefined };
-  const credentials = Buffer.from(`${decoded(u.username)}:${decoded(u.password)}`).toString('base64');
+  const credentials = Buffer.from(`${decodedUrlPart(u.username)}:${decodedUrlPart(u.password)}`).toString('base64');
   registerSecret(credentials);
   u.username = '';
   u.password = '';
