@@ -4,7 +4,8 @@ import { checkApiUrl } from '../api/api-url.ts';
 import type { ResolvedAccount } from '../config/accounts.ts';
 import type { Config } from '../config/schema.ts';
 import { ConfigError, UsageError } from '../util/errors.ts';
-import { readSecretEnv } from '../util/secrets.ts';
+import { readSecretEnv, registerUrlSecrets } from '../util/secrets.ts';
+import { withoutCredentials } from '../util/url-credentials.ts';
 
 export type { ResolvedAccount } from '../config/accounts.ts';
 
@@ -15,7 +16,9 @@ export function resolveAccounts(config: Config, apiUrl: string, env: NodeJS.Proc
   }
   return accounts.map((a) => {
     // a URL no request can use (ftp://, no scheme) is a configuration error now, not seven retries later
-    checkApiUrl(a.apiUrl ?? apiUrl, a.apiUrl ? `apiUrl of account '${a.name}'` : 'API URL');
+    const url = a.apiUrl ?? apiUrl;
+    checkApiUrl(url, a.apiUrl ? `apiUrl of account '${a.name}'` : 'API URL');
+    registerUrlSecrets(url);
     const apiKey = readSecretEnv(a.apiKeyEnv, env);
     if (!apiKey) {
       throw new ConfigError(
@@ -24,7 +27,8 @@ export function resolveAccounts(config: Config, apiUrl: string, env: NodeJS.Proc
     }
     return {
       name: a.name,
-      apiUrl: (a.apiUrl ?? apiUrl).replace(/\/+$/, ''),
+      // requests authenticate with the key and send no URL credentials: the account keeps none to store or show
+      apiUrl: withoutCredentials(url).replace(/\/+$/, ''),
       apiKey,
       apiKeyEnv: a.apiKeyEnv,
       simulated: a.simulated ?? false,
