@@ -3,3 +3,5 @@
 // config, extract, store, report and alerts import it; it imports nothing of theirs.
 export * from './billing-sources/index.ts';
 export * from './cost-families.ts';
+export * from './units.ts';
+export * from './unit-text.ts';

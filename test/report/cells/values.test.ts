@@ -31,7 +31,7 @@ describe('cell values', () => {
     expect(inferFormat(DuckDBTypeId.DECIMAL, 'change_pct')).toBe('percent');
     expect(inferFormat(DuckDBTypeId.DATE, 'day')).toBe('date');
     expect(inferFormat(DuckDBTypeId.TIMESTAMP_TZ, 'as_of')).toBe('datetime');
-    expect(inferFormat(DuckDBTypeId.BIGINT, 'n')).toBe('integer');
+    expect(inferFormat(DuckDBTypeId.BIGINT, 'n')).toBe('count');
     expect(inferFormat(DuckDBTypeId.VARCHAR, 'name')).toBe('text');
   });
 
