@@ -7,6 +7,8 @@ import type ExcelJS from 'exceljs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { evaluateBudget } from '../../src/alert/rules/budget.ts';
+import { budgetRuleSchema } from '../../src/config/alerts.ts';
 import { declaredUnit, UNITS, type Unit } from '../../src/model/index.ts';
 import { buildEmail } from '../../src/report/delivery/email-content.ts';
 import { loadReportDefinition, type ReportDefinition } from '../../src/report/definition/index.ts';
@@ -261,5 +263,13 @@ describe('every visible column in its declared unit, in the page and in the work
     expect(chartTitles(noBudgetHtml)).toContain('Cumulative spend this month against forecast');
     expect(chartTitles(noBudgetHtml).filter((t) => /budget/.test(t))).toEqual([]);
     expect(htmlFigures(noBudgetHtml).map((f) => f.label)).not.toContain('Monthly budget');
+  });
+
+  it('words the budget alert’s share of the budget as the report’s figure shows it', async () => {
+    const note = htmlFigures(reports.get('nightly')!.html).find((f) => f.label === 'Monthly budget')!.note!;
+    const used = /^(\d+\.\d %) used/.exec(note)![1]!;
+    const [alert] = await evaluateBudget(store, budgetRuleSchema.parse({ name: 'account', amount: BUDGET, thresholds: [1], on: ['actual'] }));
+    expect(alert!.title).toBe(`Budget account: ${used} spent (2026-11)`);
+    expect(alert!.message).toContain(`spent of a $25,000.00 monthly budget (${used}) as of`);
   });
 });
