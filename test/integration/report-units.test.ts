@@ -13,7 +13,9 @@ import { declaredUnit, UNITS, type Unit } from '../../src/model/index.ts';
 import { buildEmail } from '../../src/report/delivery/email-content.ts';
 import { loadReportDefinition, type ReportDefinition } from '../../src/report/definition/index.ts';
 import { sectionId } from '../../src/report/html/index.ts';
-import { renderReportFormats, type RenderedFormats } from '../../src/report/index.ts';
+import { renderReportFormats, tableHtml, type RenderedFormats } from '../../src/report/index.ts';
+import { columnsOf } from '../../src/query/column-kinds.ts';
+import { sandboxTable } from '../../src/serve/pages.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { testConfig } from '../report/fixtures.ts';
 import { blockTable, excelText, htmlFigures, htmlSection, misreads, sectionTable, type ShownTable } from '../report/surface-read.ts';
@@ -231,6 +233,20 @@ describe('every visible column in its declared unit, in the page and in the work
     expect(shown('Spend limit used').text).toBe(`${Number(view.spend_limit_used_pct).toFixed(1)} %`);
     expect(excelText(shown('Spend limit used').cell.value as number, shown('Spend limit used').cell.numFmt)).toBe(`${Number(view.spend_limit_used_pct).toFixed(1)} %`);
     expect(shown('Storage-only runway').text).toBe(`${Math.round(Number(view.storage_runway_hours) / 24).toLocaleString('en-US')} days`);
+  });
+
+  it('shows rpt_runway on serve\'s view page in the same units', async () => {
+    const all = await store.connection.runAndReadAll('select * from rpt_runway order by all');
+    const page = sectionTable(tableHtml(sandboxTable({ columns: columnsOf(all.columnNames(), all.columnTypes()), rows: all.getRowsJson() }), 'UTC', 'rpt_runway'));
+    const problems = page.fields.flatMap((field, i) => {
+      const unit = declaredUnit(field);
+      const c = page.rows[0]![i]!;
+      return unit === undefined || UNITS[unit].kind !== 'number' ? [] : cellProblems(`/view/rpt_runway ${field}`, unit, c.exact, c.text, undefined);
+    });
+    expect(problems).toEqual([]);
+    const text = (f: string) => page.rows[0]![page.fields.indexOf(f)]!.text;
+    expect(text('spend_limit_used_pct')).toMatch(/^\d+\.\d %$/);
+    expect(text('storage_runway_hours')).toMatch(/^[\d,]+ days$/);
   });
 
   it('shows each unit cost of rpt_unit_cost_daily in dollars with four decimals, under headings of their own', async () => {

@@ -4,6 +4,7 @@
 import { DuckDBTypeId } from '@duckdb/node-api';
 import { tzOffset } from '@date-fns/tz';
 import { declaredUnit, UNITS, unitSpec, type NumberUnit, type Unit } from '../../model/index.ts';
+import type { ColumnKind } from '../../util/table-text.ts';
 import type { ColumnFormat } from './styles.ts';
 
 export type CellValue = string | number | boolean | Date | null;
@@ -14,6 +15,16 @@ export function inferFormat(typeId: DuckDBTypeId, name: string): ColumnFormat {
   const fromType = typeFormat(typeId, name);
   // a declared unit holds when the column is of its kind: a query may reuse a name for something else (text as 'amount')
   return declared !== undefined && UNITS[declared].kind === kindOf(fromType) ? declared : fromType;
+}
+
+/**
+ * The format of a column known by its name and how it prints (serve's view and SQL pages): its declared unit when
+ * that is a number unit and the column is a number, else a plain number or text.
+ */
+export function printedFormat(name: string, kind: ColumnKind): ColumnFormat {
+  if (kind !== 'exact-number' && kind !== 'number') return 'text';
+  const declared = declaredUnit(name);
+  return declared !== undefined && UNITS[declared].kind === 'number' ? declared : 'number';
 }
 
 function kindOf(format: Unit): string {
