@@ -8,6 +8,7 @@ import { COLUMN_UNITS, declaredUnit, UNITS, unitText, type Unit } from '../../sr
 import { humanize, inferFormat } from '../../src/report/cells/index.ts';
 import { NUM_FMT, SIGNED_NUM_FMT } from '../../src/report/cells/styles.ts';
 import { loadReportDefinition } from '../../src/report/definition/index.ts';
+import { parseReportDefinition } from '../../src/report/definition/load.ts';
 import { setReportClock } from '../../src/report/period/index.ts';
 import { queryColumns, type QueryColumn, type QueryParameters } from '../../src/report/query.ts';
 import { sheetSql } from '../../src/report/report-session.ts';
@@ -133,6 +134,20 @@ describe('units said once', () => {
 function duplicates(where: string, headers: string[]): string[] {
   return headers.filter((h, i) => headers.indexOf(h) !== i).map((h) => `${where}: '${h}'`);
 }
+
+describe('a unit in a report definition', () => {
+  it('takes unit:, and the older format: (integer meaning count), naming the key a bad value is under', () => {
+    const def = parseReportDefinition(
+      `title: T\ndefaultPeriod: month_to_date\nsheets:\n  - name: S\n    sql: select 1 as n, 2.5 as h, 3 as k\n    columns:\n      - { field: n, format: integer }\n      - { field: h, unit: hours }\n      - { field: k, format: usd }\n`,
+      '/somewhere/reports/t.yaml',
+    );
+    const sheet = def.sheets[0]!;
+    expect(sheet.kind === 'table' && sheet.columns!.map((c) => [c.field, c.unit])).toEqual([['n', 'count'], ['h', 'hours'], ['k', 'usd']]);
+    expect(() => parseReportDefinition(`title: T\ndefaultPeriod: month_to_date\nsheets:\n  - name: S\n    sql: select 1 as n\n    columns:\n      - { field: n, unit: furlongs }\n`, '/x/t.yaml')).toThrow(
+      /t\.yaml: sheets\.1\.columns\.1\.unit: Invalid option: expected one of "usd"\|"usd_per_hour"/,
+    );
+  });
+});
 
 describe('unit text', () => {
   it('writes each unit with its prefix, decimals and suffix, rounding the exact decimal half away from zero', () => {
