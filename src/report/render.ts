@@ -104,7 +104,7 @@ export async function writeWorkbook(session: ReportSession): Promise<RenderedRep
           ['Database', displayPath(store.path)],
           ['Accounts', accounts.map((a) => (a.simulated ? `${a.account} (SIMULATED DATA)` : a.account)).join(', ') || '(none recorded)'],
           ['Chart font', font.textRenders ? font.source : `${font.source} (no text rendered)`],
-          ['Amounts', 'USD; each cell holds the exact amount, formats show cents; totals rows equal the SQL totals'],
+          ['Amounts', 'USD; each cell holds the exact amount, its format shows the column\'s unit (cents; a cost per unit to 1/100 cent); totals rows equal the SQL totals'],
         ],
         parameters: [
           ['$period_start', clock.period.start],

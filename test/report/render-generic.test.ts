@@ -56,8 +56,8 @@ describe('renderReport with a definition over fixture SQL', () => {
     expect(first.getCell(1).value).toEqual(new Date('2026-10-01T00:00:00Z'));
     expect(first.getCell(1).numFmt).toBe('yyyy-mm-dd');
     expect(first.getCell(amount).numFmt).toBe('"$"#,##0.00;-"$"#,##0.00');
-    expect(first.getCell(change).numFmt).toBe('+"$"#,##0.00;-"$"#,##0.00;"$"0.00');
-    expect(first.getCell(columnOf(ws, h, 'Change %')).numFmt).toBe('+0.0"%";-0.0"%";0.0"%"');
+    expect(first.getCell(change).numFmt).toBe('+"$"#,##0.00;-"$"#,##0.00;"$"#,##0.00');
+    expect(first.getCell(columnOf(ws, h, 'Change %')).numFmt).toBe('+#,##0.0" %";-#,##0.0" %";#,##0.0" %"');
   });
 
   it('freezes the header, filters the table and fits the columns', () => {
@@ -87,7 +87,7 @@ describe('renderReport with a definition over fixture SQL', () => {
     const h = headerRow(ws, 'Day');
     expect(ws.getRow(h).values).toEqual([undefined, 'Day', 'Family', 'Amount', 'Change amount', 'Change %', 'Resource ID']);
     expect(ws.getRow(h + 1).getCell(1).value).toBeInstanceOf(Date);
-    expect(ws.getRow(h + 1).getCell(5).numFmt).toBe('0.0"%";-0.0"%"');
+    expect(ws.getRow(h + 1).getCell(5).numFmt).toBe('#,##0.0" %";-#,##0.0" %"');
     expect(totalValue(ws.getRow(h - 1).getCell(3))).toBe(Number(await exact(`select sum(amount)::varchar as v from fx_spend where day <= '2026-10-31'`)));
   });
 

@@ -9,7 +9,7 @@
 import type { Store } from '../../store/database.ts';
 import { ReportDefinitionError } from '../definition/index.ts';
 import { queryColumns, streamRawRows, type QueryColumn, type QueryParameters } from '../query.ts';
-import { cellStyle, COLORS, isNumericFormat, rawConverter, STYLE, type CellValue } from '../cells/index.ts';
+import { cellStyle, COLORS, isNumericFormat, rawConverter, STYLE, toCellValue, type CellValue } from '../cells/index.ts';
 import { resolveColumns } from '../table-columns.ts';
 import { wrappedRowHeight, wrapStyle } from './page-width.ts';
 import { headingRows, writeHeading } from './sheet-heading.ts';
@@ -80,7 +80,8 @@ export async function writeTableSheet(
       if (c.total === 'label') cell.value = stats.rows > 0 ? 'Total' : 'Total (no rows)';
       if (c.total !== 'sum') return;
       const exact = stats.totals[c.field];
-      const cached = exact === null || exact === undefined ? 0 : Number(exact);
+      // the total in the cells' scale (a duration read in days holds days), exact before that
+      const cached = exact === null || exact === undefined ? 0 : Number(toCellValue(exact, c.format, timeZone));
       const col = excelColumn(i + 1);
       cell.value = stats.rows > 0 ? { formula: `SUM(${col}${firstDataRow}:${col}${lastDataRow})`, result: cached } : cached;
     });
