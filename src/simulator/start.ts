@@ -44,7 +44,7 @@ export interface SimulatorOptions {
   faults?: string | FaultSpec;
   /** Default false: a dense grid (zeros included). */
   sparse?: boolean;
-  /** GraphQL `myself` fields this simulator does not know (e.g. ['stripeReloadHistory']): asking for one is an error. */
+  /** GraphQL `myself` fields (or top-up fields: 'medium') this simulator does not know (e.g. ['stripeReloadHistory']): asking for one is an error. */
   unknownGraphqlFields?: string[];
   /** The hourly spend limit GraphQL reports; default $80/h. */
   spendLimit?: number;
