@@ -112,4 +112,128 @@ describe('truth audit: both reports against the simulator ledger, after a second
     expect(figure(m, 'Month total')).toBe(usd(billed(oct1, nov1)));
     expect(figure(m, 'Previous month')).toBe(usd(billed(dayStart('2026-09-01'), oct1)));
   });
+
+  /** Rows of a report view from the published store: what a block or sheet reads, to compare with the ledger. */
+  const rows = <T,>(sql: string) => withReader(tmp.db, (store) => store.all<T>(sql));
+  const days = (from: string, to: string) => {
+    const out: string[] = [];
+    for (let t = dayStart(from); t <= dayStart(to); t += DAY) out.push(utcDay(t));
+    return out;
+  };
+  /** The cells under a header row (the first row holding `first` after `after`), keyed by header. */
+  function tableBelow(ws: ExcelJS.Worksheet, first: string, after = 0): Record<string, unknown>[] {
+    let h = 0;
+    ws.eachRow((row, n) => {
+      if (h === 0 && n > after && row.getCell(1).value === first) h = n;
+    });
+    expect(h, `a table headed '${first}' on ${ws.name}`).toBeGreaterThan(0);
+    const headers: string[] = [];
+    ws.getRow(h).eachCell((c, col) => (headers[col] = String(c.value)));
+    const out: Record<string, unknown>[] = [];
+    for (let n = h + 1; n <= ws.rowCount; n++) {
+      const row = ws.getRow(n);
+      if (row.getCell(1).value === null || row.getCell(1).value === undefined) break;
+      const rec: Record<string, unknown> = {};
+      headers.forEach((name, col) => name && (rec[name] = row.getCell(col).value));
+      out.push(rec);
+    }
+    return out;
+  }
+  const sheetTexts = (ws: ExcelJS.Worksheet) => {
+    const texts: string[] = [];
+    ws.eachRow((row) => row.eachCell((c) => texts.push(String(c.value))));
+    return texts;
+  };
+
+  it('the forecast reads the days the ledger billed: every day of the month so far, its 28 days of history, the share of the open day to come', async () => {
+    expect(night.workbook!.summary.figures.find((f) => f.label === 'Month to date')!.note).toBe('day 22 of 30');
+    const spend = await rows<{ day: string; amount: string }>(`select day::varchar as day, sum(amount)::varchar as amount from rpt_spend_daily group by day order by day`);
+    const expected = days('2026-09-01', '2026-11-22').map((d) => ({ day: d, amount: usd(billed(dayStart(d), dayStart(d) + DAY)) }));
+    expect(spend).toEqual(expected);
+    const cumulative = await rows<{ day: string; amount: string }>(`select day::varchar as day, sum(amount)::varchar as amount from rpt_month_cumulative where not is_forecast group by day order by day`);
+    expect(cumulative).toEqual(expected.filter((d) => d.day >= '2026-11-01'));
+    const forecastDays = await rows<{ day: string; is_history: boolean; share_to_come: string }>(
+      `select day::varchar as day, is_history, share_to_come::varchar as share_to_come from rpt_forecast_days where is_history or share_to_come > 0 and share_to_come < 1 order by day`,
+    );
+    expect(forecastDays.filter((d) => d.is_history).map((d) => d.day)).toEqual(days('2026-10-25', '2026-11-21'));
+    const open = forecastDays.find((d) => !d.is_history)!;
+    expect(open.day).toBe('2026-11-22');
+    expect(Number(open.share_to_come)).toBeCloseTo((dayStart('2026-11-23') - Date.parse(SECOND)) / DAY, 9);
+  });
+
+  it('Daily spend: each day as the ledger billed it, Complete only where the ledger no longer restates it and freshness says final', async () => {
+    const ws = sheet(nwb, 'Daily spend');
+    const table = tableBelow(ws, 'Day');
+    const freshness = await rows<{ through: string }>(`select min(complete_through)::varchar as through from rpt_data_freshness where bucket_size is not null`);
+    const finalThrough = Date.parse(freshness[0]!.through.replace(' ', 'T').replace('+00', 'Z'));
+    const summaryFinal = tableBelow(sheet(nwb, 'Summary'), 'Account', 0).length; // the summary's tables exist
+    expect(summaryFinal).toBeGreaterThan(0);
+    expect(table.map((r) => r.Day instanceof Date ? utcDay((r.Day as Date).getTime()) : String(r.Day))).toEqual(days('2026-11-01', '2026-11-22'));
+    for (const r of table) {
+      const d = utcDay((r.Day as Date).getTime());
+      const from = dayStart(d);
+      expect(Number(r.Total), d).toBe(Number(usd(billed(from, from + DAY))));
+      const complete = r.Complete === true || r.Complete === 'Yes';
+      // complete ⇔ ended and within what freshness calls final; and then the ledger's amount is its final one
+      expect(complete, `${d} Complete`).toBe(from + DAY <= finalThrough && from + DAY <= Date.parse(SECOND));
+      if (complete) expect(usd(billed(from, from + DAY)), d).toBe(usd(sim.ledger.sum({ source: 'aggregate', start: new Date(from), end: new Date(from + DAY) }).totalAmount));
+    }
+    const complete = await rows<{ last_complete_day: string }>(`select last_complete_day::varchar as last_complete_day from rpt_complete_through`);
+    expect(complete[0]!.last_complete_day).toBe(utcDay(finalThrough - DAY));
+  });
+
+  it('the balance at each day end is the top-ups less what the ledger billed, never negative; today\'s runway and spend limit as the platform says', async () => {
+    const reloads = sim.balance.schedule();
+    const hs = sim.account.historyStart.getTime();
+    const toppedUp = (t: number) => reloads.filter((r) => r.at.getTime() < t).reduce((s, r) => s + BigInt(r.amountMicros), 0n);
+    const balance = await rows<{ day: string; balance_end: string; top_ups: string; balance_basis: string }>(
+      `select day::varchar as day, balance_end::varchar as balance_end, top_ups::varchar as top_ups, balance_basis from rpt_balance_daily order by day`,
+    );
+    expect(balance.map((b) => b.day)).toEqual(days('2026-09-01', '2026-11-22'));
+    const wrong: string[] = [];
+    for (const b of balance) {
+      const end = Math.min(dayStart(b.day) + DAY, Date.parse(SECOND));
+      const truth = toppedUp(end) - billed(hs, end);
+      expect(truth > 0n, `${b.day} true balance`).toBe(true);
+      if (Number(b.balance_end) < 0) wrong.push(`${b.day} negative ${b.balance_end}`);
+      if (b.balance_end !== usd(truth)) wrong.push(`${b.day} ${b.balance_basis} ${b.balance_end} ≠ ${usd(truth)}`);
+      const topUps = reloads.filter((r) => utcDay(r.at.getTime()) === b.day).reduce((s, r) => s + BigInt(r.amountMicros), 0n);
+      if (b.top_ups !== usd(topUps)) wrong.push(`${b.day} top-ups ${b.top_ups} ≠ ${usd(topUps)}`);
+    }
+    expect(wrong).toEqual([]);
+
+    const now = sim.balance.at(sim.now().getTime());
+    const [runway] = tableBelow(sheet(nwb, 'Summary'), 'Account').filter((r) => 'Balance' in r);
+    expect(runway).toBeDefined();
+    expect(Number(runway!.Balance)).toBe(Number(usd(now.balanceMicros)));
+    expect(Number(runway!['Spend per hour'])).toBe(Number(usd(now.spendPerHourMicros)));
+    expect(Number(runway!['Runway (hours)'])).toBeCloseTo(now.balanceMicros / now.spendPerHourMicros, 1);
+    // rpt_runway gives the percentage to one decimal
+    expect(Number(runway!['Spend limit used'])).toBeCloseTo(now.spendPerHourMicros / 1e6 / now.spendLimit, 3);
+    expect(runway!.Basis).toBe('observed');
+  });
+
+  it('reconciliation compares the same day buckets on both routes: every one agrees, and the totals are what the ledger billed', () => {
+    const families = 5; // pod, serverless, storage, public_endpoint, cluster: the aggregate answers for each every day
+    for (const [r, wb, html, from, to, end] of [
+      [night.workbook!, nwb, nhtml, '2026-11-01', '2026-11-22', Date.parse(SECOND)],
+      [monthly.workbook!, mwb, mhtml, '2026-10-01', '2026-10-31', dayStart('2026-11-01')],
+    ] as const) {
+      const n = days(from, to).length * families;
+      const verdict = `All ${n} buckets (day) agree to the cent`;
+      expect(figure(r, 'Reconciliation')).toBe(verdict);
+      expect(figure(r, 'Aggregate route (compared buckets)')).toBe(usd(billed(dayStart(from), end)));
+      expect(figure(r, 'Family routes (compared buckets)')).toBe(usd(billed(dayStart(from), end)));
+      expect(figure(r, 'Difference')).toBe('0.000000');
+      const texts = sheetTexts(sheet(wb, 'Reconciliation'));
+      expect(texts).toContain(verdict);
+      expect(texts).toContain('None – every compared bucket agrees to the cent.');
+      expect(html).toContain(verdict);
+    }
+  });
+
+  it('credits purchased in October are the top-ups the platform completed in October', () => {
+    const oct = sim.balance.schedule().filter((x) => utcDay(x.at.getTime()).startsWith('2026-10')).reduce((s, x) => s + BigInt(x.amountMicros), 0n);
+    expect(Number(figure(monthly.workbook!, 'Credits purchased in the month'))).toBe(Number(usd(oct)));
+  });
 });
