@@ -114,7 +114,7 @@ describe('truth audit: both reports against the simulator ledger, after a second
   });
 
   /** Rows of a report view from the published store: what a block or sheet reads, to compare with the ledger. */
-  const rows = <T,>(sql: string) => withReader(tmp.db, (store) => store.all<T>(sql));
+  const rows = <T extends Record<string, unknown>>(sql: string) => withReader(tmp.db, (store) => store.all<T>(sql));
   const days = (from: string, to: string) => {
     const out: string[] = [];
     for (let t = dayStart(from); t <= dayStart(to); t += DAY) out.push(utcDay(t));
