@@ -57,6 +57,9 @@ async function storeTopUp(store: Store, t: TopUpRow): Promise<'new' | 'same' | '
     `select amount::varchar as amount, medium from raw_balance_top_ups where ${same} order by _extracted_at desc, _load_id desc`,
     key,
   );
+  // listed without a medium where several media are stored for that moment and type: which one it is cannot be told,
+  // so the stored ones stay as they are
+  if (t.medium === null && new Set(stored.map((r) => r.medium).filter((m) => m !== null)).size > 1) return 'same';
   const latest = stored[0];
   const amountMoved = latest !== undefined && decimalStringToMicros(latest.amount) !== decimalStringToMicros(t.amount);
   if (latest !== undefined && !amountMoved && stored.length === 1 && latest.medium === t.medium) return 'same';

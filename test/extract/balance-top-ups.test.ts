@@ -69,6 +69,12 @@ describe('balance top-ups in the store', () => {
     ]);
   });
 
+  it('leaves two top-ups of one moment paid with different media alone when a later listing gives no medium', async () => {
+    await loadBalance(store, 'run-1', harvest([NOV_10, { ...NOV_10, medium: 'CRYPTO', amount: '10.000000' }]));
+    await loadBalance(store, 'run-2', harvest([{ ...NOV_10, medium: null }]));
+    expect((await topUps()).map((t) => [t.top_up_medium, t.amount]).sort()).toEqual([['CARD', '7448.470000'], ['CRYPTO', '10.000000']]);
+  });
+
   it('shows the latest of two versions a store kept while the amount was part of the key, and merges them on the next read', async () => {
     // as a pre-016 store holds them: no medium, one row per amount, from two loads
     await store.run(`insert into raw_balance_top_ups (account, completed_at, amount, type, _load_id, _extracted_at)
