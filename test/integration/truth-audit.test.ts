@@ -122,9 +122,11 @@ describe('truth audit: both reports against the simulator ledger, after a second
     expect(figure(r, 'Month to date')).toBe(usd(billed(nov1, Date.parse(SECOND))));
     expect(figure(r, 'Previous month to the same day')).toBe(usd(billed(oct1, dayStart('2026-10-23'))));
     expect(figure(r, 'Previous month in full')).toBe(usd(billed(oct1, nov1)));
+    expect(figure(r, 'Change against it')).toBe(usd(billed(nov1, Date.parse(SECOND)) - billed(oct1, dayStart('2026-10-23'))));
     const m = monthly.workbook!;
     expect(figure(m, 'Month total')).toBe(usd(billed(oct1, nov1)));
     expect(figure(m, 'Previous month')).toBe(usd(billed(dayStart('2026-09-01'), oct1)));
+    expect(figure(m, 'Change')).toBe(usd(billed(oct1, nov1) - billed(dayStart('2026-09-01'), oct1)));
   });
 
   /** Rows of a report view from the published store: what a block or sheet reads, to compare with the ledger. */
@@ -250,6 +252,11 @@ describe('truth audit: both reports against the simulator ledger, after a second
   it('credits purchased in October are the top-ups the platform completed in October', () => {
     const oct = sim.balance.schedule().filter((x) => utcDay(x.at.getTime()).startsWith('2026-10')).reduce((s, x) => s + BigInt(x.amountMicros), 0n);
     expect(Number(figure(monthly.workbook!, 'Credits purchased in the month'))).toBe(Number(usd(oct)));
+    expect(Number(figure(monthly.workbook!, 'Credits less spend'))).toBe(Number(usd(oct - billed(dayStart('2026-10-01'), dayStart('2026-11-01')))));
+  });
+
+  it('top movers say they hold this month\'s open day', () => {
+    expect(sheetTexts(sheet(nwb, 'Summary')).some((t) => t.startsWith('Top movers') && t.includes("open day included so far"))).toBe(true);
   });
 
   it('unit costs: the latest ended day\'s cost and GPU-hours of each scope as the ledger billed them, marked final only when freshness says so', async () => {
