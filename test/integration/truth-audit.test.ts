@@ -255,8 +255,15 @@ describe('truth audit: both reports against the simulator ledger, after a second
     expect(Number(figure(monthly.workbook!, 'Credits less spend'))).toBe(Number(usd(oct - billed(dayStart('2026-10-01'), dayStart('2026-11-01')))));
   });
 
-  it('top movers say they hold this month\'s open day', () => {
-    expect(sheetTexts(sheet(nwb, 'Summary')).some((t) => t.startsWith('Top movers') && t.includes("open day included so far"))).toBe(true);
+  it('top movers compare whole days: each endpoint\'s cost to the last ended day, as the ledger billed it', () => {
+    const movers = tableBelow(sheet(nwb, 'Summary'), 'By').filter((r) => r.By === 'Endpoint');
+    expect(movers.length).toBeGreaterThan(0);
+    for (const m of movers) {
+      const e = sim.account.endpoints.find((x) => x.name === m.Name)!;
+      const cost = (a: string, b: string) => sim.ledger.sum({ source: 'serverless', start: new Date(dayStart(a)), end: new Date(dayStart(b)), resourceId: e.id }).totalAmount;
+      expect(Number(m['Month to the last whole day']), `${e.name} this month`).toBe(Number(usd(cost('2026-11-01', '2026-11-22'))));
+      expect(Number(m['Previous month to the same day']), `${e.name} last month`).toBe(Number(usd(cost('2026-10-01', '2026-10-22'))));
+    }
   });
 
   it('unit costs: the latest ended day\'s cost and GPU-hours of each scope as the ledger billed them, marked final only when freshness says so', async () => {
