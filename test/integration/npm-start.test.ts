@@ -38,6 +38,8 @@ describe('npm start without an API key', () => {
     expect(r.stdout).toContain('DEMO ON SIMULATED DATA');
     expect(r.stdout).toMatch(/export RUNPOD_API_KEY=/);
     expect(existsSync(join(dir, 'data', 'demo.duckdb'))).toBe(true);
+    // the simulated account's anchor, so that the next `npm start` sees the same past (issue 25 §2)
+    expect(JSON.parse(readFileSync(join(dir, 'data', 'demo-simulator.json'), 'utf8')).anchor).toMatch(/^\d{4}-\d{2}-\d{2}T/);
 
     // a workbook that opens, with its sheets and a simulated label
     const books = readdirSync(join(dir, 'out')).filter((f) => f.endsWith('.xlsx'));

@@ -109,6 +109,8 @@ describe('shipped reports on two accounts of raw billing', () => {
     const labels = nightly.summary.figures.map((f) => f.label);
     expect(labels).toEqual([
       'Month to date', 'Forecast for the month', 'Previous month to the same day', 'Change against it', 'Previous month in full', 'Monthly budget', 'Waste found (monthly cost)',
+      // the Reconciliation sheet's verdict and totals (the email lists them too)
+      'Reconciliation', 'Aggregate route (compared buckets)', 'Family routes (compared buckets)', 'Difference', 'Not compared',
     ]);
     const mtd = await one(`select sum(month_to_date)::varchar as v from rpt_month_forecast where family = 'all'`);
     expect(nightly.summary.figures[0]!.value).toBe(mtd);
@@ -122,14 +124,39 @@ describe('shipped reports on two accounts of raw billing', () => {
     expect(nightly.summary.simulatedAccounts).toEqual(['demo']);
   });
 
-  it('reconciles the closed month in finance-monthly: the aggregate route against the family routes, to the cent', async () => {
+  it('reconciles the closed month in finance-monthly like with like: totals of the compared buckets, a verdict, only the differing bucket', async () => {
+    const where = `where bucket_start >= date '2026-10-01' and bucket_start < date '2026-11-01'`;
+    const compared = `${where} and status in ('agrees', 'differs')`;
+    const figure = (label: string) => monthly.summary.figures.find((f) => f.label === label);
+    const n = await one(`select count(*)::varchar as v from rpt_reconciliation ${compared}`);
+    expect(Number(n)).toBeGreaterThan(100);
+    expect(figure('Reconciliation')!.value).toBe(`1 of ${n} buckets (day) differ, by $1.23 in all`);
+    expect(figure('Aggregate route (compared buckets)')!.value).toBe(await one(`select sum(aggregate_amount)::varchar as v from rpt_reconciliation ${compared}`));
+    expect(figure('Family routes (compared buckets)')!.value).toBe(await one(`select sum(family_amount)::varchar as v from rpt_reconciliation ${compared}`));
+    expect(figure('Difference')!.value).toBe('1.230000');
+    // the aggregate is read by the day only: the family routes' hour buckets are counted, not added to a total
+    const notCompared = await one(`select count(*)::varchar as v from rpt_reconciliation ${where} and status not in ('agrees', 'differs')`);
+    expect(String(figure('Not compared')?.value ?? null)).toBe(Number(notCompared) > 0 ? notCompared : 'null');
+    // the sheet lists the one differing bucket, nothing else
     const ws = sheet(mwb, 'Reconciliation');
     const h = headerRow(ws, 'Account');
-    const where = `where bucket_start >= date '2026-10-01' and bucket_start < date '2026-11-01'`;
-    expectCents(totalValue(ws.getRow(h - 1).getCell(columnOf(ws, h, 'Aggregate route'))), await one(`select sum(aggregate_amount)::varchar as v from rpt_reconciliation ${where}`));
-    expectCents(totalValue(ws.getRow(h - 1).getCell(columnOf(ws, h, 'Difference'))), await one(`select sum(difference)::varchar as v from rpt_reconciliation ${where}`));
+    expect(ws.rowCount - h).toBe(1);
+    expect(ws.getRow(h + 1).getCell(columnOf(ws, h, 'Family')).value).toBe('pod');
+    expect(Number(ws.getRow(h + 1).getCell(columnOf(ws, h, 'Difference')).value)).toBe(1.23);
+    const texts: string[] = [];
+    ws.eachRow((row) => row.eachCell((c) => texts.push(String(c.value))));
+    expect(texts).toContain(`1 of ${n} buckets (day) differ, by $1.23 in all`);
     const daily = sheet(mwb, 'Daily spend');
     expect(daily.rowCount - headerRow(daily, 'Day')).toBe(31);
+  });
+
+  it('says all buckets agree to the cent, and lists none, when the routes agree', async () => {
+    const nsheet = sheet(nwb, 'Reconciliation');
+    const n = await one(`select count(*)::varchar as v from rpt_reconciliation where bucket_start >= date '2026-11-01' and bucket_start < date '2026-11-22' and status in ('agrees', 'differs')`);
+    const texts: string[] = [];
+    nsheet.eachRow((row) => row.eachCell((c) => texts.push(String(c.value))));
+    expect(texts).toContain(`All ${n} buckets (day) agree to the cent`);
+    expect(texts).toContain('None – every compared bucket agrees to the cent.');
   });
 
   it('leaves out credits purchased while the database has no rpt_balance_daily, and shows them beside spend once it has', async () => {

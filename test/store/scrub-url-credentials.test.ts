@@ -1,4 +1,4 @@
-// Migration 016: a database written before URLs lost their credentials on the way in (issue 26 §1) loses them on
+// Migration 020: a database written before URLs lost their credentials on the way in (issue 26 §1) loses them on
 // upgrade – the account's API URL that dim_account, rpt_accounts, reports and serve show, and earlier runs' command
 // lines and messages – and keeps everything else of those rows.
 import { mkdtempSync } from 'node:fs';
@@ -9,12 +9,12 @@ import { openStore } from '../../src/store/database.ts';
 
 const SECRET = 'S3CR3T-old-password-5d1c';
 
-describe('migration 016_scrub_url_credentials', () => {
+describe('migration 020_scrub_url_credentials', () => {
   it('removes the user and password of the URLs an older gpuledger stored, and nothing else', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'gpuledger-scrub-')), 'old.duckdb');
     const old = await openStore({ path, command: 'test' });
     try {
-      // the rows as an older version wrote them, and the database as it stood before 016
+      // the rows as an older version wrote them, and the database as it stood before 020
       await old.run(`insert into _meta_accounts values
         ('main', 'http://gpuledger:${SECRET}@127.0.0.1:8787', true, now(), now()),
         ('token-user', 'https://${SECRET}@proxy.example/runpod', false, now(), now()),
@@ -24,7 +24,7 @@ describe('migration 016_scrub_url_credentials', () => {
         ('r2', 'sync', '--queue-api-url http://q:***@127.0.0.1:9 sync', now(), 'failed',
          '[{"source":"health","message":"GET http://q:${SECRET}@127.0.0.1:9/v2/x/health: refused"}]', '{"to":"finops@example.com"}'),
         ('r3', 'report', '--format both', now(), 'success', null, '{"to":"finops@example.com"}')`);
-      await old.run('delete from _meta_schema_version where version = 16');
+      await old.run('delete from _meta_schema_version where version = 20');
     } finally {
       await old.close();
     }
