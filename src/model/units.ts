@@ -80,12 +80,14 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   last_30_days_amount: 'usd',
   month_change_amount: 'usd',
   month_to_date: 'usd',
+  month_to_last_day: 'usd',
   monthly_cost: 'usd',
   pod: 'usd',
   previous_amount: 'usd',
   previous_month: 'usd',
   previous_month_same_day: 'usd',
   previous_month_to_date: 'usd',
+  previous_month_to_last_day: 'usd',
   public_endpoint: 'usd',
   serverless: 'usd',
   spend: 'usd',
@@ -112,6 +114,7 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   runway_hours_at_billed_rate: 'hours',
   storage_runway_hours: 'days_from_hours',
   // counts and quantities
+  buckets_compared: 'count',
   cost_rows: 'count',
   days_elapsed: 'count',
   days_in_month: 'count',
@@ -126,6 +129,7 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   // days and instants
   day: 'date',
   first_covered_day: 'date',
+  last_complete_day: 'date',
   month: 'date',
   month_start: 'date',
   week_start: 'date',
@@ -143,6 +147,7 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   started_at: 'datetime',
   written_at: 'datetime',
   // yes or no
+  day_final: 'boolean',
   estimated: 'boolean',
   is_complete: 'boolean',
   is_forecast: 'boolean',
@@ -190,6 +195,7 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   template_id: 'text',
   template_name: 'text',
   value: 'text',
+  verdict: 'text',
   warning: 'text',
 
   // computed by the shipped reports' queries (reports/*.yaml) from the columns above

@@ -224,9 +224,10 @@ describe('truth audit: both reports against the simulator ledger, after a second
     expect(runway).toBeDefined();
     expect(Number(runway!.Balance)).toBe(Number(usd(now.balanceMicros)));
     expect(Number(runway!['Spend per hour'])).toBe(Number(usd(now.spendPerHourMicros)));
-    expect(Number(runway!['Runway (hours)'])).toBeCloseTo(now.balanceMicros / now.spendPerHourMicros, 1);
-    // rpt_runway gives the percentage to one decimal
-    expect(Number(runway!['Spend limit used'])).toBeCloseTo(now.spendPerHourMicros / 1e6 / now.spendLimit, 3);
+    // the runway in hours (unit hours: "168.9 h"), as the ledger's balance over its spend per hour gives it
+    expect(Number(runway!.Runway)).toBeCloseTo(now.balanceMicros / now.spendPerHourMicros, 1);
+    // a percent, 0–100, as rpt_runway holds it (to one decimal)
+    expect(Number(runway!['Spend limit used'])).toBeCloseTo((100 * now.spendPerHourMicros) / 1e6 / now.spendLimit, 1);
     expect(runway!.Basis).toBe('observed');
   });
 
