@@ -58,7 +58,8 @@ describe('the store on the command line', () => {
     pristine = join(tmp.dir, 'pristine');
     mkdirSync(pristine);
     db = join(pristine, 'ledger.duckdb');
-    for (let i = 0; i < 2; i++) expect((await run(['sync', '--source', 'aggregate,pods'])).code).toBe(0);
+    // balance too: its observations are data only the database keeps (the platform tells only today's balance)
+    for (let i = 0; i < 2; i++) expect((await run(['sync', '--source', 'aggregate,pods,balance'])).code).toBe(0);
   }, 120_000);
   afterAll(async () => {
     await sim?.close();
@@ -101,6 +102,8 @@ describe('the store on the command line', () => {
     copyFileSync(`${db}.previous`, db); // the first generation, with a new file time
     const older = await runIds(db);
     expect(older).toHaveLength(1);
+    // the second sync's balance observation is only in the newer copies
+    expect(Number(newerBalances)).toBeGreaterThan(Number(await balances(db)));
 
     const check = await run(['store', 'check', '--format', 'table']);
     expect(check.code).toBe(0);
