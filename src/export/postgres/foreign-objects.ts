@@ -35,8 +35,9 @@ const KIND: Record<string, string> = {
 };
 
 /**
- * The columns of each state table as sql/postgres/ declares them: created as temporary tables, read, dropped. Undefined
- * when the user may not create temporary tables (REVOKE TEMPORARY): then a table under the name is taken as ours.
+ * The columns of each state table as sql/postgres/ declares them: created as temporary tables inside a savepoint, read,
+ * and rolled back. Undefined when the user may not create temporary tables (REVOKE TEMPORARY): then a table under the
+ * name is taken as ours.
  */
 async function declaredStateColumns(client: ClientBase, names: readonly string[]): Promise<Map<string, Set<string>> | undefined> {
   await client.query('savepoint gpuledger_declared_columns');
