@@ -3,7 +3,7 @@
 // build *started*. bin/gpuledger.js compares source mtimes with that stamp, so a file saved while tsc was running
 // still counts as newer than the build and is never mistaken for compiled.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -11,6 +11,8 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 // an installed package ships dist/ and no src/ (package.json "files"): npm may still run `prepare` when it is
 // installed from a tarball or git, and then there is nothing to build and no TypeScript to build with
 if (!existsSync(new URL('../src/', import.meta.url))) process.exit(0);
+// `--if-stale` (npm start): nothing to do when dist/ was built after every source file was last saved
+if (process.argv.includes('--if-stale') && !stale()) process.exit(0);
 const started = new Date();
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
@@ -22,3 +24,16 @@ const stamp = fileURLToPath(new URL('../dist/.build-stamp', import.meta.url));
 mkdirSync(fileURLToPath(new URL('../dist/', import.meta.url)), { recursive: true });
 writeFileSync(stamp, `${started.toISOString()}\n`);
 utimesSync(stamp, started, started);
+
+function newerThan(dir, since) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const url = new URL(entry.isDirectory() ? `${entry.name}/` : entry.name, dir);
+    if (entry.isDirectory() ? newerThan(url, since) : statSync(url).mtimeMs > since) return true;
+  }
+  return false;
+}
+
+function stale() {
+  const stamp = new URL('../dist/.build-stamp', import.meta.url);
+  return !existsSync(stamp) || newerThan(new URL('../src/', import.meta.url), statSync(stamp).mtimeMs);
+}

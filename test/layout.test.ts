@@ -1,10 +1,12 @@
 // The layers of src/, held (STYLE.md §17): the order of folders is written once, in docs/CONTRIBUTING.md ("The
 // layers"), and this test reads it from there. An import that runs up the order, an import circle between files and
 // a folder the map does not name each fail, naming the files.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { importGraph, tsFiles } from './helpers/import-graph.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SRC = join(ROOT, 'src');
@@ -28,50 +30,78 @@ function leaves(): Map<string, { importedBy: string[]; imports: string[] }> {
   return out;
 }
 
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
-  );
-}
-
-/** Every relative import of a file, static or dynamic, type-only included (a type import is a dependency too). */
-function imports(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const specs = [...text.matchAll(/(?:from\s+|import\s*\(\s*)'(\.{1,2}\/[^']+)'/g)].map((m) => m[1]!);
-  return specs.map((s) => resolve(dirname(file), s)).filter((t) => t.startsWith(SRC) && existsSync(t));
-}
-
 const folderOf = (file: string) => {
   const rel = relative(SRC, file);
   return rel.includes('/') ? rel.split('/')[0]! : rel.replace(/\.ts$/, '');
 };
 
+/** Imports that run up the order or use a leaf other than as written, in the tree at `src` (the real one, or a copy with a violation put in). */
+export function upwardImports(src: string, graph: Map<string, string[]>): string[] {
+  const rank = layerOrder();
+  const leaf = leaves();
+  const folderIn = (file: string) => {
+    const rel = relative(src, file);
+    return rel.includes('/') ? rel.split('/')[0]! : rel.replace(/\.ts$/, '');
+  };
+  const upward: string[] = [];
+  for (const [file, targets] of graph) {
+    const from = folderIn(file);
+    for (const target of targets) {
+      const to = folderIn(target);
+      if (from === to) continue;
+      const line = `${relative(src, file)} → ${relative(src, target)}`;
+      if (leaf.has(from)) {
+        if (!leaf.get(from)!.imports.includes(to)) upward.push(`${line} (${from} imports only ${leaf.get(from)!.imports.join(', ')})`);
+        continue;
+      }
+      if (leaf.has(to)) {
+        if (!leaf.get(to)!.importedBy.includes(from)) upward.push(`${line} (${to} is imported only by ${leaf.get(to)!.importedBy.join(', ')})`);
+        continue;
+      }
+      if ((rank.get(to) ?? Infinity) > (rank.get(from) ?? -Infinity)) upward.push(`${line} (${to} is above ${from})`);
+    }
+  }
+  return upward;
+}
+
 const files = tsFiles(SRC);
-const graph = new Map(files.map((f) => [f, imports(f)]));
+const { edges: graph, unresolved } = importGraph(SRC);
 
 describe('the layers of src/', () => {
   it('has every import go down the documented order (or sideways within a step), and leaves used only as written', () => {
-    const rank = layerOrder();
-    const leaf = leaves();
-    const upward: string[] = [];
-    for (const [file, targets] of graph) {
-      const from = folderOf(file);
-      for (const target of targets) {
-        const to = folderOf(target);
-        if (from === to) continue;
-        const line = `${relative(SRC, file)} → ${relative(SRC, target)}`;
-        if (leaf.has(from)) {
-          if (!leaf.get(from)!.imports.includes(to)) upward.push(`${line} (${from} imports only ${leaf.get(from)!.imports.join(', ')})`);
-          continue;
-        }
-        if (leaf.has(to)) {
-          if (!leaf.get(to)!.importedBy.includes(from)) upward.push(`${line} (${to} is imported only by ${leaf.get(to)!.importedBy.join(', ')})`);
-          continue;
-        }
-        if ((rank.get(to) ?? Infinity) > (rank.get(from) ?? -Infinity)) upward.push(`${line} (${to} is above ${from})`);
-      }
+    expect(upwardImports(SRC, graph)).toEqual([]);
+  });
+
+  it('resolves every relative import of src/ (an import the check cannot follow would pass unseen)', () => {
+    expect(unresolved).toEqual([]);
+  });
+
+  it('sees an upward import however it is written: double quotes, export … from, import(), a .js extension', () => {
+    // a copy of src/ with violations put in: util is the lowest layer, report and cli are far above it
+    const copy = join(mkdtempSync(join(tmpdir(), 'gpuledger-layout-')), 'src');
+    try {
+      cpSync(SRC, copy, { recursive: true });
+      const log = join(copy, 'util', 'log.ts');
+      appendFileSync(log, [
+        'import { VERSION as V1 } from "../version.ts";',
+        'import { reportPage } from "../report/html/render-html.ts";',
+        "export { startServe } from '../serve/server.js';",
+        'export const later = () => import(`../cli/main.ts`).then(() => import("../cli/output.ts"));',
+        "import type { Config } from '../config';",
+        '',
+      ].join('\n'));
+      const injected = importGraph(copy);
+      const found = upwardImports(copy, injected.edges).filter((l) => l.startsWith('util/log.ts'));
+      expect(found.map((l) => l.split(' (')[0])).toEqual(expect.arrayContaining([
+        'util/log.ts → report/html/render-html.ts',
+        'util/log.ts → serve/server.ts',
+        'util/log.ts → cli/output.ts',
+      ]));
+      // './config' is a folder without an index: unresolved, and said so rather than dropped
+      expect(injected.unresolved.some((u) => u.endsWith("'../config'"))).toBe(true);
+    } finally {
+      rmSync(dirname(copy), { recursive: true, force: true });
     }
-    expect(upward).toEqual([]);
   });
 
   it('has no import circle between files', () => {

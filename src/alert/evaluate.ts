@@ -7,12 +7,14 @@ import { hasView } from '../store/has-view.ts';
 import { errorMessage, StoreError } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import { dropKnownAt, shadowKnownAt } from './known-at.ts';
-import { anomalyCoverageNotes, evaluateAnomalies } from './rules/anomaly.ts';
+import { evaluateAnomalies } from './rules/anomaly.ts';
+import { anomalyCoverageNotes } from './rules/anomaly-coverage.ts';
 import { evaluateBudget } from './rules/budget.ts';
 import { evaluateDataQuality } from './rules/data-quality.ts';
 import { evaluateRunway } from './rules/runway.ts';
 import { evaluateUnitCost } from './rules/unit-cost.ts';
 import { evaluateWaste } from './rules/waste.ts';
+import { mutesAt } from './mutes.ts';
 import { planEvents, type StatePlan } from './state.ts';
 import type { Condition, RuleKind } from './types.ts';
 
@@ -98,7 +100,9 @@ export async function evaluateAt(store: Store, options: EvaluateOptions, now: Da
     const asOf = new Date(clock!.as_of);
     // staleness is judged at the wall clock, or at --as-of when back-testing
     const { evaluated, conditions, failedRules, notes } = await evaluate(store, options.config, options.asOf ?? now, log);
-    const plan = await planEvents(store, conditions, evaluated, asOf, now);
+    // a back-test compares with the alert state as it stood then: what fired later did not exist yet
+    const mutes = await mutesAt(store, options.asOf ?? now);
+    const plan = await planEvents(store, conditions, evaluated, asOf, now, { stateAt: options.asOf, mutes });
     const accountRows = await store.all<{ account: string; simulated: boolean }>(`select account, simulated from _meta_accounts`);
     const simulated = new Set(accountRows.filter((r) => r.simulated).map((r) => r.account));
     // a rule over all accounts ('*') is about simulated data when every account is

@@ -15,6 +15,7 @@ import type { Config } from '../config/schema.ts';
 import type { Mailer } from '../mail/index.ts';
 import type { Store } from '../store/database.ts';
 import { heldSessions, SESSION_WAIT_MS, type WriteSessions } from '../store/shared-database.ts';
+import { UsageError } from '../util/errors.ts';
 import { silentLogger, type Logger } from '../util/log.ts';
 import { buildChannels } from './channels/index.ts';
 import { deliverAll, summarizeRuns } from './deliver-all.ts';
@@ -37,7 +38,8 @@ export interface AlertsOptions {
   dbPath?: string;
   outDir?: string;
   log?: Logger;
-  /** Evaluate as of this moment on the data as it was loaded then (known-at.ts); default the data horizon. */
+  /** Back-test (with dryRun only): evaluate as of this moment on the data as it was loaded then (known-at.ts) and
+   * compare with the alert state as it stood then (state-then.ts); default the data horizon and today's state. */
   asOf?: Date;
   /** With asOf: evaluate on the data as loaded now, later restatements included. */
   withRestatements?: boolean;
@@ -69,6 +71,8 @@ export interface AlertsResult {
   pending: PendingLine[];
   /** What was given up on in this run, and why. */
   expired: ExpiredLine[];
+  /** What muted alerts would have announced, and until when they are muted: neither sent nor recorded. */
+  muted: { event: AlertEvent; until: Date }[];
   /** Set when the run was told to stop (the signal's reason, e.g. 'SIGTERM'). */
   stopped?: string;
 }
@@ -76,6 +80,11 @@ export interface AlertsResult {
 /** "webhook:ops: 39 pending, oldest from 2026-11-20T02:00:00.000Z" */
 export function pendingText(p: PendingLine): string {
   return `${p.channel}: ${p.events} pending, oldest from ${p.oldest.toISOString()}`;
+}
+
+/** "muted until 2026-12-01T00:00:00.000Z" */
+function mutedText(m: { until: Date }): string {
+  return `muted until ${m.until.toISOString()}`;
 }
 
 function sessionsOf(options: AlertsOptions): WriteSessions {
@@ -86,6 +95,10 @@ function sessionsOf(options: AlertsOptions): WriteSessions {
 
 export async function runAlerts(options: AlertsOptions): Promise<AlertsResult> {
   const { config } = options;
+  if (options.asOf && !options.dryRun) {
+    // compared with the alert state as it stood then, its events would announce again what today's state has open
+    throw new UsageError('a back-test (asOf) only prints what would have been sent: it needs dryRun');
+  }
   const sessions = sessionsOf(options);
   const log = options.log ?? silentLogger;
   const outDir = options.outDir ?? config.outDir;
@@ -125,19 +138,23 @@ export async function runAlerts(options: AlertsOptions): Promise<AlertsResult> {
       failedRules: ev.failedRules,
       pending: [],
       expired,
+      muted: ev.plan.muted,
     };
     log.info(
       `${ev.conditions.length} condition(s) true as of ${ev.asOf.toISOString()}` +
         (options.asOf ? (options.withRestatements ? ' (data as loaded now)' : ' (data as loaded then)') : '') +
         `; ${events.length} to announce ` +
         `(${events.filter((e) => e.event === 'fired').length} new, ${events.filter((e) => e.event === 'escalated').length} escalated, ` +
-        `${events.filter((e) => e.event === 'resolved').length} resolved)`,
+        `${events.filter((e) => e.event === 'resolved').length} resolved)` +
+        (ev.plan.muted.length > 0 ? `; ${ev.plan.muted.length} muted` : ''),
     );
     for (const x of expired) log.warn(`${x.channel}: gave up on ${x.events} event(s): ${x.reason}`);
+    for (const m of ev.plan.muted) log.info(`${mutedText(m)} – not sent (${m.event.key})`);
     for (const note of ev.notes) log.info(note);
     if (!journal) {
-      const lines = events.map((e) => `would send: ${eventLine(e, ev.simulated.has(e.account))}\n         ${e.message}\n`);
+      const lines = events.map((e) => `would send: ${eventLine(e, ev.simulated.has(e.account))}\n         ${e.message}\n         key ${e.key}\n`);
       stdout.write(lines.length > 0 ? lines.join('') : 'would send: nothing (no new, escalated or resolved alerts)\n');
+      for (const m of ev.plan.muted) stdout.write(`${mutedText(m)}: ${eventLine(m.event, ev.simulated.has(m.event.account))}\n         key ${m.event.key}\n`);
       for (const note of ev.notes) stdout.write(`not scored: ${note}\n`);
       return result;
     }

@@ -4,25 +4,26 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/database.ts';
 import { enqueue, type OutboxChannel } from './outbox.ts';
+import { mutedUntil } from './mutes.ts';
+import { firingAt, type StateRow } from './state-then.ts';
 import type { AlertEvent, Condition, RuleKind } from './types.ts';
-
-type StateRow = {
-  alert_key: string;
-  rule: RuleKind;
-  account: string;
-  status: string;
-  level: number;
-  severity: AlertEvent['severity'];
-  title: string;
-  details: string | null;
-}
 
 export interface StatePlan {
   events: AlertEvent[];
   /** Conditions still firing at the same or a lower level: only last_seen_at moves. */
   unchanged: Condition[];
-  /** Firing conditions whose period ended: closed without a message. */
+  /** Firing conditions whose period ended, or that a condition supersedes: closed without a message. */
   expired: string[];
+  /** Events of muted alerts, with the end of their mute: neither sent nor recorded, so the state stays as it was
+   * and the first run after the mute announces what changed. */
+  muted: { event: AlertEvent; until: Date }[];
+}
+
+export interface PlanOptions {
+  /** A back-test: compare with the alert state as it stood at this moment (state-then.ts), not today's. */
+  stateAt?: Date;
+  /** Mutes in force (mutes.ts mutesAt): a muted alert's events are held back, not announced and not recorded. */
+  mutes?: ReadonlyMap<string, Date>;
 }
 
 export async function planEvents(
@@ -31,12 +32,15 @@ export async function planEvents(
   evaluated: ReadonlySet<RuleKind>,
   asOf: Date,
   now: Date,
+  options: PlanOptions = {},
 ): Promise<StatePlan> {
-  const rows = await store.all<StateRow>(
-    `select alert_key, rule, account, status, level, severity, title, details::varchar as details from _meta_alert_state where status = 'firing'`,
-  );
+  const rows = options.stateAt
+    ? await firingAt(store, options.stateAt)
+    : await store.all<StateRow>(
+        `select alert_key, rule, account, status, level, severity, title, details::varchar as details from _meta_alert_state where status = 'firing'`,
+      );
   const firing = new Map(rows.map((r) => [r.alert_key, r]));
-  const plan: StatePlan = { events: [], unchanged: [], expired: [] };
+  const plan: StatePlan = { events: [], unchanged: [], expired: [], muted: [] };
   const event = (kind: AlertEvent['event'], c: Omit<Condition, 'expiresAt'>): AlertEvent => ({
     eventId: randomUUID(),
     event: kind,
@@ -61,8 +65,13 @@ export async function planEvents(
     else if (c.level > state.level) plan.events.push(event('escalated', c));
     else plan.unchanged.push(c);
   }
+  const superseded = new Set(conditions.flatMap((c) => c.supersedes ?? []));
   for (const state of rows) {
     if (seen.has(state.alert_key) || !evaluated.has(state.rule)) continue;
+    if (superseded.has(state.alert_key)) {
+      plan.expired.push(state.alert_key);
+      continue;
+    }
     const details = state.details ? (JSON.parse(state.details) as Record<string, unknown>) : {};
     const expiresAt = typeof details.expires_at === 'string' ? new Date(details.expires_at) : undefined;
     if (expiresAt && asOf >= expiresAt) {
@@ -82,6 +91,15 @@ export async function planEvents(
         details,
       }),
     );
+  }
+  if (options.mutes && options.mutes.size > 0) {
+    const all = plan.events;
+    plan.events = [];
+    for (const e of all) {
+      const until = mutedUntil(options.mutes, e);
+      if (until) plan.muted.push({ event: e, until });
+      else plan.events.push(e);
+    }
   }
   return plan;
 }

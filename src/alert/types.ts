@@ -3,7 +3,8 @@
 // escalates, and once more when it clears.
 import type { Severity } from '../config/alerts.ts';
 
-export type RuleKind = 'budget' | 'anomaly' | 'waste' | 'data_quality' | 'runway' | 'unit_cost';
+export const RULE_KINDS = ['budget', 'anomaly', 'waste', 'data_quality', 'runway', 'unit_cost'] as const;
+export type RuleKind = (typeof RULE_KINDS)[number];
 
 export interface Condition {
   /** Stable across runs: the rule, the account and the series or finding. */
@@ -22,6 +23,11 @@ export interface Condition {
    * without a "resolved" message: nobody needs to hear that October ended.
    */
   expiresAt?: Date;
+  /**
+   * Keys an older gpuledger alerted under for what this condition now says (an anomaly incident's per-series keys):
+   * still firing under them, they close without a message, so an upgrade does not "resolve" what is still true.
+   */
+  supersedes?: string[];
 }
 
 export type EventKind = 'fired' | 'escalated' | 'resolved';

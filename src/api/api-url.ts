@@ -1,22 +1,15 @@
 // The API base URL is checked before any request: the platform speaks HTTPS (billing-api-v2.md §1, base URL
 // https://api.runpod.io; plain http for the simulator on loopback), so `ftp://…` or a bare host name is a
 // configuration mistake to name at once (exit 2), not something to retry seven times.
+import { withoutCredentials } from '../util/url-credentials.ts';
 import { ApiUrlError } from './errors.ts';
 
 const ACCEPTED = 'an http:// or https:// URL such as https://api.runpod.io';
 
 
-/** The URL as messages show it: without user name or password, which could be a credential. */
+/** The URL as messages show it: without its credentials (url-credentials.ts), without a trailing slash. */
 export function displayUrl(url: URL | string): string {
-  let u: URL;
-  try {
-    u = new URL(String(url));
-  } catch {
-    return String(url);
-  }
-  u.username = '';
-  u.password = '';
-  return u.toString().replace(/\/+$/, '');
+  return withoutCredentials(url).replace(/\/+$/, '');
 }
 
 /** Parse and check an API base URL; throws ApiUrlError naming the URL (never a key) and what is accepted. */

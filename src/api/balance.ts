@@ -9,6 +9,8 @@ export interface TopUp {
   completedAt: string;
   /** RELOAD, CREDIT, DEBIT or PAYOUT. */
   type: string;
+  /** How it was paid (e.g. CARD); null when the platform does not say. With completedAt and type, the top-up's identity. */
+  medium: string | null;
 }
 
 export interface BalanceReading {

@@ -4,8 +4,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { ConfigError } from '../util/errors.ts';
-import { configSchema, type Config } from './schema.ts';
+import { withoutCredentials } from '../util/url-credentials.ts';
 import { issuePath } from '../util/zod-path.ts';
+import { apiUrlWithoutCredentials, configWithoutUrlCredentials } from './config-urls.ts';
+import { configSchema, type Config } from './schema.ts';
 
 export const DEFAULT_CONFIG_FILE = 'gpuledger.config.json';
 
@@ -38,7 +40,7 @@ export function describeZodError(error: z.ZodError): string {
 export function parseConfig(raw: unknown, source: string): Config {
   const result = configSchema.safeParse(raw);
   if (!result.success) throw new ConfigError(`config ${source}: ${describeZodError(result.error)}`);
-  return result.data;
+  return configWithoutUrlCredentials(result.data);
 }
 
 export function loadConfigFile(path: string): Config {
@@ -72,22 +74,23 @@ export function resolveSettings(flags: GlobalFlags, env: NodeJS.ProcessEnv = pro
   try {
     new URL(apiUrl);
   } catch {
-    throw new ConfigError(`API URL '${apiUrl}' is not a valid URL (expected e.g. https://api.runpod.io)`);
+    throw new ConfigError(`API URL '${withoutCredentials(apiUrl)}' is not a valid URL (expected e.g. https://api.runpod.io)`);
   }
   const queueApiUrl = flags.queueApiUrl ?? env.GPULEDGER_QUEUE_API_URL ?? config.queueApiUrl;
   if (queueApiUrl !== undefined) {
     try {
       new URL(queueApiUrl);
     } catch {
-      throw new ConfigError(`queue API URL '${queueApiUrl}' is not a valid URL (expected e.g. https://api.runpod.ai)`);
+      throw new ConfigError(`queue API URL '${withoutCredentials(queueApiUrl)}' is not a valid URL (expected e.g. https://api.runpod.ai)`);
     }
   }
+  const queue = queueApiUrl === undefined ? undefined : apiUrlWithoutCredentials(queueApiUrl);
   return {
     // the sync reads the queue URL from the config it is given: the resolved one goes there
-    config: queueApiUrl === undefined ? config : { ...config, queueApiUrl: queueApiUrl.replace(/\/+$/, '') },
-    queueApiUrl: queueApiUrl?.replace(/\/+$/, ''),
+    config: queue === undefined ? config : { ...config, queueApiUrl: queue },
+    queueApiUrl: queue,
     configPath,
     dbPath: resolve(cwd, flags.db ?? (env.GPULEDGER_DB || config.database)),
-    apiUrl: apiUrl.replace(/\/+$/, ''),
+    apiUrl: apiUrlWithoutCredentials(apiUrl),
   };
 }

@@ -1,7 +1,10 @@
 // The PostgreSQL connection URL of `export postgres` (flag --url or export.postgres.url): postgres://USER@HOST:PORT/DB.
 // The password never travels in it – it comes from the environment only (export.postgres.passwordEnv, default
 // PGPASSWORD), so the URL can sit in a config file, a crontab or a log line. A URL that carries one is refused
-// without repeating it.
+// without repeating it. Messages and the export log show the URL by the rule of every URL gpuledger takes
+// (util/url-credentials.ts): without user name or password; a message about the user names it on its own.
+
+import { withoutCredentials } from '../util/url-credentials.ts';
 
 export interface PostgresUrl {
   user: string;
@@ -10,7 +13,7 @@ export interface PostgresUrl {
   database: string;
   /** libpq's sslmode values that node-postgres honours; undefined = no TLS (a loopback or private network). */
   sslmode: 'disable' | 'require' | 'verify-full' | undefined;
-  /** The URL as shown in messages and stored in the export log: never with a password. */
+  /** The URL as shown in messages and stored in the export log: never with a user name or password. */
   display: string;
 }
 
@@ -42,7 +45,7 @@ export function parsePostgresUrl(text: string): PostgresUrl | string {
     if (!(SSL_MODES as readonly string[]).includes(value)) return `sslmode must be ${SSL_MODES.join(', ')}, got '${value}'`;
     sslmode = value as PostgresUrl['sslmode'];
   }
-  const display = `postgres://${encodeURIComponent(user)}@${url.host}/${encodeURIComponent(database)}${sslmode ? `?sslmode=${sslmode}` : ''}`;
+  const display = withoutCredentials(`postgres://${encodeURIComponent(user)}@${url.host}/${encodeURIComponent(database)}${sslmode ? `?sslmode=${sslmode}` : ''}`);
   return { user, host, port, database, sslmode, display };
 }
 

@@ -4,7 +4,8 @@ import { checkApiUrl } from '../api/api-url.ts';
 import type { AccountConfig, ResolvedAccount } from '../config/accounts.ts';
 import type { Config } from '../config/schema.ts';
 import { ConfigError, UsageError } from '../util/errors.ts';
-import { readSecretEnv } from '../util/secrets.ts';
+import { readSecretEnv, registerUrlSecrets } from '../util/secrets.ts';
+import { withoutCredentials } from '../util/url-credentials.ts';
 
 export type { ResolvedAccount } from '../config/accounts.ts';
 
@@ -29,8 +30,11 @@ export function resolveAccounts(config: Config, apiUrl: string, env: NodeJS.Proc
   const firstByKey = new Map<string, AccountConfig>();
   return accounts.map((a, i) => {
     // a URL no request can use (ftp://, no scheme) is a configuration error now, not seven retries later
-    checkApiUrl(a.apiUrl ?? apiUrl, a.apiUrl ? `apiUrl of account '${a.name}'` : 'API URL');
-    const url = (a.apiUrl ?? apiUrl).replace(/\/+$/, '');
+    const given = a.apiUrl ?? apiUrl;
+    checkApiUrl(given, a.apiUrl ? `apiUrl of account '${a.name}'` : 'API URL');
+    registerUrlSecrets(given);
+    // requests authenticate with the key and send no URL credentials: the account keeps none to store or show
+    const url = withoutCredentials(given).replace(/\/+$/, '');
     const apiKey = keys[i] ?? '';
     const account: ResolvedAccount = { name: a.name, apiUrl: url, apiKey, apiKeyEnv: a.apiKeyEnv, simulated: a.simulated ?? false };
     if (!apiKey) return { ...account, notRead: { status: 'failed', message: missingKey(a) } };

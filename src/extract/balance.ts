@@ -1,10 +1,12 @@
 // The balance source: one cheap read of the prepaid balance per account and sync (balance-and-queue.md §1), kept as
 // history because the platform keeps none. The network half reads it with the database untouched; the load half
-// stores the observation and the top-ups not seen before, in one transaction. A balance that cannot be read makes
+// stores the observation and the top-ups not seen before (a top-up listed again with another amount is a restatement,
+// logged and replacing the old version), in one transaction. A balance that cannot be read makes
 // the sync partial with a warning – runway views then estimate from the last known balance.
 import { randomUUID } from 'node:crypto';
 import { ApiAuthError, type ApiClient, type BalanceReading } from '../api/index.ts';
 import type { Store } from '../store/database.ts';
+import { decimalStringToMicros } from '../util/decimal.ts';
 import { errorMessage } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import type { RangeSummary } from './range-summary.ts';
@@ -39,6 +41,44 @@ export async function fetchBalance(client: ApiClient, harvest: { account: { name
   summary.requests = client.stats.requests - before;
 }
 
+type TopUpRow = { account: string; load: string; completed: string; amount: string; type: string; medium: string | null };
+
+/**
+ * One listed top-up into raw_balance_top_ups, known by its completion time, type and medium (016_balance_top_up_identity
+ * .sql). Read again unchanged, it is left alone; listed with another amount, it is a restatement – logged as billing
+ * restatements are (load-billing.ts) and stored in place of the old version. A version stored without its medium
+ * (before the platform or gpuledger knew it) is the same top-up.
+ */
+async function storeTopUp(store: Store, t: TopUpRow): Promise<'new' | 'same' | 'restated'> {
+  const same = `account = $account and completed_at = $completed::timestamptz and type = $type
+                and (medium is null or $medium::varchar is null or medium = $medium::varchar)`;
+  const key = { account: t.account, completed: t.completed, type: t.type, medium: t.medium };
+  const stored = await store.all<{ amount: string; medium: string | null }>(
+    `select amount::varchar as amount, medium from raw_balance_top_ups where ${same} order by _extracted_at desc, _load_id desc`,
+    key,
+  );
+  // listed without a medium where several media are stored for that moment and type: which one it is cannot be told,
+  // so the stored ones stay as they are
+  if (t.medium === null && new Set(stored.map((r) => r.medium).filter((m) => m !== null)).size > 1) return 'same';
+  const latest = stored[0];
+  const amountMoved = latest !== undefined && decimalStringToMicros(latest.amount) !== decimalStringToMicros(t.amount);
+  if (latest !== undefined && !amountMoved && stored.length === 1 && latest.medium === t.medium) return 'same';
+  if (amountMoved) {
+    await store.run(
+      `insert into _meta_restatements
+       values (now(), $load, $account, 'balance-top-ups', '', $completed::timestamptz, $what, 'restatement', $old::decimal(18,6), $amount::decimal(18,6))`,
+      { load: t.load, account: t.account, completed: t.completed, what: [t.type, t.medium ?? ''].join(' '), old: latest.amount, amount: t.amount },
+    );
+  }
+  await store.run(`delete from raw_balance_top_ups where ${same}`, key);
+  await store.run(
+    `insert into raw_balance_top_ups (account, completed_at, amount, type, _load_id, _extracted_at, medium)
+     values ($account, $completed::timestamptz, $amount::decimal(18,6), $type, $load, now(), $medium::varchar)`,
+    { ...key, amount: t.amount, load: t.load },
+  );
+  return latest === undefined ? 'new' : amountMoved ? 'restated' : 'same';
+}
+
 export async function loadBalance(store: Store, runId: string, harvest: BalanceHarvest): Promise<void> {
   const { reading, summary } = harvest;
   if (!reading) return;
@@ -62,16 +102,9 @@ export async function loadBalance(store: Store, runId: string, harvest: BalanceH
     );
     let added = 0;
     for (const t of reading.topUps ?? []) {
-      const rows = await store.all(
-        `insert into raw_balance_top_ups
-         select $account, $completed::timestamptz, $amount::decimal(18,6), $type, $load, now()
-         where not exists (select 1 from raw_balance_top_ups
-                           where account = $account and completed_at = $completed::timestamptz
-                             and amount = $amount::decimal(18,6) and type = $type)
-         returning 1`,
-        { account: p.account, load: p.load, completed: t.completedAt, amount: t.amount, type: t.type },
-      );
-      added += rows.length;
+      const change = await storeTopUp(store, { account: p.account, load: p.load, completed: t.completedAt, amount: t.amount, type: t.type, medium: t.medium });
+      if (change === 'new') added++;
+      if (change === 'restated') summary.restated++;
     }
     summary.records = 1 + added;
     await store.run(

@@ -5,6 +5,7 @@
 import type { Store } from '../store/database.ts';
 import { errorMessage } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
+import { withoutCredentials } from '../util/url-credentials.ts';
 import type { ResolvedAccount } from './accounts.ts';
 import { BILLING_SOURCE_DEFS } from '../model/index.ts';
 import { loadQueueHealth } from '../metrics/load-queue-health.ts';
@@ -17,11 +18,13 @@ import type { PageLoader } from './page-loader.ts';
 import type { Spool } from './spool.ts';
 import { readWatermark } from './watermarks.ts';
 
+// the account row is public (dim_account, rpt_accounts, the SQL page, every report): its URL never has credentials,
+// whoever built the account
 async function upsertAccount(store: Store, account: ResolvedAccount): Promise<void> {
   await store.run(
     `insert into _meta_accounts as a values ($name, $url, $simulated, now(), now())
      on conflict (account) do update set api_url = excluded.api_url, simulated = excluded.simulated, last_sync_at = now()`,
-    { name: account.name, url: account.apiUrl, simulated: account.simulated },
+    { name: account.name, url: withoutCredentials(account.apiUrl), simulated: account.simulated },
   );
 }
 

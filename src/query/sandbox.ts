@@ -48,6 +48,13 @@ export function resolveReadGrants(paths: readonly string[], dbPath: string, cwd 
   return grants;
 }
 
+/** What one sandboxed database instance may use (serve's SQL page: several run at once beside the pages). */
+export interface SandboxLimits {
+  /** DuckDB's memory_limit, e.g. '256MB'; with no temp folder a query past it fails with DuckDB's Out of Memory Error. */
+  memoryLimit?: string;
+  threads?: number;
+}
+
 export function hasGrants(grants: ReadGrants): boolean {
   return grants.files.length > 0 || grants.directories.length > 0;
 }
@@ -57,7 +64,7 @@ export function hasGrants(grants: ReadGrants): boolean {
  * read_csv already reads the file, and COPY/EXPORT check their targets at bind time. Settings that gpuledger itself
  * needs (TimeZone) must be set before this; SET VARIABLE still works afterwards (it is not configuration).
  */
-export async function enterSandbox(connection: DuckDBConnection, grants: ReadGrants): Promise<void> {
+export async function enterSandbox(connection: DuckDBConnection, grants: ReadGrants, limits: SandboxLimits = {}): Promise<void> {
   // the allow-lists can only be set while external access is still on, so they come first
   // typed, so that an empty list (no grants) binds as VARCHAR[] rather than a list of ANY
   await connection.run('set allowed_directories = $1', [listValue(grants.directories)], [LIST(VARCHAR)]);
@@ -67,6 +74,9 @@ export async function enterSandbox(connection: DuckDBConnection, grants: ReadGra
   await connection.run('set enable_external_access = false');
   // after it (DuckDB needs the file system to switch external access off); this closes the database's own WAL names
   if (!hasGrants(grants)) await connection.run("set disabled_filesystems = 'LocalFileSystem'");
+  // before the lock, which is what keeps a statement from raising them again
+  if (limits.memoryLimit !== undefined) await connection.run('set memory_limit = $1', [limits.memoryLimit], [VARCHAR]);
+  if (limits.threads !== undefined) await connection.run(`set threads = ${Math.max(1, Math.trunc(limits.threads))}`);
   await connection.run('set autoinstall_known_extensions = false');
   await connection.run('set autoload_known_extensions = false');
   await connection.run('set lock_configuration = true');

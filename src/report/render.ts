@@ -6,6 +6,7 @@ import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { moveIntoPlace, temporaryBeside } from '../outputs/atomic-file.ts';
 import { checkFileOutput } from '../outputs/output-guard.ts';
+import { displayPath } from '../util/display-path.ts';
 import { VERSION } from '../version.ts';
 import type { ChartFont, RenderedChart } from './charts/index.ts';
 import { createXlsxWriter, writeMetadataSheet, writeSummarySheet, writeTableSheet, type MetadataInput, type SummaryFigure } from './workbook/index.ts';
@@ -94,16 +95,16 @@ export async function writeWorkbook(session: ReportSession): Promise<RenderedRep
         simulatedAccounts,
         facts: [
           ['Report', `${def.name} – ${def.title}`],
-          ['Definition', def.file],
+          ['Definition', displayPath(def.file)],
           ['Period', `${clock.period.title} (${clock.period.start} to ${clock.period.end}, UTC days)`],
           ['Evaluated as of', asOfText],
           ['Generated at', instantText(generatedAt, timeZone)],
           ['Time zone', `${timeZone} (times shown in it; days are UTC calendar days, as the billing API buckets them)`],
           ['gpuledger version', VERSION],
-          ['Database', store.path],
+          ['Database', displayPath(store.path)],
           ['Accounts', accounts.map((a) => (a.simulated ? `${a.account} (SIMULATED DATA)` : a.account)).join(', ') || '(none recorded)'],
           ['Chart font', font.textRenders ? font.source : `${font.source} (no text rendered)`],
-          ['Amounts', 'USD; each cell holds the exact amount, formats show cents; totals rows equal the SQL totals'],
+          ['Amounts', 'USD; each cell holds the exact amount, its format shows the column\'s unit (cents; a cost per unit to 1/100 cent); totals rows equal the SQL totals'],
         ],
         parameters: [
           ['$period_start', clock.period.start],

@@ -54,7 +54,7 @@ function tableBlock(title: string, cols: ColumnDefinition[] | undefined, result:
   const resolved = defs.map((d, i) => {
     const at = result.columns.findIndex((c) => c.name === d.field);
     if (at < 0) throw new ReportDefinitionError(`${where}.columns.${i + 1}.field: the query has no column '${d.field}' (it has ${result.columns.map((c) => c.name).join(', ')})`);
-    return { at, column: { field: d.field, header: d.header ?? humanize(d.field), format: d.format ?? inferFormat(result.columns[at]!.typeId, d.field), upIsBad: d.upIsBad, linksTo: d.linksTo } };
+    return { at, column: { field: d.field, header: d.header ?? humanize(d.field), format: d.unit ?? inferFormat(result.columns[at]!.typeId, d.field), upIsBad: d.upIsBad, linksTo: d.linksTo } };
   });
   const rows = result.rows.slice(0, limit).map((row) => resolved.map((c) => row[c.at] ?? null));
   return { kind: 'table', title, columns: resolved.map((c) => c.column), rows, more: Math.max(0, result.rows.length - limit), emptyText };
@@ -95,7 +95,7 @@ export async function readSummary(
       if (at < 0) throw new ReportDefinitionError(`${where}.items.${k}.field: the query has no column '${item.field}' (it has ${result.columns.map((c) => c.name).join(', ')})`);
       const value = row[at] ?? null;
       if (value === null && item.hideIfNull) return;
-      const format = item.format ?? inferFormat(result.columns[at]!.typeId, item.field);
+      const format = item.unit ?? inferFormat(result.columns[at]!.typeId, item.field);
       const note = item.note === undefined ? undefined : noteText(item.note, result, row, ctx.timeZone);
       shown.push({ label: item.label, value, format, text: formatText(value, format, ctx.timeZone, { signed: item.upIsBad }), note, upIsBad: item.upIsBad });
     });

@@ -36,7 +36,7 @@ export function resolveColumns(spec: { columns: readonly ColumnDefinition[] | un
       field: d.field,
       index: at,
       header: d.header ?? humanize(d.field),
-      format: d.format ?? inferFormat(result[at]!.typeId, d.field),
+      format: d.unit ?? inferFormat(result[at]!.typeId, d.field),
       total: d.total,
       dataBar: d.dataBar,
       upIsBad: d.upIsBad,

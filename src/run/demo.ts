@@ -7,6 +7,7 @@ import type { Config } from '../config/schema.ts';
 import { resolveAccounts } from '../extract/accounts.ts';
 import { DEFAULT_KEY, startSimulator } from '../simulator/index.ts';
 import type { Logger } from '../util/log.ts';
+import { demoAnchor } from './demo-anchor.ts';
 import { runNightly, type NightlyResult } from './nightly.ts';
 
 export const DEMO_DB = 'data/demo.duckdb';
@@ -39,15 +40,18 @@ export function demoConfig(base: Config, apiUrl: string): Config {
 
 export async function runDemo(options: DemoOptions): Promise<NightlyResult & { apiUrl: string }> {
   const cwd = options.cwd ?? process.cwd();
+  const dbPath = resolve(cwd, options.dbPath ?? DEMO_DB);
+  // the same simulated account as the demo's earlier runs, seen later: its past stays what was synced before
+  const anchor = demoAnchor(dbPath, new Date());
   // the simulator's quotas are raised: a demo should show the job, not wait on a rate limit meant for production
-  const sim = await startSimulator({ scale: 'small', quotas: { minute: 6000, hour: 100_000, day: 1_000_000 } });
+  const sim = await startSimulator({ scale: 'small', anchor, quotas: { minute: 6000, hour: 100_000, day: 1_000_000 } });
   try {
     options.log.info(`demo: no API key configured – running the nightly job against the built-in simulator at ${sim.url} (simulated data)`);
     const config = demoConfig(options.config, sim.url);
     const accounts = resolveAccounts(config, sim.url, { [DEMO_KEY_ENV]: DEFAULT_KEY });
     const result = await runNightly({
       config,
-      dbPath: resolve(cwd, options.dbPath ?? DEMO_DB),
+      dbPath,
       accounts,
       log: options.log,
       outDir: resolve(cwd, options.outDir ?? config.outDir),

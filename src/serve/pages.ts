@@ -2,7 +2,7 @@
 // resource's daily cost, any public view as a table, the alert history, and the SQL page. Each is the report's page
 // shell and tables (src/report/html), over the published database opened for the one request.
 import type { Config } from '../config/schema.ts';
-import { esc, htmlPage, humanize, inferFormat, queryAll, resetReportVariables, setReportClock, tableHtml, type HtmlTable } from '../report/index.ts';
+import { esc, htmlPage, humanize, inferFormat, printedFormat, queryAll, readAccounts, resetReportVariables, setReportClock, tableHtml, type HtmlTable } from '../report/index.ts';
 import type { Store } from '../store/database.ts';
 import type { Table } from '../util/table-text.ts';
 
@@ -25,6 +25,11 @@ export const NAV: Array<[string, string]> = [
   ['Views', '/views'],
   ['SQL', '/sql'],
 ];
+
+/** The accounts whose data is simulated: every page says so in its banner. */
+export async function simulatedAccounts(store: Store, config: Config): Promise<string[]> {
+  return (await readAccounts(store, config)).filter((a) => a.simulated).map((a) => a.account);
+}
 
 export function shell(ctx: PageContext, title: string, lines: string[], body: string, controls = ''): string {
   const nav = NAV.map(([label, href]) => `<a href="${esc(href)}">${esc(label)}</a>`).join('');
@@ -52,7 +57,7 @@ export function resultTable(result: Awaited<ReturnType<typeof queryAll>>, o: { e
 /** A sandboxed query's result (query/run-query.ts) as a page table. */
 export function sandboxTable(t: Table): HtmlTable {
   return {
-    columns: t.columns.map((c) => ({ field: c.name, header: c.name, format: c.kind === 'exact-number' || c.kind === 'number' ? 'number' : 'text', upIsBad: false })),
+    columns: t.columns.map((c) => ({ field: c.name, header: c.name, format: printedFormat(c.name, c.kind), upIsBad: false })),
     rows: t.rows.slice(0, PAGE_ROWS),
     totalRows: t.rows.length,
     emptyText: '(no rows)',

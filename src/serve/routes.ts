@@ -1,17 +1,16 @@
 // What `gpuledger serve` answers, by path. Pages read the published database through one read-only store kept while
 // the file stays the same (published-reader.ts, with this config's allocation rules, as `query` and `report` use), and
-// an answer is kept per published file and URL. SQL from the page runs through exactly the sandbox of `gpuledger
-// query` (query/run-query.ts) on a store of its own opened for the one request, with a row cap and a time limit.
+// an answer is kept per published file and URL. The SQL page, its CSV and a view's CSV are sql-answer.ts.
 import type { Config } from '../config/schema.ts';
-import { withRulesReader } from '../allocation/reader-rules.ts';
 import { listPublicViews } from '../query/public-views.ts';
 import { columnsOf } from '../query/column-kinds.ts';
-import { runReadOnlyQuery } from '../query/run-query.ts';
-import { esc, queryAll, readAccounts, reportPage, sheetSql, tableHtml, withReportSession } from '../report/index.ts';
+import { DatabaseMissingError } from '../query/open-database.ts';
+import { esc, queryAll, reportPage, sheetSql, tableHtml, withReportSession } from '../report/index.ts';
 import type { Store } from '../store/database.ts';
-import { errorMessage, isGpuledgerError, EXIT } from '../util/errors.ts';
+import { isGpuledgerError, EXIT } from '../util/errors.ts';
 import { renderOutput, type Table } from '../util/table-text.ts';
-import { drillPage, PAGE_ROWS, PageError, periodForm, resultTable, sandboxTable, shell, type PageContext } from './pages.ts';
+import { drillPage, PAGE_ROWS, PageError, periodForm, resultTable, sandboxTable, shell, simulatedAccounts, type PageContext } from './pages.ts';
+import { alertsPage } from './alerts-page.ts';
 import { allocationPage } from './allocation-page.ts';
 import { answerCache, type PublishedReader } from './published-reader.ts';
 
@@ -22,30 +21,10 @@ export interface Answer {
   headers?: Record<string, string>;
 }
 
-/** The longest a SQL page query may run before it is interrupted. */
-export const SQL_TIME_LIMIT_MS = 30_000;
-
 const HTML = 'text/html; charset=utf-8';
 const CSV = 'text/csv; charset=utf-8';
 const html = (body: string, status = 200): Answer => ({ status, type: HTML, body });
 const csv = (table: Table, name: string): Answer => ({ status: 200, type: CSV, body: renderOutput(table, 'csv'), headers: { 'Content-Disposition': `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, '_')}"` } });
-
-async function simulatedAccounts(store: Store, config: Config): Promise<string[]> {
-  return (await readAccounts(store, config)).filter((a) => a.simulated).map((a) => a.account);
-}
-
-/** A sandboxed query with a time limit: the same refusals and errors as `gpuledger query`. */
-async function sandboxed(store: Store, sql: string): Promise<Table> {
-  const timer = setTimeout(() => store.connection.interrupt(), SQL_TIME_LIMIT_MS);
-  try {
-    return await runReadOnlyQuery(store, sql);
-  } catch (e) {
-    if (/interrupt/i.test(errorMessage(e))) throw new PageError(408, `the query ran longer than ${SQL_TIME_LIMIT_MS / 1000} s and was stopped`);
-    throw e;
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 // the public views are the files shipped with this build: read once
 let views: ReturnType<typeof listPublicViews> | undefined;
@@ -55,24 +34,6 @@ function publicView(name: string): ReturnType<typeof listPublicViews>[number] {
   const v = publicViews().find((x) => x.name === name);
   if (!v) throw new PageError(404, `no public view '${name}' (see /views)`);
   return v;
-}
-
-const SQL_LINES = ['Runs in the same sandbox as gpuledger query: reads the database only, writes nothing.'];
-
-async function sqlPage(store: Store, ctx: PageContext, q: string | null): Promise<Answer> {
-  const form = `<form class="sql" method="get" action="/sql"><label for="q">Read-only SQL – the sandbox of <code>gpuledger query</code></label><textarea id="q" name="q">${esc(q ?? '')}</textarea><div class="tools"><button type="submit">Run</button></div></form>`;
-  if (!q || !q.trim()) return html(shell(ctx, 'SQL', SQL_LINES, form));
-  try {
-    const t = await sandboxed(store, q);
-    const shown = sandboxTable(t);
-    const note = t.rows.length > PAGE_ROWS ? `<p class="note">The first ${PAGE_ROWS.toLocaleString('en-US')} of ${t.rows.length.toLocaleString('en-US')} rows; the CSV has them all.</p>` : '';
-    const body = `${form}<section id="s-result"><h2>Result</h2><div class="tools"><a class="button" href="/sql.csv?${new URLSearchParams({ q })}" download>Download CSV</a><span>${t.rows.length.toLocaleString('en-US')} rows</span></div>${note}${tableHtml(shown, ctx.config.timeZone, 'result')}</section>`;
-    return html(shell(ctx, 'SQL', SQL_LINES, body));
-  } catch (e) {
-    if (!isGpuledgerError(e) && !(e instanceof PageError)) throw e;
-    const status = e instanceof PageError ? e.status : 400;
-    return html(shell(ctx, 'SQL', SQL_LINES, `${form}<p class="error" role="alert">${esc(errorMessage(e))}</p>`), status);
-  }
 }
 
 async function answer(store: Store, url: URL, config: Config): Promise<Answer> {
@@ -108,15 +69,9 @@ async function answer(store: Store, url: URL, config: Config): Promise<Answer> {
     const rows = publicViews().map((v) => `<tr><td><a href="/view/${esc(v.name)}">${esc(v.name)}</a></td><td>${esc(v.layer)}</td><td>${esc(v.description)}</td></tr>`).join('');
     return html(shell(ctx, 'Public views', ['Every view of the public SQL interface; each opens as a table with a CSV download.'], `<section id="s-views"><table><thead><tr><th scope="col">View</th><th scope="col">Layer</th><th scope="col">One row is</th></tr></thead><tbody>${rows}</tbody></table></section>`));
   }
-  const view = /^\/view\/([A-Za-z_][A-Za-z0-9_]*)(\.csv)?$/.exec(path);
+  const view = /^\/view\/([A-Za-z_][A-Za-z0-9_]*)$/.exec(path);
   if (view) {
     const name = publicView(view[1]!).name;
-    // in a stable order: the page, the CSV and `gpuledger query "select * from <view> order by all"` agree row for row
-    // (our own statement over a name checked against the public views: no sandbox needed, the same conversion as query)
-    if (view[2]) {
-      const all = await store.connection.runAndReadAll(`select * from ${name} order by all`);
-      return csv({ columns: columnsOf(all.columnNames(), all.columnTypes()), rows: all.getRowsJson() }, `${name}.csv`);
-    }
     // the page shows the first rows: the view is computed once for them and their count, not converted whole
     const first = await store.connection.runAndReadAll(`with t as materialized (select * from ${name}) select *, (select count(*) from t) as __rows from t order by all limit ${PAGE_ROWS}`);
     const names = first.columnNames().slice(0, -1);
@@ -127,24 +82,22 @@ async function answer(store: Store, url: URL, config: Config): Promise<Answer> {
     const body = `<section id="s-view"><h2>${esc(name)}</h2><div class="tools"><input type="search" data-filter-table placeholder="Filter rows" aria-label="Filter the rows of ${esc(name)}"><a class="button" href="/view/${esc(name)}.csv" download>Download CSV</a><span class="count" aria-live="polite"></span></div>${note}${tableHtml(sandboxTable(t), config.timeZone, name)}</section>`;
     return html(shell(ctx, name, [publicView(name).description], body));
   }
-  if (path === '/alerts') {
-    const r = await queryAll(store, `select created_at, event, severity, rule, account, title, message from _meta_alert_events order by created_at desc, event_id limit ${PAGE_ROWS}`, {}, 'alert history');
-    return html(shell(ctx, 'Alert history', ['Every alert event, newest first: fired, escalated, resolved.'], `<section id="s-alerts"><div class="tools"><input type="search" data-filter-table placeholder="Filter rows" aria-label="Filter the alert history"><span class="count" aria-live="polite"></span></div>${tableHtml(resultTable(r, { emptyText: 'No alert has fired yet.' }), config.timeZone, 'alert history')}</section>`));
-  }
+  if (path === '/alerts') return html(await alertsPage(store, ctx));
   throw new PageError(404, `no page ${path}; start at /report/nightly`);
 }
 
-/** SQL from the page: a store of its own, sealed by the sandbox for good, closed when answered. */
-async function sqlAnswer(url: URL, o: RouteDeps): Promise<Answer> {
-  return withRulesReader(o.dbPath, o.config.allocation, async (store) => {
-    if (url.pathname === '/sql.csv') return csv(await sandboxed(store, url.searchParams.get('q') ?? ''), 'query.csv');
-    const ctx: PageContext = { config: o.config, url, simulatedAccounts: await simulatedAccounts(store, o.config) };
-    return sqlPage(store, ctx, url.searchParams.get('q'));
-  });
+/**
+ * A view's CSV is the SQL CSV of `select * from <view> order by all` (sql-answer.ts): streamed, bounded like any SQL
+ * answer, and byte for byte what `gpuledger query` prints for the same statement – the same sandbox says it.
+ */
+export function viewCsvQuery(pathname: string): { sql: string; filename: string } | undefined {
+  const m = /^\/view\/([A-Za-z_][A-Za-z0-9_]*)\.csv$/.exec(pathname);
+  if (!m) return undefined;
+  const name = publicView(m[1]!).name;
+  return { sql: `select * from ${name} order by all`, filename: `${name}.csv` };
 }
 
 export interface RouteDeps {
-  dbPath: string;
   config: Config;
   reader: PublishedReader;
   cache: ReturnType<typeof answerCache<Answer>>;
@@ -153,11 +106,14 @@ export interface RouteDeps {
 export async function route(url: URL, o: RouteDeps): Promise<Answer> {
   if (url.pathname === '/' || url.pathname === '') return { status: 302, type: 'text/plain; charset=utf-8', body: '', headers: { Location: '/report/nightly' } };
   if (url.pathname === '/favicon.ico') return { status: 204, type: 'text/plain', body: '' };
+  // the same file answers the same URL the same way: computed once per publish, and a page computed before is
+  // answered at once, not after the turn of a slow page being computed now
+  const keyOf = (identity: string) => `${identity} ${url.pathname}${url.search}`;
+  const ready = o.cache.get(keyOf(o.reader.identity()));
+  if (ready) return ready;
   try {
-    if (url.pathname === '/sql' || url.pathname === '/sql.csv') return await sqlAnswer(url, o);
     return await o.reader.use(async (store, identity) => {
-      // the same file answers the same URL the same way: computed once per publish
-      const key = `${identity} ${url.pathname}${url.search}`;
+      const key = keyOf(identity);
       const cached = o.cache.get(key);
       if (cached) return cached;
       const fresh = await answer(store, url, o.config);
@@ -165,9 +121,14 @@ export async function route(url: URL, o: RouteDeps): Promise<Answer> {
       return fresh;
     });
   } catch (e) {
-    if (e instanceof PageError) return { status: e.status, type: 'text/plain; charset=utf-8', body: `${e.message}\n` };
-    // a bad ?period=, an unknown report, a database not there yet: the user's to fix, said in one line
-    if (isGpuledgerError(e) && e.exitCode === EXIT.usage) return { status: 400, type: 'text/plain; charset=utf-8', body: `${e.message}\n` };
-    throw e;
+    return errorAnswer(e);
   }
+}
+
+/** A request the user can put right, said in one line: a bad ?period=, an unknown report or page. Anything else
+ * is thrown on (the server answers 500), and a database not there yet is the server's own page. */
+export function errorAnswer(e: unknown): Answer {
+  if (e instanceof PageError) return { status: e.status, type: 'text/plain; charset=utf-8', body: `${e.message}\n` };
+  if (isGpuledgerError(e) && e.exitCode === EXIT.usage && !(e instanceof DatabaseMissingError)) return { status: 400, type: 'text/plain; charset=utf-8', body: `${e.message}\n` };
+  throw e;
 }

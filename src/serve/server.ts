@@ -1,25 +1,36 @@
 // `gpuledger serve`: a read-only web app over the published database. Pages read it through a store reopened when a
 // new file is published (published-reader.ts), so new data shows up without a restart and no writer ever waits for
-// it. GET and HEAD only; nothing writes. Loopback by default; any other address
-// needs a token from the environment (GPULEDGER_SERVE_TOKEN), sent as `Authorization: Bearer` or once as ?token=
-// (then kept in a same-site cookie). Every answer carries the page's Content-Security-Policy.
-import { timingSafeEqual } from 'node:crypto';
+// it. GET and HEAD only; nothing writes. It answers only requests addressed to its own names and sent from its own
+// pages or none (request-guard.ts: DNS rebinding, cross-site requests). Loopback by default; any other address needs
+// a token from the environment (GPULEDGER_SERVE_TOKEN, token-guard.ts), sent as `Authorization: Bearer` or once as
+// ?token= (then kept in a same-site cookie). Every answer carries the page's Content-Security-Policy.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config/schema.ts';
+import { DatabaseMissingError } from '../query/open-database.ts';
 import { contentSecurityPolicy } from '../report/index.ts';
 import { errorMessage, UsageError } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
+import { missingDatabaseAnswer } from './missing-database.ts';
 import { answerCache, publishedReader } from './published-reader.ts';
-import { route, type Answer } from './routes.ts';
+import { parseAllowedHost, requestGuard } from './request-guard.ts';
+import { errorAnswer, route, viewCsvQuery, type Answer } from './routes.ts';
+import { SQL_TIME_LIMIT_MS, sqlAnswerer } from './sql-answer.ts';
+import { checkToken, TOKEN_COOKIE, TOKEN_ENV, tokenGuard, tokensOf, type ThrottleOptions } from './token-guard.ts';
 
 export interface ServeOptions {
   dbPath: string;
   config: Config;
   host: string;
   port: number;
-  /** Required unless host is a loopback address. */
+  /** Required unless host is a loopback address; 32 characters or more. */
   token?: string;
+  /** Names besides its own address that serve answers to (--allow-host): a name, or name:port. */
+  allowHosts?: string[];
+  /** The longest a SQL page or CSV may take (default SQL_TIME_LIMIT_MS). */
+  sqlTimeLimitMs?: number;
+  /** How wrong tokens are slowed (tests shorten the waits). */
+  throttle?: ThrottleOptions;
   /** Keep answers per published file and URL (default true; the benchmark measures pages without it too). */
   cacheAnswers?: boolean;
   log: Logger;
@@ -31,21 +42,8 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export const TOKEN_ENV = 'GPULEDGER_SERVE_TOKEN';
-
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
-function sameToken(given: string | undefined, token: string): boolean {
-  if (given === undefined) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function cookieToken(req: IncomingMessage): string | undefined {
-  return /(?:^|;\s*)gpuledger_token=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
 }
 
 const HEADERS = {
@@ -61,12 +59,21 @@ function send(res: ServerResponse, req: IncomingMessage, a: Answer): void {
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
+const TEXT = 'text/plain; charset=utf-8';
+
 export async function startServe(o: ServeOptions): Promise<RunningServer> {
   if (!isLoopback(o.host) && !o.token) {
     throw new UsageError(`serving on ${o.host} (not loopback) needs a token: set ${TOKEN_ENV} (requests then send Authorization: Bearer <token>, or open /?token=<token> once)`);
   }
+  if (o.token !== undefined) checkToken(o.token);
+  const allowHosts = o.allowHosts ?? [];
+  allowHosts.forEach(parseAllowedHost); // a bad name is said at start, not on every request
+  const tokens = o.token === undefined ? undefined : tokenGuard(o.token, o.throttle);
   const reader = publishedReader(o.dbPath, o.config.allocation);
   const cache = answerCache<Answer>(o.cacheAnswers === false ? 0 : undefined);
+  const sql = sqlAnswerer({ dbPath: o.dbPath, config: o.config, timeLimitMs: o.sqlTimeLimitMs ?? SQL_TIME_LIMIT_MS });
+  // the port is known once listening (--port 0)
+  let guard: ReturnType<typeof requestGuard> = () => ({ status: 421, message: 'gpuledger serve is starting' });
   const server = createServer((req, res) => {
     const started = Date.now();
     const url = new URL(req.url ?? '/', 'http://gpuledger.local');
@@ -74,25 +81,43 @@ export async function startServe(o: ServeOptions): Promise<RunningServer> {
       send(res, req, a);
       o.log.debug(`${req.method} ${url.pathname} ${a.status} ${Date.now() - started} ms`);
     };
+    const refused = guard(req.headers);
+    if (refused) return done({ status: refused.status, type: TEXT, body: `${refused.message}\n` });
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return done({ status: 405, type: 'text/plain; charset=utf-8', body: `${req.method} is not allowed: gpuledger serve only reads (GET, HEAD)\n`, headers: { Allow: 'GET, HEAD' } });
+      return done({ status: 405, type: TEXT, body: `${req.method} is not allowed: gpuledger serve only reads (GET, HEAD)\n`, headers: { Allow: 'GET, HEAD' } });
     }
-    if (o.token) {
-      const query = url.searchParams.get('token') ?? undefined;
-      if (sameToken(query, o.token)) {
-        url.searchParams.delete('token');
-        // the token leaves the address bar (and history) at once, kept in a cookie only this site gets
-        return done({ status: 303, type: 'text/plain; charset=utf-8', body: '', headers: { Location: url.pathname + url.search, 'Set-Cookie': `gpuledger_token=${o.token}; HttpOnly; SameSite=Strict; Path=/` } });
+    const failed = (e: unknown) => {
+      if (res.headersSent) return void res.destroy(); // a streamed answer broken off: never a whole-looking half
+      if (e instanceof DatabaseMissingError) return done(missingDatabaseAnswer(e.message, { dbPath: o.dbPath, config: o.config, url }));
+      try {
+        return done(errorAnswer(e));
+      } catch {
+        o.log.error(`${url.pathname}: ${errorMessage(e)}`);
+        return done({ status: 500, type: TEXT, body: `gpuledger serve could not answer: ${errorMessage(e)}\n` });
       }
-      const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-      if (!sameToken(bearer, o.token) && !sameToken(cookieToken(req), o.token)) {
-        return done({ status: 401, type: 'text/plain; charset=utf-8', body: 'a token is needed: Authorization: Bearer <token>, or open /?token=<token> once\n', headers: { 'WWW-Authenticate': 'Bearer' } });
+    };
+    const answer = async (): Promise<Answer | undefined> => {
+      if (tokens) {
+        const verdict = await tokens.check(req.socket.remoteAddress ?? '', tokensOf(req, url));
+        if (verdict === 'query') {
+          url.searchParams.delete('token');
+          // the token leaves the address bar (and history) at once, kept in a cookie only this site gets
+          return { status: 303, type: TEXT, body: '', headers: { Location: url.pathname + url.search, 'Set-Cookie': `${TOKEN_COOKIE}=${o.token}; HttpOnly; SameSite=Strict; Path=/` } };
+        }
+        if (verdict === 'busy') return { status: 429, type: TEXT, body: 'too many wrong tokens from this address; wait and try again\n', headers: { 'Retry-After': String(tokens.retryAfterSeconds()) } };
+        if (verdict !== 'header') {
+          return { status: 401, type: TEXT, body: 'a token is needed: Authorization: Bearer <token>, or open /?token=<token> once\n', headers: { 'WWW-Authenticate': 'Bearer' } };
+        }
       }
-    }
-    route(url, { dbPath: o.dbPath, config: o.config, reader, cache }).then(done, (e: unknown) => {
-      o.log.error(`${url.pathname}: ${errorMessage(e)}`);
-      done({ status: 500, type: 'text/plain; charset=utf-8', body: `gpuledger serve could not answer: ${errorMessage(e)}\n` });
-    });
+      if (url.pathname === '/sql' || url.pathname === '/sql.csv') return sql(url, res, req.method === 'HEAD', HEADERS);
+      const viewCsv = viewCsvQuery(url.pathname);
+      if (viewCsv) return sql(url, res, req.method === 'HEAD', HEADERS, viewCsv);
+      return route(url, { reader, cache, config: o.config });
+    };
+    answer().then((a) => {
+      if (a) done(a);
+      else o.log.debug(`${req.method} ${url.pathname} ${res.statusCode} streamed ${Date.now() - started} ms`);
+    }, failed);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) =>
@@ -101,6 +126,7 @@ export async function startServe(o: ServeOptions): Promise<RunningServer> {
     server.listen(o.port, o.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  guard = requestGuard(o.host, port, allowHosts);
   const host = o.host.includes(':') ? `[${o.host}]` : o.host;
   return {
     url: `http://${host}:${port}`,

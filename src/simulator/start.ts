@@ -28,6 +28,12 @@ export interface SimulatorOptions {
   counts?: Partial<AccountCounts>;
   /** The simulated now. Given ⇒ the clock is fixed there; absent ⇒ it runs with the wall clock. */
   now?: Date | string;
+  /**
+   * The moment the synthetic account is made as of (its history ends, its planted facts sit around it); default: the
+   * initial now. The account – and so every past bill and top-up – depends on seed, scale, counts and anchor only:
+   * a simulator started again later with the same anchor reports the same past, as the platform would.
+   */
+  anchor?: Date | string;
   /** Full-access keys; default ['sim-demo-key']. */
   keys?: string[];
   /** Valid keys that get 403 on billing routes; default ['sim-restricted-key']. */
@@ -38,7 +44,7 @@ export interface SimulatorOptions {
   faults?: string | FaultSpec;
   /** Default false: a dense grid (zeros included). */
   sparse?: boolean;
-  /** GraphQL `myself` fields this simulator does not know (e.g. ['stripeReloadHistory']): asking for one is an error. */
+  /** GraphQL `myself` fields (or top-up fields: 'medium') this simulator does not know (e.g. ['stripeReloadHistory']): asking for one is an error. */
   unknownGraphqlFields?: string[];
   /** The hourly spend limit GraphQL reports; default $80/h. */
   spendLimit?: number;
@@ -112,8 +118,8 @@ interface ServedAccount extends Tenant {
   balance: SimBalance;
 }
 
-function serveAccount(spec: { seed: number; scale: Scale; counts?: Partial<AccountCounts> }, initial: number, now: () => number, options: SimulatorOptions): ServedAccount {
-  const account = createSyntheticAccount({ seed: spec.seed, scale: spec.scale, counts: spec.counts, initialNow: new Date(initial) });
+function serveAccount(spec: { seed: number; scale: Scale; counts?: Partial<AccountCounts> }, anchor: number, now: () => number, options: SimulatorOptions): ServedAccount {
+  const account = createSyntheticAccount({ seed: spec.seed, scale: spec.scale, counts: spec.counts, initialNow: new Date(anchor) });
   const ledger = createLedger(account, now, options.sparse ?? false);
   const balance = createSimBalance(account, ledger, options.spendLimit ?? DEFAULT_SPEND_LIMIT);
   const graphql = { balance, hiddenFields: new Set(options.unknownGraphqlFields ?? []) };
@@ -125,9 +131,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   if (!Number.isSafeInteger(seed)) throw new UsageError(`seed must be an integer, got ${seed}`);
   const fixed = options.now !== undefined;
   const initial = fixed ? toMs(options.now!, 'now') : Date.now();
+  const anchor = options.anchor !== undefined ? toMs(options.anchor, 'anchor') : initial;
   const clock = createSimClock(initial, fixed);
   const scale = options.scale ?? 'small';
-  const main = serveAccount({ seed, scale, counts: options.counts }, initial, clock.now, options);
+  const main = serveAccount({ seed, scale, counts: options.counts }, anchor, clock.now, options);
   const keys = { full: new Set(options.keys ?? [DEFAULT_KEY]), restricted: new Set(options.restrictedKeys ?? [DEFAULT_RESTRICTED_KEY]) };
   const byKey = new Map<string, ServedAccount>();
   for (const spec of options.accounts ?? []) {
@@ -135,7 +142,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     if (keys.full.has(spec.key) || keys.restricted.has(spec.key) || byKey.has(spec.key)) {
       throw new UsageError('each simulated account needs a key of its own: one is given twice (or is also a --key/--restricted-key)');
     }
-    byKey.set(spec.key, serveAccount({ seed: spec.seed, scale: spec.scale ?? scale, counts: spec.counts }, initial, clock.now, options));
+    byKey.set(spec.key, serveAccount({ seed: spec.seed, scale: spec.scale ?? scale, counts: spec.counts }, anchor, clock.now, options));
     keys.full.add(spec.key);
   }
   const tenantOf = (key: string): ServedAccount => byKey.get(key) ?? main;

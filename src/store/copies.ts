@@ -3,7 +3,8 @@
 //   <db>                          the published copy readers open
 //   <db>.writer                   the writer's working copy (shared-database.ts)
 //   <db>.previous                 the generation published before the current one (publish.ts)
-//   <db>.aside-<time>-<role>      a copy moved out of the way – damaged, or replaced by a restore; never deleted
+//   <db>.aside-<time>-<role>      a copy moved out of the way – damaged, holding older data than another, or replaced
+//                                 by a restore; never deleted
 import { existsSync, readdirSync, renameSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
@@ -57,7 +58,7 @@ function stamp(now: Date): string {
  * Move a copy (and its WAL, which belongs to it) out of the way under a name that says when and what it was; returns
  * the new name. Nothing is deleted: a damaged file may still hold what a person can rescue.
  */
-export function setAside(dbPath: string, path: string, role: 'published' | 'writer', now = new Date()): string {
+export function setAside(dbPath: string, path: string, role: 'published' | 'writer' | 'previous', now = new Date()): string {
   let target = `${dbPath}.aside-${stamp(now)}-${role}`;
   for (let n = 2; existsSync(target); n++) target = `${dbPath}.aside-${stamp(now)}-${role}-${n}`;
   renameSync(path, target);

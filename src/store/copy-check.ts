@@ -3,6 +3,7 @@
 // end. A copy that fails is never adopted, restored or rotated into a generation (issue 18 §2).
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { DatabaseLockedError, errorMessage } from '../util/errors.ts';
+import { newestRecord } from './copy-newest.ts';
 import { openStore, type Store } from './database.ts';
 import { listMigrations, schemaVersion } from './migrate.ts';
 
@@ -19,6 +20,8 @@ export interface CopyCheck {
   lastRun?: string;
   /** The end of the newest billing window loaded into it (RFC 3339), if any. */
   dataThrough?: string;
+  /** The newest write recorded in it – a run, a load, a balance observation … (copy-newest.ts) – if any. */
+  newest?: string;
   bytes: number;
   modified: Date;
 }
@@ -64,7 +67,8 @@ export async function checkCopy(path: string): Promise<CopyCheck> {
       `select (select strftime(max(coalesce(finished_at, started_at)), '%Y-%m-%dT%H:%M:%SZ') from _meta_runs) as last_run,
               (select strftime(max(loaded_through), '%Y-%m-%dT%H:%M:%SZ') from _meta_watermarks where bucket_size <> '') as data_through`,
     );
-    return { ...base, state: 'good', schemaVersion: version, lastRun: row?.last_run ?? undefined, dataThrough: row?.data_through ?? undefined };
+    const newest = await newestRecord(store);
+    return { ...base, state: 'good', schemaVersion: version, lastRun: row?.last_run ?? undefined, dataThrough: row?.data_through ?? undefined, newest };
   } catch (e) {
     return { ...base, state: 'damaged', problem: duckDbWords(e) };
   } finally {

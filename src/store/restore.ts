@@ -16,7 +16,7 @@ export interface RestoreResult {
   /** The copy brought back. */
   from: CopyReport;
   /** Copies moved out of the way, and where to. */
-  setAside: { role: CopyRole; path: string; to: string; state: CopyReport['state'] }[];
+  setAside: { role: CopyRole; path: string; to: string; state: CopyReport['state']; newest?: string }[];
   /** Whether `<db>` was published anew (false: it already was the copy brought back). */
   published: boolean;
   /** The newest good copy was already both the writer copy and the published one. */
@@ -64,14 +64,16 @@ async function restoreLocked(dbPath: string, from: string | undefined): Promise<
   const result: RestoreResult = { from: chosen, setAside: [], published: false, nothingToDo: false };
   const moveAside = (r: CopyReport | undefined) => {
     if (!r || r === chosen || (r.role !== 'writer' && r.role !== 'published')) return;
-    result.setAside.push({ role: r.role, path: r.path, to: setAside(dbPath, r.path, r.role), state: r.state });
+    result.setAside.push({ role: r.role, path: r.path, to: setAside(dbPath, r.path, r.role), state: r.state, newest: r.newest });
   };
 
   if (chosen.role === 'writer') {
+    // `<db>` holds older data than the writer copy (a backup copied over it by hand): kept aside, never rotated away
+    const older = published?.state === 'good' && (published.newest ?? '') < (chosen.newest ?? '');
     // already published, unchanged since: the newest good copy is in place
-    if (published?.state === 'good' && published.modified.getTime() >= chosen.modified.getTime() - 1) return { ...result, nothingToDo: true };
-    if (published?.state !== 'good') moveAside(published);
-    await publish(dbPath, writerPathFor(dbPath), { knownGood: published?.state === 'good' ? identityOf(dbPath) : undefined });
+    if (published?.state === 'good' && !older && published.modified.getTime() >= chosen.modified.getTime() - 1) return { ...result, nothingToDo: true };
+    if (published?.state !== 'good' || older) moveAside(published);
+    await publish(dbPath, writerPathFor(dbPath), { knownGood: published?.state === 'good' && !older ? identityOf(dbPath) : undefined });
     return { ...result, published: true };
   }
   moveAside(writer);

@@ -18,6 +18,7 @@ import { listCopies, writerPathFor } from './copies.ts';
 import { acquireWriteLock, describeWait } from './lock.ts';
 import { refreshMaterialized } from './materialize.ts';
 import { publish, sweepPublishFiles, type FileIdentity } from './publish.ts';
+import { rememberWriter } from './keep-newest.ts';
 import { prepareWriterCopy, recoverWriter } from './writer-copy.ts';
 
 export { writerPathFor } from './copies.ts';
@@ -92,6 +93,7 @@ export async function openWriter(options: WriterOptions): Promise<Store> {
       }
       await store.close();
       if (publishing && (options.publish ?? true)) await publish(dbPath, writerPath, { knownGood, log: options.log });
+      rememberWriter(dbPath);
     } finally {
       writerHeld.ms += Date.now() - opened;
       writerHeld.sessions++;

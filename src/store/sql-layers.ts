@@ -1,7 +1,8 @@
 // The SQL layer rule, written once (STYLE.md §17): what each kind of SQL may read. Staging renames and casts the raw
 // tables; marts join and attribute; report views are exactly what a sheet or an alert reads; alert rules, report
-// definitions and `allocation explain` read the layer meant for them. The view applier refuses a view that reads
-// past its layer (naming the file and the reference), and test/store/sql-layers.test.ts holds the other SQL to it.
+// definitions and `allocation explain` read the layer meant for them. References come from DuckDB's parser, not from
+// words. The view applier refuses a view that reads past its layer (naming the file and the reference), and
+// test/store/sql-layers.test.ts holds the other SQL to it.
 import { codeOnly } from './sql-text.ts';
 
 /** What a name in SQL refers to. */
@@ -65,10 +66,53 @@ export function kindOf(name: string, objects: SqlObjects): SqlObjectKind | undef
   return undefined;
 }
 
-/** The relations a piece of SQL reads: every name after FROM or JOIN (tables, views, table macros). */
-export function readRelations(sql: string): string[] {
-  const names = [...codeOnly(sql).matchAll(/\b(?:from|join)\s+(?:main\.)?([a-z_][a-z0-9_]*)/g)].map((m) => m[1]!);
-  return [...new Set(names)].sort();
+/** SQL DuckDB's parser does not take: the layer check cannot read it, so it refuses it. */
+export class SqlParseError extends Error {
+  constructor(readonly parserMessage: string, sql: string) {
+    super(`the SQL layer check cannot parse this SQL (Parser Error: ${parserMessage}): ${sql.slice(0, 120)}`);
+  }
+}
+
+/** DuckDB's parse of one SELECT as JSON (`json_serialize_sql`): run on the store's connection or a scratch one. */
+export type SerializeSql = (select: string) => Promise<string>;
+
+// A view or macro file is `create [or replace] [temp] view|macro name[(params)] as [table] <body>`: the body is what
+// reads; a scalar macro's body is an expression, parsed as `select <expression>`.
+const HEADER = /^\s*create\s+(?:or\s+replace\s+)?(?:temp(?:orary)?\s+)?(view|macro)\s+(?:main\.)?[a-z_][a-z0-9_]*\s*(\([^)]*\))?\s+as\s+(table\s+)?/i;
+
+function selectOf(sql: string): string {
+  const code = codeOnly(sql).trim().replace(/;\s*$/, '');
+  const m = HEADER.exec(code);
+  if (!m) return code;
+  const body = code.slice(m[0].length);
+  return m[1]!.toLowerCase() === 'macro' && !m[3] ? `select ${body}` : body;
+}
+
+function collect(node: unknown, names: Set<string>): void {
+  if (Array.isArray(node)) {
+    for (const n of node) collect(n, names);
+    return;
+  }
+  if (!node || typeof node !== 'object') return;
+  const n = node as { type?: unknown; table_name?: unknown; schema_name?: unknown; function?: { function_name?: unknown } };
+  // a name in another schema (a user's, information_schema) is none of the layers'
+  const ours = n.schema_name === undefined || n.schema_name === '' || n.schema_name === 'main';
+  if (n.type === 'BASE_TABLE' && typeof n.table_name === 'string' && ours) names.add(n.table_name.toLowerCase());
+  if (n.type === 'TABLE_FUNCTION' && typeof n.function?.function_name === 'string') names.add(n.function.function_name.toLowerCase());
+  for (const v of Object.values(node)) collect(v, names);
+}
+
+/**
+ * The relations a piece of SQL reads, as DuckDB's own parser sees them: every table, view and table function in any
+ * FROM – comma joins, quoted names, subqueries and CTE bodies included (a CTE's own name is read too; it is no name of
+ * ours, so the rule passes it). SQL the parser does not take is an error: a check that cannot read is no check.
+ */
+export async function readRelations(sql: string, serialize: SerializeSql): Promise<string[]> {
+  const parsed = JSON.parse(await serialize(selectOf(sql))) as { error?: boolean; error_message?: string; statements?: unknown };
+  if (parsed.error) throw new SqlParseError(parsed.error_message ?? 'parser error', selectOf(sql));
+  const names = new Set<string>();
+  collect(parsed.statements, names);
+  return [...names].sort();
 }
 
 export interface LayerViolation {
@@ -78,10 +122,10 @@ export interface LayerViolation {
 }
 
 /** The references of `sql` that its reader may not read, each with a sentence saying so and what to do instead. */
-export function layerViolations(sql: string, reader: SqlReader, objects: SqlObjects): LayerViolation[] {
+export async function layerViolations(sql: string, reader: SqlReader, objects: SqlObjects, serialize: SerializeSql): Promise<LayerViolation[]> {
   const allowed = SQL_LAYER_RULE[reader];
   const out: LayerViolation[] = [];
-  for (const name of readRelations(sql)) {
+  for (const name of await readRelations(sql, serialize)) {
     const kind = kindOf(name, objects);
     if (kind === undefined || allowed.includes(kind)) continue;
     out.push({

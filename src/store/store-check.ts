@@ -1,6 +1,7 @@
 // `gpuledger store check`: every copy of the database beside `<db>` (copies.ts) and whether it can be trusted
-// (copy-check.ts), and which one `store restore` would bring back: the good main copy with the newest run, the
-// writer copy first on a tie (it may hold a session not published yet). Copies set aside are listed, never chosen
+// (copy-check.ts), and which one `store restore` would bring back: the good main copy holding the newest data – by
+// what is recorded inside (copy-newest.ts), never by file time, which a backup copied over `<db>` resets – the writer
+// copy first on a tie (it may hold a session not published yet). Copies set aside are listed, never chosen
 // on their own: a restore from one is asked for by name.
 import { DatabaseMissingError } from './shared-database.ts';
 import { listCopies, type CopyRole } from './copies.ts';
@@ -34,5 +35,11 @@ export async function checkCopies(dbPath: string, options: { waitMs?: number; lo
 export function newestGood(reports: readonly CopyReport[]): CopyReport | undefined {
   return reports
     .filter((r) => r.state === 'good' && r.role !== 'aside' && r.role !== 'backup')
-    .sort((a, b) => (b.lastRun ?? '').localeCompare(a.lastRun ?? '') || TIE_ORDER[a.role] - TIE_ORDER[b.role])[0];
+    .sort((a, b) => (b.newest ?? '').localeCompare(a.newest ?? '') || TIE_ORDER[a.role] - TIE_ORDER[b.role])[0];
+}
+
+/** The good main copies holding older data than the newest: what a restore of the newest would set aside or replace. */
+export function olderThanNewest(reports: readonly CopyReport[], newest: CopyReport | undefined): CopyReport[] {
+  if (!newest) return [];
+  return reports.filter((r) => r.state === 'good' && (r.role === 'writer' || r.role === 'published') && (r.newest ?? '') < (newest.newest ?? ''));
 }

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { StoreError } from '../util/errors.ts';
 import type { Store } from './store.ts';
 import { headerComment, readSqlFolder, SQL_DIR, type SqlFile } from './sql-files.ts';
-import { layerViolations, type SqlObjects } from './sql-layers.ts';
+import { layerViolations, SqlParseError, type SerializeSql, type SqlObjects } from './sql-layers.ts';
 import { codeOnly } from './sql-text.ts';
 
 export const VIEW_LAYERS = ['staging', 'marts', 'reports'] as const;
@@ -79,11 +79,23 @@ export function sqlObjects(views: readonly ViewFile[]): SqlObjects {
   return { views: new Map(views.map((v) => [v.name, v.layer])) };
 }
 
+/** json_serialize_sql on the store's own connection: the parser of the database the views are made for. */
+export function storeSerializer(store: Store): SerializeSql {
+  return async (select) => (await store.one<{ j: string }>('select json_serialize_sql($1::varchar) as j', [select]))!.j;
+}
+
 /** Refuse a view that reads past its layer (sql-layers.ts), naming the file and the reference. */
-export function checkViewLayers(views: readonly ViewFile[]): void {
+export async function checkViewLayers(views: readonly ViewFile[], serialize: SerializeSql): Promise<void> {
   const objects = sqlObjects(views);
   for (const view of views) {
-    const [first] = layerViolations(view.sql, view.layer, objects);
+    let first;
+    try {
+      [first] = await layerViolations(view.sql, view.layer, objects, serialize);
+    } catch (e) {
+      // said as applying the file would say it: the file and DuckDB's own words
+      if (e instanceof SqlParseError) throw new StoreError(`view ${fileOf(view)} failed: Parser Error: ${e.parserMessage}`, { cause: e });
+      throw e;
+    }
     if (first) throw new StoreError(`view ${fileOf(view)} ${first.message}`);
   }
 }
@@ -91,12 +103,13 @@ export function checkViewLayers(views: readonly ViewFile[]): void {
 /** Create or replace every view in dependency order, unless the files are the ones the database was built from. */
 export async function applyViews(store: Store, sqlDir: string = SQL_DIR): Promise<void> {
   const files = listViewFiles(sqlDir);
-  checkViewLayers(files);
   const views = orderViews(files);
   const hash = viewsHash(views);
   // macro files (int_*_in, int_runway_hours) create no view: only view files are counted against duckdb_views()
   const viewCount = views.filter((v) => /^\s*create\s+or\s+replace\s+view\b/im.test(codeOnly(v.sql))).length;
+  // files the database's views were already made from were checked then
   if (await upToDate(store, hash, viewCount)) return;
+  await checkViewLayers(files, storeSerializer(store));
   for (const view of views) {
     try {
       await store.run(view.sql);

@@ -3,6 +3,8 @@
 // - `<db>` was written since the last publish (an older gpuledger, a restored backup – or a stray file written over
 //   it): it is adopted only once it checks good (copy-check.ts); otherwise it is set aside and the session goes on
 //   from the newest good copy, saying in one line which file is damaged and which one is used;
+// - `<db>` and the writer copy disagree on what they hold (a backup copied over either by hand): the session goes on
+//   from the one holding newer data, keeping the other aside (keep-newest.ts);
 // - the writer copy itself cannot be opened: it is set aside and rebuilt from the newest good copy beside it.
 // With no good copy at all, the error names every damaged file and what to do.
 import { existsSync, rmSync, statSync, utimesSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { DatabaseDamagedError, DatabaseLockedError, StoreCopiesError, StoreError
 import type { Logger } from '../util/log.ts';
 import { mainCopies, setAside, writerPathFor, type CopyFile } from './copies.ts';
 import { checkCopy, duckDbWords, hasDuckDbMagic, type CopyCheck } from './copy-check.ts';
+import { keepNewerPublished, keepNewerWriter } from './keep-newest.ts';
 import { copyDurably, identityOf, type FileIdentity } from './publish.ts';
 
 type Warn = Pick<Logger, 'warn'>;
@@ -67,10 +70,16 @@ export async function prepareWriterCopy(dbPath: string, log?: Warn): Promise<Fil
   const published = identityOf(dbPath);
   const writerTime = identityOf(writer)?.mtimeMs;
   if (published === undefined) return undefined;
-  if (writerTime !== undefined && published.mtimeMs <= writerTime + 1) return hasDuckDbMagic(dbPath) ? published : undefined;
-  // <db> was written since the last publish: adopt it only if it is a gpuledger database this version can write
+  if (writerTime !== undefined && published.mtimeMs <= writerTime + 1) {
+    // <db> is as the last publish left it; the writer copy may still have been replaced by an older one
+    if (await keepNewerPublished(dbPath, () => replaceWriter(dbPath, dbPath), log)) return identityOf(dbPath);
+    return hasDuckDbMagic(dbPath) ? published : undefined;
+  }
+  // <db> was written since the last publish: adopt it only if it is a gpuledger database this version can write, and
+  // never over newer data in the writer copy (a backup copied over <db> by hand)
   const check = await checkCopy(dbPath);
   if (check.state === 'good') {
+    if (writerTime !== undefined && (await keepNewerWriter(dbPath, { newest: check.newest }, log))) return identityOf(dbPath);
     replaceWriter(dbPath, dbPath);
     return identityOf(dbPath);
   }

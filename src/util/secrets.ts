@@ -1,8 +1,10 @@
-// Secrets (API keys, SMTP passwords) are registered when read from the environment, and every line gpuledger
-// writes to a terminal, log, file or database goes through redact(). Defence in depth: code should never put a
-// secret into a message in the first place, and tests check that it does not.
+// Secrets (API keys, SMTP passwords, the passwords and tokens in configured URLs) are registered when read, and
+// every line gpuledger writes to a terminal, log, file or database goes through redact(). Defence in depth: code
+// should never put a secret into a message in the first place, and tests check that it does not
+// (test/integration/secrets-never-leave.test.ts).
 
 import { ConfigError } from './errors.ts';
+import { scrubUrlsInText, urlSecrets } from './url-credentials.ts';
 
 const secrets = new Set<string>();
 
@@ -11,13 +13,14 @@ export function registerSecret(value: string | undefined): void {
   if (value !== undefined && value.length >= 6) secrets.add(value);
 }
 
-// The password of a URL given with credentials (`--api-url https://user:pass@host`, `--url postgres://u:p@db/x`):
-// whatever was typed after the user name's colon, up to the last @ before the host. The user name stays: it says
-// who, and is not a secret by itself.
-const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*):[^\s/?#]*@/gi;
+/** Register the password and credential parameters of a URL gpuledger was given (url-credentials.ts says which). */
+export function registerUrlSecrets(url: string | URL | undefined): void {
+  if (url !== undefined) for (const s of urlSecrets(url)) registerSecret(s);
+}
 
+/** The text without any URL's credentials (url-credentials.ts) or any registered secret. */
 export function redact(text: string): string {
-  let out = text.replace(URL_PASSWORD, '$1:***@');
+  let out = scrubUrlsInText(text);
   for (const s of secrets) {
     if (out.includes(s)) out = out.split(s).join('***');
   }

@@ -69,6 +69,11 @@ function csvField(text: string): string {
   return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/** One CSV record as the CSV output writes it, with its CRLF: a result can be written a chunk of rows at a time. */
+export function csvLine(values: readonly unknown[]): string {
+  return values.map((v) => csvField(cellText(v))).join(',') + '\r\n';
+}
+
 function renderTable(t: Table): string {
   const shown = t.rows.map((r) => r.map((v) => (v === null || v === undefined ? 'null' : cellText(v))));
   const widths = t.columns.map((c, i) => Math.max(c.name.length, ...shown.map((r) => r[i]!.length)));
@@ -88,9 +93,7 @@ export function renderOutput(t: Table, format: OutputFormat): string {
     case 'table':
       return renderTable(t);
     case 'csv':
-      return [t.columns.map((c) => csvField(c.name)), ...t.rows.map((r) => r.map((v) => csvField(cellText(v))))]
-        .map((cells) => cells.join(',') + '\r\n')
-        .join('');
+      return csvLine(t.columns.map((c) => c.name)) + t.rows.map(csvLine).join('');
     case 'json':
       return t.rows.length === 0 ? '[]\n' : `[\n${t.rows.map((r) => '  ' + jsonObject(t.columns, r)).join(',\n')}\n]\n`;
     case 'ndjson':

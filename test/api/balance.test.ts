@@ -49,6 +49,21 @@ describe('balance adapter', () => {
     expect(client.stats.requests).toBe(3); // not asked again
   });
 
+  it('reads each top-up with its medium, and without it from a platform that does not know one', async () => {
+    const { client: withMedium } = await setup();
+    expect((await withMedium.balance()).topUps!.every((t) => t.medium === 'CARD')).toBe(true);
+    await client!.close();
+    await sim!.close();
+    const { client: older } = await setup(['medium']);
+    const r = await older.balance();
+    expect(r.topUps!.length).toBeGreaterThan(0);
+    expect(r.topUps!.every((t) => t.medium === null)).toBe(true);
+    expect(r.missing).toEqual([]);
+    expect(older.stats.requests).toBe(2);
+    await older.balance();
+    expect(older.stats.requests).toBe(3); // not asked again
+  });
+
   it('fails with a typed error when a required field is unknown', async () => {
     const { client } = await setup(['currentSpendPerHr']);
     const error = await client.balance().catch((e: unknown) => e);

@@ -158,13 +158,13 @@ describe.skipIf(!chromiumAvailable)('gpuledger serve in Chromium', () => {
     expect((await fetch(`${serve.url}/nope`)).status).toBe(404);
     expect((await fetch(`${serve.url}/report/nightly?period=2026-13`)).status).toBe(400);
     await expect(startServe({ dbPath: tmp.db, config: testConfig(), host: '0.0.0.0', port: 0, log: silentLogger })).rejects.toThrow(/needs a token: set GPULEDGER_SERVE_TOKEN/);
-    const open = await startServe({ dbPath: tmp.db, config: testConfig(), host: '0.0.0.0', port: 0, token: 'secret-token-123', log: silentLogger });
+    const open = await startServe({ dbPath: tmp.db, config: testConfig(), host: '0.0.0.0', port: 0, token: 'secret-token-long-enough-to-be-accepted', log: silentLogger });
     try {
       const base = open.url.replace('0.0.0.0', '127.0.0.1');
       expect((await fetch(`${base}/views`)).status).toBe(401);
       expect((await fetch(`${base}/views`, { headers: { Authorization: 'Bearer wrong' } })).status).toBe(401);
-      expect((await fetch(`${base}/views`, { headers: { Authorization: 'Bearer secret-token-123' } })).status).toBe(200);
-      const once = await fetch(`${base}/views?token=secret-token-123`, { redirect: 'manual' });
+      expect((await fetch(`${base}/views`, { headers: { Authorization: 'Bearer secret-token-long-enough-to-be-accepted' } })).status).toBe(200);
+      const once = await fetch(`${base}/views?token=secret-token-long-enough-to-be-accepted`, { redirect: 'manual' });
       expect(once.status).toBe(303);
       expect(once.headers.get('location')).toBe('/views');
       const cookie = once.headers.get('set-cookie')!.split(';')[0]!;

@@ -15,7 +15,7 @@ describe('the PostgreSQL URL', () => {
   it('reads user, host, port, database and sslmode, and shows itself without a password', () => {
     expect(parsePostgresUrl('postgres://bi_writer@db.internal:6543/finance?sslmode=verify-full')).toEqual({
       user: 'bi_writer', host: 'db.internal', port: 6543, database: 'finance', sslmode: 'verify-full',
-      display: 'postgres://bi_writer@db.internal:6543/finance?sslmode=verify-full',
+      display: 'postgres://db.internal:6543/finance?sslmode=verify-full',
     });
     expect(parsePostgresUrl('postgresql://u@[::1]/d')).toMatchObject({ host: '::1', port: 5432 });
   });

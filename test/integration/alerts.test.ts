@@ -101,20 +101,34 @@ describe('alerts on a synced simulator account', () => {
     const budget = ((forecast.actual + forecast.forecast) / 2).toFixed(2);
     const out = new Collect();
     const cfg = config({ budgets: [{ name: 'account', amount: budget, thresholds: [100] }] });
+    // firing under the key of an older gpuledger, which alerted per series: closed without a "resolved" message
+    const oldKey = `anomaly:sim:endpoint:${sim.account.planted.spendSpike.id}`;
+    await store.run(
+      `insert into _meta_alert_state values ($1, 'anomaly', 'sim', 'firing', 3, 'critical', 'Spend anomaly: endpoint sdxl-image-api', now(), now(), now(), null, '{}')`,
+      [oldKey],
+    );
     const result = await runAlerts({ store, config: cfg, outDir: tmp.dir, stdout: out });
+    expect((await store.one<{ status: string }>(`select status from _meta_alert_state where alert_key = $1`, [oldKey]))!.status).toBe('resolved');
     expect(result.failedRules).toEqual([]);
     expect(result.failedChannels).toEqual([]);
 
-    // the spike: the endpoint series names sdxl-image-api and the planted day, and no other endpoint is anomalous
+    // the spike and the cluster start: one incident each, naming every series it shows in and the resource driving it
     const spike = sim.account.planted.spendSpike;
-    const endpointAnomalies = result.events.filter((e) => e.rule === 'anomaly' && e.details.dimension === 'endpoint');
-    expect(endpointAnomalies.map((e) => e.details.series_name)).toEqual([spike.name]);
-    expect(endpointAnomalies[0]!.details.day).toBe(spike.day.toISOString().slice(0, 10));
-    expect(endpointAnomalies[0]!.message).toContain(`Driven by: ${spike.name}`);
-    // the template and GPU-type series that carry it fire too, on the same day
     const spikeDay = spike.day.toISOString().slice(0, 10);
-    const templateAnomaly = result.events.find((e) => e.rule === 'anomaly' && e.details.dimension === 'template' && e.details.series_name === 'worker-sdxl');
-    expect(templateAnomaly?.details.day).toBe(spikeDay);
+    const anomalies = result.events.filter((e) => e.rule === 'anomaly');
+    expect(anomalies).toHaveLength(2);
+    const spikeIncident = anomalies.find((e) => e.key === `anomaly:sim:driver:serverless:${spike.id}`)!;
+    expect(spikeIncident.details).toMatchObject({ dimension: 'endpoint', series_name: spike.name, day: spikeDay });
+    const seriesOf = (e: AlertEvent) => (e.details.series as { dimension: string; series_name: string; day: string }[]).map((x) => `${x.dimension} ${x.series_name} ${x.day}`);
+    expect(seriesOf(spikeIncident)).toEqual(expect.arrayContaining([`endpoint ${spike.name} ${spikeDay}`, `template worker-sdxl ${spikeDay}`]));
+    expect(spikeIncident.message).toContain(`driven by ${spike.name} +$`);
+    for (const x of seriesOf(spikeIncident)) expect(spikeIncident.message).toContain(x.split(' ').slice(1, -1).join(' '));
+    expect(spikeIncident.severity).toBe('critical');
+    const cluster = sim.account.planted.cluster;
+    const clusterIncident = anomalies.find((e) => e !== spikeIncident)!;
+    expect(clusterIncident.key).toBe(`anomaly:sim:driver:cluster:${cluster.id}`);
+    expect(clusterIncident.message).toContain(`driven by ${cluster.name} +$`);
+    expect(seriesOf(clusterIncident).map((x) => x.split(' ')[0])).toEqual(expect.arrayContaining(['family', 'gpu_type']));
 
     // waste: the always-on endpoint and the unattached volume
     const waste = result.events.filter((e) => e.rule === 'waste').map((e) => e.key);
@@ -172,8 +186,8 @@ describe('alerts on a synced simulator account', () => {
     expect(r.status).toBe('success');
     const result = await runAlerts({ store, config: config({ waste: { minMonthlyCost: 100_000 } }), outDir: tmp.dir, stdout: new Collect() });
     const spikeSeries = keysOf(result.events, 'resolved').filter((k) => k.includes(sim.account.planted.spendSpike.id));
-    expect(spikeSeries).toEqual([`anomaly:sim:endpoint:${sim.account.planted.spendSpike.id}`]);
-    expect(result.events.find((e) => e.key === spikeSeries[0])?.title).toMatch(/^Resolved: Spend anomaly: endpoint sdxl-image-api/);
+    expect(spikeSeries).toEqual([`anomaly:sim:driver:serverless:${sim.account.planted.spendSpike.id}`]);
+    expect(result.events.find((e) => e.key === spikeSeries[0])?.title).toMatch(/^Resolved: Spend anomaly: endpoint sdxl-image-api .* – also template worker-sdxl/);
   }, 120_000);
 
   it('--dry-run prints what would be sent and changes no state', async () => {
@@ -198,7 +212,7 @@ describe('alerts on a synced simulator account', () => {
     // back-testing on history loaded later is what --with-restatements (the data as loaded now) is for
     const at = (ms: number) =>
       runAlerts({ store, config: config({}), outDir: tmp.dir, dryRun: true, stdout: new Collect(), asOf: new Date(ms), withRestatements: true });
-    const endpointAnomaly = (found: { key: string; details: Record<string, unknown> }[]) => found.find((e) => e.key === `anomaly:sim:endpoint:${spike.id}`);
+    const endpointAnomaly = (found: { key: string; details: Record<string, unknown> }[]) => found.find((e) => e.key === `anomaly:sim:driver:serverless:${spike.id}`);
     const before = await at(spike.day.getTime() - 6 * 3_600_000);
     expect(before.asOf.toISOString()).toBe(new Date(spike.day.getTime() - 6 * 3_600_000).toISOString());
     expect(endpointAnomaly(before.conditions)).toBeUndefined();
@@ -213,7 +227,7 @@ describe('alerts on a synced simulator account', () => {
     const asOf = new Date(Date.parse(`${first}T00:00:00Z`) + 3 * DAY + 6 * 3_600_000);
     const result = await runAlerts({ store, config: config({}), outDir: tmp.dir, dryRun: true, stdout: out, asOf, withRestatements: true });
     expect(result.conditions.filter((c) => c.rule === 'anomaly')).toEqual([]);
-    expect(out.text).toMatch(new RegExp(`not scored: anomaly: sim's synced billing starts on ${first}, so days before \\d{4}-\\d{2}-\\d{2} have fewer than 5 days of baseline`));
+    expect(out.text).toMatch(new RegExp(`not scored: anomaly: sim: 14 of the last 14 days are not scored, having fewer than 5 like days .*sim's synced billing starts on ${first}`));
   });
 
   it('emails one message with every event through a real SMTP server', async () => {

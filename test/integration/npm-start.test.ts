@@ -14,7 +14,8 @@ const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
 const PACKAGE = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
 
 function start(cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const args = PACKAGE.scripts.start!.replace(/^node bin\/gpuledger\.js /, '').split(' ');
+  // the script builds dist/ when stale, then runs the CLI: the test runs the CLI part as the script does
+  const args = PACKAGE.scripts.start!.replace(/^node scripts\/build\.js --if-stale && node bin\/gpuledger\.js /, '').split(' ');
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -30,13 +31,15 @@ describe('npm start without an API key', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('runs the demo job end to end and says it was simulated', async () => {
-    expect(PACKAGE.scripts.start).toBe('node bin/gpuledger.js run --demo-if-no-key');
+    expect(PACKAGE.scripts.start).toBe('node scripts/build.js --if-stale && node bin/gpuledger.js run --demo-if-no-key');
     const r = await start(dir);
     expect(r.stderr).not.toMatch(/\berror\b/);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('DEMO ON SIMULATED DATA');
     expect(r.stdout).toMatch(/export RUNPOD_API_KEY=/);
     expect(existsSync(join(dir, 'data', 'demo.duckdb'))).toBe(true);
+    // the simulated account's anchor, so that the next `npm start` sees the same past (issue 25 §2)
+    expect(JSON.parse(readFileSync(join(dir, 'data', 'demo-simulator.json'), 'utf8')).anchor).toMatch(/^\d{4}-\d{2}-\d{2}T/);
 
     // a workbook that opens, with its sheets and a simulated label
     const books = readdirSync(join(dir, 'out')).filter((f) => f.endsWith('.xlsx'));
@@ -49,7 +52,17 @@ describe('npm start without an API key', () => {
     // the planted spike and waste are in the alerts file
     const alerts = readFileSync(join(dir, 'out', 'alerts.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(alerts.every((a) => a.simulated === true)).toBe(true);
-    expect(alerts.some((a) => a.rule === 'anomaly' && a.details.dimension === 'endpoint' && a.details.series_name === 'sdxl-image-api')).toBe(true);
+    // the spike and the cluster start are two incidents, not one alert per series they show in: each message names
+    // its series and the resource driving them
+    const incidents = alerts.filter((a) => a.rule === 'anomaly');
+    expect(incidents.map((a) => a.details.series_name).sort()).toEqual(['PyTorch 2.4', 'sdxl-image-api']);
+    for (const a of incidents) {
+      const series = a.details.series as { dimension: string; series_name: string }[];
+      expect(series.length).toBeGreaterThan(1);
+      for (const s of series) expect(a.message).toContain(`${s.dimension === 'gpu_type' ? 'GPU type' : s.dimension} ${s.series_name} spent`);
+      expect(a.message).toMatch(new RegExp(`driven by ${a.details.drivers[0].resource_name} \\+\\$`));
+    }
+    expect(incidents.find((a) => a.details.series_name === 'sdxl-image-api').details.drivers[0].resource_name).toBe('sdxl-image-api');
     expect(alerts.some((a) => a.rule === 'waste' && a.details.resource_name === 'embeddings-warm')).toBe(true);
     expect(alerts.some((a) => a.rule === 'waste' && a.details.resource_name === 'old-datasets')).toBe(true);
   }, 180_000);

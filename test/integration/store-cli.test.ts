@@ -39,6 +39,15 @@ describe('the store on the command line', () => {
       await s.close();
     }
   };
+  /** How many balance observations a copy holds: data only the database keeps. */
+  const balances = async (path: string) => {
+    const s = await openStore({ path, readOnly: true });
+    try {
+      return (await s.one<{ n: string }>(`select count(*)::varchar as n from raw_balance_observations`))!.n;
+    } finally {
+      await s.close();
+    }
+  };
   const asideFiles = () => readdirSync(join(tmp.dir, 'data')).filter((n) => n.includes('.aside-') && !n.endsWith('.wal')).sort();
 
   beforeAll(async () => {
@@ -49,7 +58,8 @@ describe('the store on the command line', () => {
     pristine = join(tmp.dir, 'pristine');
     mkdirSync(pristine);
     db = join(pristine, 'ledger.duckdb');
-    for (let i = 0; i < 2; i++) expect((await run(['sync', '--source', 'aggregate,pods'])).code).toBe(0);
+    // balance too: its observations are data only the database keeps (the platform tells only today's balance)
+    for (let i = 0; i < 2; i++) expect((await run(['sync', '--source', 'aggregate,pods,balance'])).code).toBe(0);
   }, 120_000);
   afterAll(async () => {
     await sim?.close();
@@ -83,6 +93,62 @@ describe('the store on the command line', () => {
     const next = await run(['sync', '--source', 'aggregate']);
     expect(next.code).toBe(0);
     expect(next.stderr).not.toMatch(/ warn /);
+  });
+
+  it('a backup copied over the database by hand: store check names the newer writer copy, store restore brings it back and keeps the backup aside', async () => {
+    const newer = await runIds(`${db}.writer`);
+    const newerBalances = await balances(`${db}.writer`);
+    expect(newer).toHaveLength(2);
+    copyFileSync(`${db}.previous`, db); // the first generation, with a new file time
+    const older = await runIds(db);
+    expect(older).toHaveLength(1);
+    // the second sync's balance observation is only in the newer copies
+    expect(Number(newerBalances)).toBeGreaterThan(Number(await balances(db)));
+
+    const check = await run(['store', 'check', '--format', 'table']);
+    expect(check.code).toBe(0);
+    expect(check.stdout).toMatch(/newest good copy: .*ledger\.duckdb\.writer \(writer\)/);
+    expect(check.stdout).toMatch(/ledger\.duckdb \(published\) holds older data than .*ledger\.duckdb\.writer \(newest record \S+Z against \S+Z\); gpuledger store restore brings the newest back, keeping it aside/);
+    const rows = rowsOf(await run(['store', 'check', '--format', 'ndjson']));
+    expect(rows.map((x) => [x.copy, x.state])).toEqual([['writer', 'good (newest)'], ['published', 'good'], ['previous', 'good']]);
+    expect(rows[0]!.newest_record! > rows[1]!.newest_record!).toBe(true);
+
+    const restore = await run(['store', 'restore']);
+    expect(restore.code).toBe(0);
+    expect(restore.stderr).not.toMatch(/nothing to restore/);
+    expect(restore.stderr).toMatch(/kept the published copy .*ledger\.duckdb \(good, newest record \S+Z\) as .*ledger\.duckdb\.aside-\S+-published/);
+    expect(restore.stderr).toMatch(/restored .*ledger\.duckdb\.writer \(writer, last run .*, newest record \S+Z\) and published it as .*ledger\.duckdb/);
+    expect(await runIds(db)).toEqual(newer);
+    expect(await balances(db)).toBe(newerBalances);
+    expect(await runIds(join(tmp.dir, 'data', asideFiles()[0]!))).toEqual(older);
+  });
+
+  it('a sync after a backup copied over the database goes on from the newer writer copy, keeps the backup aside and says so in one line', async () => {
+    const newer = await runIds(`${db}.writer`);
+    const newerBalances = await balances(`${db}.writer`);
+    copyFileSync(`${db}.previous`, db);
+    const r = await run(['sync', '--source', 'aggregate']);
+    expect(r.code, r.stderr).toBe(0);
+    const warnings = r.stderr.split('\n').filter((l) => / warn /.test(l));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/ledger\.duckdb was replaced by a copy holding older data \(newest record \S+Z\) than the writer copy \(\S+Z\): kept it as .*ledger\.duckdb\.aside-\S+-published and published the writer copy again; to go back to it on purpose: gpuledger store restore --from ledger\.duckdb\.aside-\S+-published$/);
+    const after = await runIds(db);
+    expect(after.slice(0, newer.length)).toEqual(newer);
+    expect(after).toHaveLength(newer.length + 1);
+    expect(Number(await balances(db))).toBeGreaterThanOrEqual(Number(newerBalances));
+  });
+
+  it('a sync after an older copy put over the writer copy goes on from the database, keeping the older copy aside', async () => {
+    const newer = await runIds(db);
+    copyFileSync(`${db}.previous`, `${db}.writer`);
+    const r = await run(['sync', '--source', 'aggregate']);
+    expect(r.code, r.stderr).toBe(0);
+    const warnings = r.stderr.split('\n').filter((l) => / warn /.test(l));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/the writer copy .*ledger\.duckdb\.writer holds older data \(newest record \S+Z\) than .*ledger\.duckdb \(\S+Z\) – it was replaced since the last publish: kept it as .*-writer and went on from .*ledger\.duckdb; /);
+    const after = await runIds(db);
+    expect(after.slice(0, newer.length)).toEqual(newer);
+    expect(after).toHaveLength(newer.length + 1);
   });
 
   it('store check lists each copy with its state, last run and data, and exits 0 while one is good', async () => {

@@ -1,3 +1,4 @@
+import { displayPath } from '../../src/util/display-path.ts';
 import ExcelJS from 'exceljs';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -55,8 +56,8 @@ describe('renderReport with a definition over fixture SQL', () => {
     expect(first.getCell(1).value).toEqual(new Date('2026-10-01T00:00:00Z'));
     expect(first.getCell(1).numFmt).toBe('yyyy-mm-dd');
     expect(first.getCell(amount).numFmt).toBe('"$"#,##0.00;-"$"#,##0.00');
-    expect(first.getCell(change).numFmt).toBe('+"$"#,##0.00;-"$"#,##0.00;"$"0.00');
-    expect(first.getCell(columnOf(ws, h, 'Change %')).numFmt).toBe('+0.0"%";-0.0"%";0.0"%"');
+    expect(first.getCell(change).numFmt).toBe('+"$"#,##0.00;-"$"#,##0.00;"$"#,##0.00');
+    expect(first.getCell(columnOf(ws, h, 'Change %')).numFmt).toBe('+#,##0.0" %";-#,##0.0" %";#,##0.0" %"');
   });
 
   it('freezes the header, filters the table and fits the columns', () => {
@@ -86,7 +87,7 @@ describe('renderReport with a definition over fixture SQL', () => {
     const h = headerRow(ws, 'Day');
     expect(ws.getRow(h).values).toEqual([undefined, 'Day', 'Family', 'Amount', 'Change amount', 'Change %', 'Resource ID']);
     expect(ws.getRow(h + 1).getCell(1).value).toBeInstanceOf(Date);
-    expect(ws.getRow(h + 1).getCell(5).numFmt).toBe('0.0"%";-0.0"%"');
+    expect(ws.getRow(h + 1).getCell(5).numFmt).toBe('#,##0.0" %";-#,##0.0" %"');
     expect(totalValue(ws.getRow(h - 1).getCell(3))).toBe(Number(await exact(`select sum(amount)::varchar as v from fx_spend where day <= '2026-10-31'`)));
   });
 
@@ -116,7 +117,7 @@ describe('renderReport with a definition over fixture SQL', () => {
     ws.eachRow((row) => facts.set(String(row.getCell(1).value), row.getCell(2).value));
     expect(facts.get('Generated at')).toBe('2026-11-02 07:00 Europe/Berlin');
     expect(facts.get('Period')).toBe('October 2026 (2026-10-01 to 2026-10-31, UTC days)');
-    expect(facts.get('Database')).toBe(store.path);
+    expect(facts.get('Database'), 'no absolute path of the machine in a mailed workbook').toBe(displayPath(store.path));
     const sheets = new Set<unknown>();
     ws.eachRow((row) => {
       if (typeof row.getCell(3).value === 'string' && /select/i.test(row.getCell(3).value as string)) sheets.add(row.getCell(1).value);

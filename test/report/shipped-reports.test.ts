@@ -1,3 +1,4 @@
+import { displayPath } from '../../src/util/display-path.ts';
 import ExcelJS from 'exceljs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,6 +109,8 @@ describe('shipped reports on two accounts of raw billing', () => {
     const labels = nightly.summary.figures.map((f) => f.label);
     expect(labels).toEqual([
       'Month to date', 'Forecast for the month', 'Previous month to the same day', 'Change against it', 'Previous month in full', 'Monthly budget', 'Waste found (monthly cost)',
+      // the Reconciliation sheet's verdict and totals (the email lists them too)
+      'Reconciliation', 'Aggregate route (compared buckets)', 'Family routes (compared buckets)', 'Difference', 'Not compared',
     ]);
     const mtd = await one(`select sum(month_to_date)::varchar as v from rpt_month_forecast where family = 'all'`);
     expect(nightly.summary.figures[0]!.value).toBe(mtd);
@@ -121,14 +124,39 @@ describe('shipped reports on two accounts of raw billing', () => {
     expect(nightly.summary.simulatedAccounts).toEqual(['demo']);
   });
 
-  it('reconciles the closed month in finance-monthly: the aggregate route against the family routes, to the cent', async () => {
+  it('reconciles the closed month in finance-monthly like with like: totals of the compared buckets, a verdict, only the differing bucket', async () => {
+    const where = `where bucket_start >= date '2026-10-01' and bucket_start < date '2026-11-01'`;
+    const compared = `${where} and status in ('agrees', 'differs')`;
+    const figure = (label: string) => monthly.summary.figures.find((f) => f.label === label);
+    const n = await one(`select count(*)::varchar as v from rpt_reconciliation ${compared}`);
+    expect(Number(n)).toBeGreaterThan(100);
+    expect(figure('Reconciliation')!.value).toBe(`1 of ${n} buckets (day) differ, by $1.23 in all`);
+    expect(figure('Aggregate route (compared buckets)')!.value).toBe(await one(`select sum(aggregate_amount)::varchar as v from rpt_reconciliation ${compared}`));
+    expect(figure('Family routes (compared buckets)')!.value).toBe(await one(`select sum(family_amount)::varchar as v from rpt_reconciliation ${compared}`));
+    expect(figure('Difference')!.value).toBe('1.230000');
+    // the aggregate is read by the day only: the family routes' hour buckets are counted, not added to a total
+    const notCompared = await one(`select count(*)::varchar as v from rpt_reconciliation ${where} and status not in ('agrees', 'differs')`);
+    expect(String(figure('Not compared')?.value ?? null)).toBe(Number(notCompared) > 0 ? notCompared : 'null');
+    // the sheet lists the one differing bucket, nothing else
     const ws = sheet(mwb, 'Reconciliation');
     const h = headerRow(ws, 'Account');
-    const where = `where bucket_start >= date '2026-10-01' and bucket_start < date '2026-11-01'`;
-    expectCents(totalValue(ws.getRow(h - 1).getCell(columnOf(ws, h, 'Aggregate route'))), await one(`select sum(aggregate_amount)::varchar as v from rpt_reconciliation ${where}`));
-    expectCents(totalValue(ws.getRow(h - 1).getCell(columnOf(ws, h, 'Difference'))), await one(`select sum(difference)::varchar as v from rpt_reconciliation ${where}`));
+    expect(ws.rowCount - h).toBe(1);
+    expect(ws.getRow(h + 1).getCell(columnOf(ws, h, 'Family')).value).toBe('pod');
+    expect(Number(ws.getRow(h + 1).getCell(columnOf(ws, h, 'Difference')).value)).toBe(1.23);
+    const texts: string[] = [];
+    ws.eachRow((row) => row.eachCell((c) => texts.push(String(c.value))));
+    expect(texts).toContain(`1 of ${n} buckets (day) differ, by $1.23 in all`);
     const daily = sheet(mwb, 'Daily spend');
     expect(daily.rowCount - headerRow(daily, 'Day')).toBe(31);
+  });
+
+  it('says all buckets agree to the cent, and lists none, when the routes agree', async () => {
+    const nsheet = sheet(nwb, 'Reconciliation');
+    const n = await one(`select count(*)::varchar as v from rpt_reconciliation where bucket_start >= date '2026-11-01' and bucket_start < date '2026-11-22' and status in ('agrees', 'differs')`);
+    const texts: string[] = [];
+    nsheet.eachRow((row) => row.eachCell((c) => texts.push(String(c.value))));
+    expect(texts).toContain(`All ${n} buckets (day) agree to the cent`);
+    expect(texts).toContain('None – every compared bucket agrees to the cent.');
   });
 
   it('leaves out credits purchased while the database has no rpt_balance_daily, and shows them beside spend once it has', async () => {
@@ -158,6 +186,24 @@ describe('shipped reports on two accounts of raw billing', () => {
     }
   });
 
+  it('shows every wrapped label and text whole: a row is as tall as the lines its wrapped cells need (LibreOffice keeps stored heights)', () => {
+    let wrappedCells = 0;
+    for (const ws of [...nwb.worksheets, ...mwb.worksheets]) {
+      if (ws.name === 'About') continue;
+      ws.eachRow((row) => {
+        row.eachCell((cell, col) => {
+          if (!cell.alignment?.wrapText || typeof cell.value !== 'string') return;
+          const width = ws.getColumn(col).width ?? 10;
+          const lines = Math.ceil(cell.value.length / Math.max(1, width - 2));
+          if (lines < 2) return;
+          wrappedCells += 1;
+          expect(row.height ?? 15, `${ws.name}!${cell.address} '${cell.value.slice(0, 30)}…' needs ${lines} lines`).toBeGreaterThanOrEqual(lines * 15);
+        });
+      });
+    }
+    expect(wrappedCells, 'the Waste reasons at least wrap').toBeGreaterThan(0);
+  });
+
   it('prints every sheet of both workbooks landscape, one page wide, with its header rows on each page and a footer', () => {
     for (const [wb, r] of [[nwb, nightly], [mwb, monthly]] as const) {
       for (const ws of wb.worksheets) expectPrintable(ws, { report: r.summary.title, period: r.summary.period.title });
@@ -184,7 +230,7 @@ describe('shipped reports on two accounts of raw billing', () => {
     const facts = new Map<string, string>();
     ws.eachRow((row) => facts.set(String(row.getCell(1).value), String(row.getCell(2).value)));
     expect(facts.get('Time zone')).toMatch(/^Europe\/Berlin/);
-    expect(facts.get('Database')).toBe(store.path);
+    expect(facts.get('Database'), 'no absolute path of the machine in a mailed workbook').toBe(displayPath(store.path));
     expect(facts.get('gpuledger version')).toMatch(/^\d+\.\d+\.\d+/);
     expect(facts.get('$period_start')).toBe('2026-11-01');
     const queries: string[] = [];

@@ -6,7 +6,7 @@ import { numberToMicros } from '../../src/util/decimal.ts';
 import { graphql, NOW } from './helpers.ts';
 
 const QUERY = `query { myself { clientBalance currentSpendPerHr spendLimit underBalance minBalance
-  stripeReloadHistory { amount transactionCompletedAt type } } }`;
+  stripeReloadHistory { amount transactionCompletedAt type medium } } }`;
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -55,6 +55,33 @@ describe('GraphQL balance', () => {
     expect(after.stripeReloadHistory).toHaveLength(before.stripeReloadHistory.length + 1);
     expect(after.clientBalance / after.currentSpendPerHr).toBeGreaterThan(72);
     sim.setNow(NOW);
+  });
+
+  it('never changes a completed top-up: the same reload history at a later now, and after a restart with the same anchor', async () => {
+    sim.setNow('2026-11-10T12:00:00Z');
+    const first = (await myself(sim)).stripeReloadHistory;
+    sim.setNow('2026-11-19T12:00:00Z');
+    const movedClock = (await myself(sim)).stripeReloadHistory;
+    sim.setNow(NOW);
+    // a second simulator started later (as the demo is, night after night) from the same seed and anchor
+    const later = await startSimulator({ now: '2026-12-03T08:15:00Z', anchor: NOW });
+    try {
+      const restarted = (await myself(later)).stripeReloadHistory;
+      const byTime = (list: { transactionCompletedAt: string }[]) => [...list].sort((a, b) => a.transactionCompletedAt.localeCompare(b.transactionCompletedAt));
+      expect(first.length).toBeGreaterThan(1);
+      expect(byTime(movedClock).slice(0, first.length)).toEqual(byTime(first));
+      expect(byTime(restarted).slice(0, movedClock.length)).toEqual(byTime(movedClock));
+      expect(restarted.length).toBeGreaterThanOrEqual(movedClock.length);
+      // without the anchor, a later start is another account: the guard that the anchor is what keeps the past
+      const unanchored = await startSimulator({ now: '2026-12-03T08:15:00Z' });
+      try {
+        expect(byTime((await myself(unanchored)).stripeReloadHistory).slice(0, first.length)).not.toEqual(byTime(first));
+      } finally {
+        await unanchored.close();
+      }
+    } finally {
+      await later.close();
+    }
   });
 
   it('still refuses unknown fields, and fields it was told not to know, as graphql-js does', async () => {

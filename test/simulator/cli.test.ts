@@ -10,11 +10,13 @@ const defaults = { host: '127.0.0.1', port: '8787', seed: '42', scale: 'small', 
 describe('gpuledger simulator', () => {
   it('turns flags into simulator options', () => {
     const options = simulatorOptionsFromFlags({
-      ...defaults, port: '0', seed: '7', scale: 'medium', now: '2026-11-20T12:00:00Z', key: ['a', 'b'],
+      ...defaults, port: '0', seed: '7', scale: 'medium', now: '2026-11-20T12:00:00Z', anchor: '2026-11-18T08:00:00Z', key: ['a', 'b'],
       faults: '5xx=0.1,latency=200ms', quotaMinute: '5', sparse: true,
     });
     expect(options).toMatchObject({ port: 0, seed: 7, scale: 'medium', keys: ['a', 'b'], restrictedKeys: ['sim-restricted-key'], quotas: { minute: 5 }, sparse: true });
     expect(options.now).toEqual(new Date('2026-11-20T12:00:00Z'));
+    expect(options.anchor).toEqual(new Date('2026-11-18T08:00:00Z'));
+    expect(simulatorOptionsFromFlags(defaults).anchor).toBeUndefined();
     expect(options.faults).toEqual({ serverError: 0.1, latencyMs: 200 });
     expect(options.accounts).toBeUndefined();
     expect(simulatorOptionsFromFlags({ ...defaults, account: ['team-a=7', 'team-b=8'] }).accounts).toEqual([{ key: 'team-a', seed: 7 }, { key: 'team-b', seed: 8 }]);
@@ -25,6 +27,7 @@ describe('gpuledger simulator', () => {
     [{ seed: 'x' }, '--seed'],
     [{ scale: 'huge' }, '--scale must be small, medium or large'],
     [{ now: '2026-11-20' }, '--now'],
+    [{ anchor: 'yesterday' }, '--anchor'],
     [{ faults: 'explode=1' }, '--faults: unknown fault'],
     [{ quotaMinute: '0' }, '--quota-minute'],
     [{ account: ['team-a-key'] }, '--account must be KEY=SEED'],

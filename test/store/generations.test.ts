@@ -84,6 +84,57 @@ describe('generations and adoption', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('does not adopt an older backup copied over <db>: keeps it aside, publishes the newer writer copy again and says so', async () => {
+    await addRun('a');
+    await addRun('b');
+    copyFileSync(`${db}.previous`, db); // a restore by hand: the first generation, with a new file time
+    await addRun('c');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /^.*ledger\.duckdb was replaced by a copy holding older data \(newest record \S+Z\) than the writer copy \(\S+Z\): kept it as .*ledger\.duckdb\.aside-\d{8}T\d{9}Z-published and published the writer copy again; to go back to it on purpose: gpuledger store restore --from ledger\.duckdb\.aside-\d{8}T\d{9}Z-published$/,
+    );
+    expect(await runs(db)).toBe('a,b,c');
+    expect(await runs(`${db}.previous`)).toBe('a,b');
+    expect(aside()).toEqual([expect.stringMatching(/-published$/)]);
+    expect(await runs(join(dir, aside()[0]!))).toBe('a');
+  });
+
+  it('does not go on from an older copy put over the writer copy: keeps it aside and goes on from <db>', async () => {
+    await addRun('a');
+    await addRun('b');
+    copyFileSync(`${db}.previous`, writerPathFor(db));
+    await addRun('c');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /^the writer copy .*ledger\.duckdb\.writer holds older data \(newest record \S+Z\) than .*ledger\.duckdb \(\S+Z\) – it was replaced since the last publish: kept it as .*ledger\.duckdb\.aside-\d{8}T\d{9}Z-writer and went on from .*ledger\.duckdb; to go back to it on purpose: gpuledger store restore --from ledger\.duckdb\.aside-\S+-writer$/,
+    );
+    expect(await runs(db)).toBe('a,b,c');
+    expect(await runs(join(dir, aside()[0]!))).toBe('a');
+  });
+
+  it('keeps a newer <db>.previous aside when both other copies were replaced by an older one, before a publish replaces it', async () => {
+    await addRun('a');
+    const backup = join(dir, 'backup.duckdb');
+    copyFileSync(db, backup);
+    await addRun('b');
+    await addRun('c');
+    copyFileSync(backup, writerPathFor(db));
+    copyFileSync(backup, db);
+    await addRun('d');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^.*ledger\.duckdb\.previous holds newer data \(newest record \S+Z\) than the copy this session goes on from \(\S+Z\): kept it as .*ledger\.duckdb\.aside-\S+-previous so no publish replaces it; gpuledger store restore --from ledger\.duckdb\.aside-\S+-previous brings it back$/);
+    expect(await runs(join(dir, aside()[0]!))).toBe('a,b');
+    expect(await runs(db)).toBe('a,d');
+  });
+
+  it('compares copies by what they hold, not by file time: a newer file time on older data is no newer copy', async () => {
+    await addRun('a');
+    await addRun('b');
+    expect((await checkCopy(db)).newest! > (await checkCopy(`${db}.previous`)).newest!).toBe(true);
+    copyFileSync(`${db}.previous`, join(dir, 'copied.duckdb'));
+    expect((await checkCopy(join(dir, 'copied.duckdb'))).newest).toBe((await checkCopy(`${db}.previous`)).newest);
+  });
+
   it('rebuilds a damaged writer copy from the good published copy, keeping the damaged one aside', async () => {
     await addRun('a');
     await addRun('b');

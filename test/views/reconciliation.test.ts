@@ -53,4 +53,20 @@ describe('rpt_reconciliation', () => {
       { bucket_start: '2026-10-03 06:00:00+00', family: 'cluster', aggregate_amount: '3.000000', family_amount: null, difference: null },
     ]);
   });
+
+  it('says of each bucket whether it agrees, differs or was not compared, and counts a loaded route without a record as 0', async () => {
+    await store.run(`update raw_billing_serverless set gpu_amount = gpu_amount + 1.25 where start_time = '${DAY2}'`);
+    // the family route's hour buckets the aggregate was never read for: not compared, never added to a side
+    await billPods(store, [{ pod: 'p1', size: 'hour', start: '2026-10-02T05:00:00Z', gpu: '0.400000' }]);
+    // the aggregate read for 2026-10-03 answered nothing, the pods route billed $2: a difference, not a gap
+    await setWatermark(store, { source: 'aggregate', size: 'day', from: DAY1, through: '2026-10-04T00:00:00Z' });
+    await billPods(store, [{ pod: 'p1', start: '2026-10-03T00:00:00Z', gpu: '2.000000' }]);
+    const rows = await store.all(`select bucket_size, bucket_start::varchar as bucket_start, family, aggregate_amount, family_amount, difference, status from rpt_reconciliation where status <> 'agrees' order by 1, 2, 3`);
+    expect(rows).toEqual([
+      { bucket_size: 'day', bucket_start: '2026-10-02 00:00:00+00', family: 'serverless', aggregate_amount: '5.030000', family_amount: '6.280000', difference: '-1.250000', status: 'differs' },
+      { bucket_size: 'day', bucket_start: '2026-10-03 00:00:00+00', family: 'pod', aggregate_amount: '0.000000', family_amount: '2.000000', difference: '-2.000000', status: 'differs' },
+      { bucket_size: 'hour', bucket_start: '2026-10-02 05:00:00+00', family: 'pod', aggregate_amount: null, family_amount: '0.400000', difference: null, status: 'aggregate route not loaded' },
+    ]);
+    expect((await store.one<{ n: string }>(`select count(*)::varchar as n from rpt_reconciliation where status = 'agrees'`))!.n).toBe('9');
+  });
 });

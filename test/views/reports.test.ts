@@ -86,6 +86,18 @@ describe('report views', () => {
     ]);
   });
 
+  it('rpt_top_movers: whole days only – the open day is left out on both sides', async () => {
+    const rows = await store.all(`select dimension, name, month_to_last_day, previous_month_to_last_day, change_amount from rpt_top_movers order by dimension, name`);
+    // vLLM moved by 5.00 month to date only through the open day (10-03, billed so far): to the last whole day it did not move
+    expect(rows).toEqual([
+      { dimension: 'Endpoint', name: 'embed-api', month_to_last_day: '6.000000', previous_month_to_last_day: '0.000000', change_amount: '6.000000' },
+      { dimension: 'GPU type', name: '(none)', month_to_last_day: '2.000000', previous_month_to_last_day: '0.000000', change_amount: '2.000000' },
+      { dimension: 'GPU type', name: 'L4', month_to_last_day: '27.500000', previous_month_to_last_day: '20.000000', change_amount: '7.500000' },
+      { dimension: 'Template', name: '(none)', month_to_last_day: '3.500000', previous_month_to_last_day: '0.000000', change_amount: '3.500000' },
+      { dimension: 'Template', name: 'worker-embedding', month_to_last_day: '6.000000', previous_month_to_last_day: '0.000000', change_amount: '6.000000' },
+    ]);
+  });
+
   it('rpt_top_resources: ranked by month to date', async () => {
     const rows = await store.all(`select rank, family, resource_id, resource_name, month_to_date, previous_month from rpt_top_resources order by rank`);
     expect(rows).toEqual([

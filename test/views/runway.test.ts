@@ -40,6 +40,15 @@ describe('rpt_runway at the edges', () => {
     expect(runway.title).toBe('Runway: acme has run out of credit (balance -$5.00)');
   });
 
+  it('words the spend limit and the runway in the units the report shows them in (47.5 %, not 0.475; $/h; hours)', async () => {
+    await observe(store, '100.000000', '9.500000');
+    const [limit] = (await evaluateRunway(store, RULE as never)).filter((c) => c.key === 'runway:spend-limit:acme');
+    expect(limit!.title).toBe('Spend limit: acme spends $9.50/h, 95.0 % of its $10.00/h limit');
+    expect(limit!.message).toContain('current spend $9.50/h is 95.0 % of the hourly spend limit $10.00/h;');
+    const [runway] = (await evaluateRunway(store, RULE as never)).filter((c) => c.key === 'runway:acme');
+    expect(runway!.message).toContain('at the current $9.50/h (runway 10.5 h, under the 24 h threshold)');
+  });
+
   it('divides a positive balance by a positive spend, as before', async () => {
     await observe(store, '100.000000', '4.000000');
     expect(await store.one('select runway_hours::varchar as h, runway_note from rpt_runway')).toEqual({ h: '25.00', runway_note: null });

@@ -1,4 +1,4 @@
--- One row per grain ('day', 'week' = ISO week from Monday, 'month' = calendar month; UTC), account, family and period, from the family's first billed period up to the period containing as_of_date of report_clock (zero in periods without cost), with the previous period's amount and the change; is_complete once the period has ended by as_of. rpt_spend_daily, rpt_spend_weekly and rpt_spend_monthly are its three grains.
+-- One row per grain ('day', 'week' = ISO week from Monday, 'month' = calendar month; UTC), account, family and period, from the family's first billed period up to the period containing as_of_date of report_clock (zero in periods without cost), with the previous period's amount and the change; is_complete once the period has ended by as_of and every billing route's buckets of it are final (int_complete_through – the complete-through the freshness table shows). rpt_spend_daily, rpt_spend_weekly and rpt_spend_monthly are its three grains.
 create or replace view int_spend_periods as
 with clock as (
     select * from report_clock
@@ -6,6 +6,10 @@ with clock as (
 
 costs as (
     select * from cost_daily
+),
+
+final_through as (
+    select * from int_complete_through
 ),
 
 grains as (
@@ -86,8 +90,10 @@ final as (
             when c.previous_amount <> 0
                 then round((c.amount - c.previous_amount) / c.previous_amount * 100, 4)::decimal(18,4)
         end as change_pct,
-        c.period_end <= clock.as_of_date as is_complete,
-    from compared as c, clock
+        c.period_end <= clock.as_of_date and coalesce(c.period_end <= f.complete_through_date, false) as is_complete,
+    from compared as c
+    cross join clock
+    left join final_through as f on f.account = c.account
 )
 
 select * from final;

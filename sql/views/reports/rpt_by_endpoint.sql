@@ -1,4 +1,4 @@
--- One row per account and Serverless endpoint that had cost in the current or previous month of report_clock: its latest name, template and workers.min, month to date, the previous month to the same day and in full, and the change.
+-- One row per account and Serverless endpoint that had cost in the current or previous month of report_clock: its latest name, template and workers.min, month to date, the previous month to the same day and in full, and the change; then month_to_last_day and previous_month_to_last_day, the same without the open day (what rpt_top_movers compares).
 create or replace view rpt_by_endpoint as
 with windowed as (
     select * from int_cost_month_windows
@@ -18,6 +18,8 @@ per_endpoint as (
         coalesce(sum(amount) filter (where in_month_to_date), 0) as month_to_date,
         coalesce(sum(amount) filter (where in_previous_month_to_date), 0) as previous_month_to_date,
         coalesce(sum(amount) filter (where in_previous_month), 0) as previous_month,
+        coalesce(sum(amount) filter (where in_month_to_last_day), 0) as month_to_last_day,
+        coalesce(sum(amount) filter (where in_previous_month_to_last_day), 0) as previous_month_to_last_day,
     from windowed
     group by all
 ),
@@ -37,6 +39,8 @@ final as (
             when p.previous_month_to_date <> 0
                 then round((p.month_to_date - p.previous_month_to_date) / p.previous_month_to_date * 100, 4)::decimal(18,4)
         end as change_pct,
+        p.month_to_last_day,
+        p.previous_month_to_last_day,
     from per_endpoint as p
     left join endpoints as e
         on e.account = p.account and e.endpoint_id = p.endpoint_id

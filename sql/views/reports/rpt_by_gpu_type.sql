@@ -1,4 +1,4 @@
--- One row per account and GPU type that had cost in the current or previous month of report_clock, plus a '(none)' row for CPU, storage and other cost without a GPU: month to date, the previous month to the same day and in full, and the change. Serverless cost counts under its pool's single catalog type, else under the pool ids.
+-- One row per account and GPU type that had cost in the current or previous month of report_clock, plus a '(none)' row for CPU, storage and other cost without a GPU: month to date, the previous month to the same day and in full, and the change. Serverless cost counts under its pool's single catalog type, else under the pool ids; then month_to_last_day and previous_month_to_last_day, the same without the open day (what rpt_top_movers compares).
 create or replace view rpt_by_gpu_type as
 with windowed as (
     select * from int_cost_month_windows
@@ -16,6 +16,8 @@ per_gpu_type as (
         coalesce(sum(amount) filter (where in_month_to_date), 0) as month_to_date,
         coalesce(sum(amount) filter (where in_previous_month_to_date), 0) as previous_month_to_date,
         coalesce(sum(amount) filter (where in_previous_month), 0) as previous_month,
+        coalesce(sum(amount) filter (where in_month_to_last_day), 0) as month_to_last_day,
+        coalesce(sum(amount) filter (where in_previous_month_to_last_day), 0) as previous_month_to_last_day,
     from windowed
     group by all
 ),
@@ -34,6 +36,8 @@ final as (
             when p.previous_month_to_date <> 0
                 then round((p.month_to_date - p.previous_month_to_date) / p.previous_month_to_date * 100, 4)::decimal(18,4)
         end as change_pct,
+        p.month_to_last_day,
+        p.previous_month_to_last_day,
     from per_gpu_type as p
     left join gpu_types as g
         on g.account = p.account and g.gpu_type_id = p.gpu_type_id

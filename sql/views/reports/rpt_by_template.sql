@@ -1,4 +1,4 @@
--- One row per account and template that had cost in the current or previous month of report_clock, plus a '(none)' row for cost no template could be linked to: month to date, the previous month to the same day and in full, and the change. attribution lists how the template was linked (inventory, graphql, image_match).
+-- One row per account and template that had cost in the current or previous month of report_clock, plus a '(none)' row for cost no template could be linked to: month to date, the previous month to the same day and in full, and the change. attribution lists how the template was linked (inventory, graphql, image_match); then month_to_last_day and previous_month_to_last_day, the same without the open day (what rpt_top_movers compares).
 create or replace view rpt_by_template as
 with windowed as (
     select * from int_cost_month_windows
@@ -17,6 +17,8 @@ per_template as (
         coalesce(sum(amount) filter (where in_month_to_date), 0) as month_to_date,
         coalesce(sum(amount) filter (where in_previous_month_to_date), 0) as previous_month_to_date,
         coalesce(sum(amount) filter (where in_previous_month), 0) as previous_month,
+        coalesce(sum(amount) filter (where in_month_to_last_day), 0) as month_to_last_day,
+        coalesce(sum(amount) filter (where in_previous_month_to_last_day), 0) as previous_month_to_last_day,
     from windowed
     group by all
 ),
@@ -35,6 +37,8 @@ final as (
             when p.previous_month_to_date <> 0
                 then round((p.month_to_date - p.previous_month_to_date) / p.previous_month_to_date * 100, 4)::decimal(18,4)
         end as change_pct,
+        p.month_to_last_day,
+        p.previous_month_to_last_day,
     from per_template as p
     left join templates as t
         on t.account = p.account and t.template_id = p.template_id

@@ -1,4 +1,4 @@
--- One row per account, bucket size, bucket start and family where the aggregate route (/v2/billing) or the family's own route has a record: the aggregate's amount for the family beside the sum of the family route's records, and the difference (aggregate − family; 0 when the routes agree). family_amount is null where the family route was not loaded for that bucket, aggregate_amount where the aggregate was not.
+-- One row per account, bucket size, bucket start and family where the aggregate route (/v2/billing) or the family's own route has a record: the aggregate's amount for the family beside the sum of the family route's records, and the difference (aggregate − family; 0 when the routes agree). A route loaded for the bucket without a record there answered 0; family_amount is null where the family route was not loaded for that bucket at that size, aggregate_amount where the aggregate was not – such a bucket is not compared (difference null). status says which: agrees (to the cent), differs, aggregate route not loaded, family route not loaded.
 create or replace view rpt_reconciliation as
 with aggregate_records as (
     select * from int_aggregate_amounts
@@ -76,11 +76,18 @@ coverage as (
     join loaded as w on w.source = s.source
 ),
 
+aggregate_coverage as (
+    select account, bucket_size, loaded_from, loaded_through,
+    from loaded
+    where source = 'aggregate'
+),
+
 -- (account, source, bucket_size) is the watermarks' key: at most one coverage row per bucket, no duplicates
 covered as (
     select
         j.*,
         j.family_amount is not null or c.family is not null as family_loaded,
+        j.aggregate_amount is not null or ac.account is not null as aggregate_loaded,
     from joined as j
     left join coverage as c
         on c.account = j.account
@@ -88,18 +95,35 @@ covered as (
         and c.family = j.family
         and c.loaded_from <= j.bucket_start
         and j.bucket_end <= c.loaded_through
+    left join aggregate_coverage as ac
+        on ac.account = j.account
+        and ac.bucket_size = j.bucket_size
+        and ac.loaded_from <= j.bucket_start
+        and j.bucket_end <= ac.loaded_through
 ),
 
-final as (
+amounts as (
     select
         account,
         bucket_size,
         bucket_start,
         family,
-        aggregate_amount::decimal(38,6) as aggregate_amount,
+        case when aggregate_loaded then coalesce(aggregate_amount, 0) end::decimal(38,6) as aggregate_amount,
         case when family_loaded then coalesce(family_amount, 0) end::decimal(38,6) as family_amount,
-        (aggregate_amount - case when family_loaded then coalesce(family_amount, 0) end)::decimal(38,6) as difference,
     from covered
+),
+
+final as (
+    select
+        *,
+        (aggregate_amount - family_amount)::decimal(38,6) as difference,
+        case
+            when aggregate_amount is null then 'aggregate route not loaded'
+            when family_amount is null then 'family route not loaded'
+            when round(aggregate_amount - family_amount, 2) = 0 then 'agrees'
+            else 'differs'
+        end as status,
+    from amounts
 )
 
 select * from final;

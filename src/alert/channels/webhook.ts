@@ -10,12 +10,16 @@
 // tried this run and wait in the outbox, instead of costing attempts × timeout each. Each POST's outcome is settled
 // (journal.ts) before the next POST starts; once the run is told to stop, the POST in flight finishes (its answer is
 // recorded) and no retry or further POST starts. A re-send after a kill carries the same Idempotency-Key.
+// The URL's credentials go to the receiver and nowhere else (util/url-credentials.ts): a user and password become
+// Authorization: Basic (undici would drop them silently), a ?token= stays in the request's URL; the channel is
+// named by the host, and any message quoting the URL is redacted.
 import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import type { WebhookChannelConfig } from '../../config/alerts.ts';
 import { ConfigError } from '../../util/errors.ts';
-import { readSecretEnv, redact } from '../../util/secrets.ts';
+import { readSecretEnv, redact, registerSecret, registerUrlSecrets } from '../../util/secrets.ts';
+import { decodedUrlPart } from '../../util/url-credentials.ts';
 import { VERSION } from '../../version.ts';
 import { eventPayload } from '../payload.ts';
 import type { AlertEvent } from '../types.ts';
@@ -44,6 +48,18 @@ function isRetryable(status: number): boolean {
 
 type PostOutcome = { attempts: number; error?: string; permanent?: boolean; refused?: boolean; outOfTime?: boolean; stopped?: boolean };
 
+/** Where to POST (the URL without user and password) and the basic auth they stand for, if any. */
+function target(url: string): { url: string; authorization: string | undefined } {
+  registerUrlSecrets(url);
+  const u = new URL(url);
+  if (u.username === '' && u.password === '') return { url, authorization: undefined };
+  const credentials = Buffer.from(`${decodedUrlPart(u.username)}:${decodedUrlPart(u.password)}`).toString('base64');
+  registerSecret(credentials);
+  u.username = '';
+  u.password = '';
+  return { url: u.toString(), authorization: `Basic ${credentials}` };
+}
+
 export function webhookChannel(config: WebhookChannelConfig, env: NodeJS.ProcessEnv = process.env): Channel {
   const name = config.name ?? new URL(config.url).host;
   let secret: string | undefined;
@@ -54,6 +70,7 @@ export function webhookChannel(config: WebhookChannelConfig, env: NodeJS.Process
     }
   }
   const timeoutMs = config.timeoutSeconds * 1000;
+  const to = target(config.url);
 
   async function post(e: AlertEvent, context: DeliveryContext): Promise<PostOutcome> {
     const simulated = isSimulated(e, context);
@@ -80,10 +97,11 @@ export function webhookChannel(config: WebhookChannelConfig, env: NodeJS.Process
         'x-gpuledger-event-id': e.eventId,
         'x-gpuledger-timestamp': timestamp,
       };
+      if (to.authorization) headers.authorization = to.authorization;
       if (secret) headers['x-gpuledger-signature'] = `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
       const limit = Math.min(timeoutMs, remaining);
       try {
-        const res = await request(config.url, { method: 'POST', body, headers, headersTimeout: limit, bodyTimeout: limit, signal: AbortSignal.timeout(limit) });
+        const res = await request(to.url, { method: 'POST', body, headers, headersTimeout: limit, bodyTimeout: limit, signal: AbortSignal.timeout(limit) });
         await res.body.dump();
         if (res.statusCode < 300) return { attempts: attempt };
         lastError = `HTTP ${res.statusCode}`;

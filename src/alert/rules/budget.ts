@@ -5,7 +5,8 @@ import type { DuckDBValue } from '@duckdb/node-api';
 import type { BudgetRule } from '../../config/alerts.ts';
 import type { Store } from '../../store/database.ts';
 import { readSqlFile } from '../../store/sql-files.ts';
-import { decimalStringToMicros } from '../../util/decimal.ts';
+import { unitText } from '../../model/index.ts';
+import { decimalStringToMicros, microsToDecimalString } from '../../util/decimal.ts';
 import { usdText } from '../../util/money-text.ts';
 import type { Condition } from '../types.ts';
 
@@ -35,6 +36,14 @@ function percentOf(amount: string, budget: string): number {
   const b = decimalStringToMicros(budget);
   if (b === 0n) return Infinity;
   return Number((decimalStringToMicros(amount) * 1000n) / b) / 10;
+}
+
+/** The share of the budget as the report shows it ("48.7 %": the percent unit, rounded, not cut at the decimal). */
+function percentText(amount: string, budget: string): string {
+  const b = decimalStringToMicros(budget);
+  if (b === 0n) return '∞ %';
+  // amount × 100 ÷ budget to 6 decimals, exactly; unitText rounds it to the unit's one decimal
+  return unitText(microsToDecimalString((decimalStringToMicros(amount) * 100_000_000n) / b), 'percent');
 }
 
 async function spend(store: Store, rule: BudgetRule): Promise<SpendRow> {
@@ -70,13 +79,12 @@ export async function evaluateBudget(store: Store, rule: BudgetRule): Promise<Co
   if (crossed.length === 0) return [];
   const rank = (c: (typeof crossed)[number]) => c.index * 2 + (c.basis === 'actual' ? 2 : 1);
   const worst = crossed.reduce((a, b) => (rank(b) > rank(a) ? b : a));
-  const actualPct = percentOf(row.actual, rule.amount);
   const severity = worst.basis === 'actual' && worst.threshold >= 100 ? 'critical' : worst.threshold >= 100 || (worst.basis === 'actual' && worst.threshold >= 80) ? 'warning' : 'info';
-  const forecastText = row.forecast === null ? 'no forecast yet' : `forecast ${usdText(row.forecast)} (${percentOf(row.forecast, rule.amount)} %)`;
+  const forecastText = row.forecast === null ? 'no forecast yet' : `forecast ${usdText(row.forecast)} (${percentText(row.forecast, rule.amount)})`;
   const title =
     worst.basis === 'actual'
-      ? `Budget ${rule.name}: ${actualPct} % spent (${periodLabel})`
-      : `Budget ${rule.name}: forecast to reach ${percentOf(row.forecast!, rule.amount)} % (${periodLabel})`;
+      ? `Budget ${rule.name}: ${percentText(row.actual, rule.amount)} spent (${periodLabel})`
+      : `Budget ${rule.name}: forecast to reach ${percentText(row.forecast!, rule.amount)} (${periodLabel})`;
   return [
     {
       key: `budget:${rule.name}:${rule.account ?? '*'}:${row.period_start}`,
@@ -87,7 +95,7 @@ export async function evaluateBudget(store: Store, rule: BudgetRule): Promise<Co
       title,
       message:
         `${scopeText(rule)}: ${usdText(row.actual)} spent of a ${usdText(rule.amount)} ${rule.period}ly budget ` +
-        `(${actualPct} %) as of ${row.as_of_date}; ${forecastText}; crossed the ${worst.threshold} % threshold on the ${worst.basis}.`,
+        `(${percentText(row.actual, rule.amount)}) as of ${row.as_of_date}; ${forecastText}; crossed the ${worst.threshold} % threshold on the ${worst.basis}.`,
       details: {
         budget: rule.name,
         period: rule.period,

@@ -8,6 +8,7 @@ import type { RunwayRule } from '../../config/alerts.ts';
 import type { Store } from '../../store/database.ts';
 import { readSqlFile } from '../../store/sql-files.ts';
 import { decimalStringToMicros } from '../../util/decimal.ts';
+import { unitText } from '../../model/index.ts';
 import { usdText } from '../../util/money-text.ts';
 import type { Condition } from '../types.ts';
 
@@ -52,8 +53,9 @@ export async function evaluateRunway(store: Store, rule: RunwayRule): Promise<Co
   const found: Condition[] = [];
   for (const r of rows) {
     const estimate = r.estimated ? ' (estimated: the balance source did not answer; last known balance less billing since)' : '';
-    const burn = `${usdText(r.balance)} at ${usdText(r.spend_per_hour)}/h`;
-    const billed = r.billed_per_hour_24h === null ? '' : ` The last full day billed ${usdText(r.billed_per_hour_24h)}/h.`;
+    const perHour = (v: string) => unitText(v, 'usd_per_hour');
+    const burn = `${usdText(r.balance)} at ${perHour(r.spend_per_hour)}`;
+    const billed = r.billed_per_hour_24h === null ? '' : ` The last full day billed ${perHour(r.billed_per_hour_24h)}.`;
     const details = { ...r, rule: { warningHours: rule.warningHours, criticalHours: rule.criticalHours, spendLimitPct: rule.spendLimitPct } };
     const hours = r.runway_hours === null ? null : Number(r.runway_hours);
     if (hours !== null && hours < rule.warningHours) {
@@ -72,8 +74,8 @@ export async function evaluateRunway(store: Store, rule: RunwayRule): Promise<Co
           : `Runway: ${r.account} has ${hoursText(hours)} of credit left (${burn})${r.estimated ? ', estimated' : ''}`,
         message:
           `${r.account}: balance ${usdText(r.balance)} as of ${r.observed_at}${estimate} runs out around ${r.runs_out_at} at the current ` +
-          `${usdText(r.spend_per_hour)}/h (runway ${r.runway_hours} h, under the ${critical ? rule.criticalHours : rule.warningHours} h threshold).${billed}` +
-          ` Storage alone bills ${usdText(r.storage_only_per_hour)}/h after pods stop.` +
+          `${perHour(r.spend_per_hour)} (runway ${r.runway_hours === null ? '–' : unitText(r.runway_hours, 'hours')}, under the ${critical ? rule.criticalHours : rule.warningHours} h threshold).${billed}` +
+          ` Storage alone bills ${perHour(r.storage_only_per_hour)} after pods stop.` +
           atRiskText(atRisk, rule.listResources) + ' Top up the balance or stop resources.',
         details: { ...details, at_risk: atRisk.slice(0, 100) },
       });
@@ -88,7 +90,7 @@ export async function evaluateRunway(store: Store, rule: RunwayRule): Promise<Co
         level: 1,
         severity: 'critical',
         title: `Balance under one hour of spend: ${r.account} cannot start new pods (${burn})`,
-        message: `${r.account}: balance ${usdText(r.balance)}${estimate} is less than one hour of the current ${usdText(r.spend_per_hour)}/h; the platform refuses a new pod without an hour of credit (402 Insufficient balance).`,
+        message: `${r.account}: balance ${usdText(r.balance)}${estimate} is less than one hour of the current ${perHour(r.spend_per_hour)}; the platform refuses a new pod without an hour of credit (402 Insufficient balance).`,
         details,
       });
     }
@@ -100,8 +102,8 @@ export async function evaluateRunway(store: Store, rule: RunwayRule): Promise<Co
         account: r.account,
         level: usedPct >= 100 ? 2 : 1,
         severity: 'warning',
-        title: `Spend limit: ${r.account} spends ${usdText(r.spend_per_hour)}/h, ${usedPct} % of its ${usdText(r.spend_limit_per_hour)}/h limit`,
-        message: `${r.account}: current spend ${usdText(r.spend_per_hour)}/h is ${usedPct} % of the hourly spend limit ${usdText(r.spend_limit_per_hour)}/h; the platform refuses new resources that would take spend above it. Ask support to raise the limit or stop resources.`,
+        title: `Spend limit: ${r.account} spends ${perHour(r.spend_per_hour)}, ${unitText(r.spend_limit_used_pct!, 'percent')} of its ${perHour(r.spend_limit_per_hour)} limit`,
+        message: `${r.account}: current spend ${perHour(r.spend_per_hour)} is ${unitText(r.spend_limit_used_pct!, 'percent')} of the hourly spend limit ${perHour(r.spend_limit_per_hour)}; the platform refuses new resources that would take spend above it. Ask support to raise the limit or stop resources.`,
         details,
       });
     }

@@ -14,8 +14,10 @@ const REQUIRED = ['clientBalance', 'currentSpendPerHr', 'spendLimit'] as const;
 const OPTIONAL = {
   underBalance: 'underBalance',
   minBalance: 'minBalance',
-  stripeReloadHistory: 'stripeReloadHistory { amount transactionCompletedAt type }',
+  stripeReloadHistory: 'stripeReloadHistory { amount transactionCompletedAt type medium }',
 } as const;
+/** A platform that does not know a top-up's medium still lists its top-ups: asked again without it. */
+const WITHOUT_MEDIUM = 'stripeReloadHistory { amount transactionCompletedAt type }';
 type OptionalField = keyof typeof OPTIONAL;
 
 // an amount the store can hold (DECIMAL(18,6)): anything larger is not a balance but a broken answer, said here
@@ -31,7 +33,7 @@ const myselfSchema = z.looseObject({
   underBalance: z.boolean().nullable().optional(),
   minBalance: usd.nullable().optional(),
   stripeReloadHistory: z
-    .array(z.looseObject({ amount: usd, transactionCompletedAt: z.string().min(1), type: z.string().min(1) }))
+    .array(z.looseObject({ amount: usd, transactionCompletedAt: z.string().min(1), type: z.string().min(1), medium: z.string().min(1).nullable().optional() }))
     .nullable()
     .optional(),
 });
@@ -49,12 +51,14 @@ function unknownFields(message: string): string[] {
 
 export function createGraphqlBalanceSource(requester: ApiRequester): BalanceSource {
   const missing = new Set<OptionalField>();
+  let withoutMedium = false;
   const what = 'POST /graphql (myself balance)';
 
   /** One attempt: the reading, or the messages of a refusal. */
   const ask = async (signal?: AbortSignal): Promise<{ reading: BalanceReading } | { refusal: string }> => {
     const optional = (Object.keys(OPTIONAL) as OptionalField[]).filter((f) => !missing.has(f));
-    const query = `query { myself { ${[...REQUIRED, ...optional.map((f) => OPTIONAL[f])].join(' ')} } }`;
+    const selection = (f: OptionalField) => (f === 'stripeReloadHistory' && withoutMedium ? WITHOUT_MEDIUM : OPTIONAL[f]);
+    const query = `query { myself { ${[...REQUIRED, ...optional.map(selection)].join(' ')} } }`;
     let json: unknown;
     try {
       ({ json } = await requester.request({ what, method: 'POST', path: '/graphql', body: JSON.stringify({ query }), signal }));
@@ -69,7 +73,12 @@ export function createGraphqlBalanceSource(requester: ApiRequester): BalanceSour
     const m = parsed.data.data?.myself;
     if (!m) throw new ApiGraphqlError(`${what}: no data in the answer`);
     const topUps: TopUp[] | null =
-      m.stripeReloadHistory == null ? null : m.stripeReloadHistory.map((r) => ({ amount: dollars(r.amount), completedAt: r.transactionCompletedAt, type: r.type }));
+      m.stripeReloadHistory == null ? null : m.stripeReloadHistory.map((r) => ({
+            amount: dollars(r.amount),
+            completedAt: r.transactionCompletedAt,
+            type: r.type,
+            medium: r.medium ?? null,
+          }));
     return {
       reading: {
         balance: dollars(m.clientBalance),
@@ -91,9 +100,11 @@ export function createGraphqlBalanceSource(requester: ApiRequester): BalanceSour
         if ('reading' in result) return result.reading;
         const named = unknownFields(result.refusal);
         const droppable = named.filter((f): f is OptionalField => f in OPTIONAL && !missing.has(f as OptionalField));
+        const medium = !withoutMedium && !missing.has('stripeReloadHistory') && named.includes('medium');
         // only a refusal that names nothing but optional fields we still ask for can be cured by asking less
-        if (droppable.length === 0 || droppable.length !== named.length) throw new ApiGraphqlError(`${what}: ${result.refusal}`);
+        if ((droppable.length === 0 && !medium) || droppable.length + (medium ? 1 : 0) !== named.length) throw new ApiGraphqlError(`${what}: ${result.refusal}`);
         for (const f of droppable) missing.add(f);
+        if (medium) withoutMedium = true;
       }
     },
   };

@@ -1,11 +1,13 @@
 // `gpuledger alerts [--dry-run] [--as-of RFC3339 [--with-restatements]] [--wait S]`: evaluate the alert rules and
 // deliver new, escalated and resolved alerts – and what earlier runs could not deliver – to the configured channels.
 // The database is held only while evaluating and while recording outcomes, never while a channel is being reached.
-// --as-of back-tests the rules at a past moment on the data as loaded then (--with-restatements: as loaded now);
+// --dry-run --as-of back-tests the rules at a past moment on the data as loaded then (--with-restatements: as loaded
+// now), against the alert state as it stood then;
 // --dry-run prints what would be sent and changes nothing. Exit 3 when a rule or a channel failed, or a channel still
 // owes events (the rest still ran). TERM or INT: deliveries in flight finish, none starts, what was acknowledged is
 // recorded, and the command ends with one line and exit 3; a second signal ends it at once (exit 1) – what was
 // acknowledged is in the delivery journal by then (src/alert/journal.ts) and the next run folds it in.
+// `alerts mute <key> --until T` and `alerts unmute <key>` are subcommands (alerts-mute.ts).
 import type { Command } from 'commander';
 import { parseRfc3339 } from '../../util/buckets.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
@@ -13,6 +15,11 @@ import { exitWith } from '../last-resort.ts';
 import type { ExitState } from '../exit-state.ts';
 import type { Store } from '../../store/database.ts';
 import { storingRules } from '../../allocation/load-rules.ts';
+import { registerAlertsMute } from './alerts-mute.ts';
+
+// a back-test compares with the alert state as it stood at --as-of (src/alert/state-then.ts): recording its events
+// into today's state would announce again what is already open, so it can only say what would have been sent
+const BACK_TEST_PRINTS_ONLY = '--as-of back-tests the rules against the alert state as it stood then and sends nothing: add --dry-run';
 
 interface AlertsFlags {
   dryRun?: boolean;
@@ -22,11 +29,12 @@ interface AlertsFlags {
 }
 
 export function registerAlerts(program: Command, exit: ExitState): void {
-  program
-    .command('alerts')
+  const alerts = program.command('alerts');
+  registerAlertsMute(alerts);
+  alerts
     .description('evaluate alert rules and deliver new, escalated and resolved alerts (and any still owed)')
     .option('--dry-run', 'print what would be sent; change no alert state and send nothing')
-    .option('--as-of <time>', 'evaluate as of this RFC 3339 moment, on the data as it was loaded then (back-test a rule on history)')
+    .option('--as-of <time>', 'with --dry-run: evaluate as of this RFC 3339 moment, on the data as it was loaded then and against the alert state of then (back-test a rule on history)')
     .option('--with-restatements', 'with --as-of: evaluate on the data as loaded now, later restatements included')
     .option('--wait <seconds>', 'wait this long for another gpuledger process to release the database', '0')
     .action(async (flags: AlertsFlags, command: Command) => {
@@ -59,6 +67,7 @@ export function registerAlerts(program: Command, exit: ExitState): void {
         if (flags.withRestatements && asOf === undefined) {
           throw new UsageError('--with-restatements only applies to a back-test: pass --as-of RFC3339 too');
         }
+        if (asOf !== undefined && !flags.dryRun) throw new UsageError(BACK_TEST_PRINTS_ONLY);
         const wait = Number(flags.wait ?? 0);
         if (!Number.isFinite(wait) || wait < 0) throw new UsageError(`--wait takes seconds (a number ≥ 0), got '${flags.wait}'`);
         const waitMs = Math.max(wait * 1000, SESSION_WAIT_MS);

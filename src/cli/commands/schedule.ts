@@ -28,7 +28,8 @@ export function registerSchedule(program: Command, _exit: ExitState): void {
         ...(settings.configPath ? ['--config', settings.configPath] : []),
         '--db',
         settings.dbPath,
-        ...(globals.apiUrl ? ['--api-url', globals.apiUrl] : []),
+        // the resolved URL, without the credentials a request never sends: kept out of the jobs' command lines
+        ...(globals.apiUrl ? ['--api-url', settings.apiUrl] : []),
         ...(globals.logLevel ? ['--log-level', globals.logLevel] : []),
       ];
       const scheduler = new Scheduler({

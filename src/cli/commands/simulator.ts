@@ -15,6 +15,7 @@ interface SimulatorFlags {
   seed: string;
   scale: string;
   now?: string;
+  anchor?: string;
   key: string[];
   restrictedKey: string[];
   faults?: string;
@@ -60,6 +61,7 @@ export function simulatorOptionsFromFlags(flags: SimulatorFlags): SimulatorOptio
     seed: integer(flags.seed, '--seed', 0, 2 ** 32 - 1),
     scale: flags.scale as SimulatorOptions['scale'],
     ...(flags.now !== undefined ? { now: parseRfc3339(flags.now, '--now') } : {}),
+    ...(flags.anchor !== undefined ? { anchor: parseRfc3339(flags.anchor, '--anchor') } : {}),
     keys: flags.key.length ? flags.key : [DEFAULT_SIMULATOR_KEYS.full],
     restrictedKeys: flags.restrictedKey.length ? flags.restrictedKey : [DEFAULT_SIMULATOR_KEYS.restricted],
     quotas,
@@ -78,6 +80,7 @@ export function registerSimulator(program: Command, _exit: ExitState): void {
     .option('--seed <n>', 'seed of the synthetic account and of the faults', '42')
     .option('--scale <scale>', 'small, medium or large', 'small')
     .option('--now <rfc3339>', 'fix the simulated clock at this time (default: run with the wall clock)')
+    .option('--anchor <rfc3339>', 'make the synthetic account as of this time (default: the start time); start again with the same --anchor and a later --now to see the same past later')
     .option('--key <key>', 'a valid full-access API key (repeatable; default sim-demo-key)', collect, [])
     .option('--restricted-key <key>', 'a valid key without the billing scope (repeatable; default sim-restricted-key)', collect, [])
     .option('--faults <spec>', 'fault injection, e.g. 5xx=0.1,reset=0.05,truncate=0.02,latency=200ms,drift=pods,429=0.1,graphql=down')

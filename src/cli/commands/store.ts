@@ -19,10 +19,10 @@ function parseWait(value: string | undefined): number {
   return wait * 1000;
 }
 
-function copiesTable(reports: readonly CopyReport[], chosen: CopyReport | undefined): Table {
+function copiesTable(reports: readonly CopyReport[], chosen: CopyReport | undefined, older: readonly CopyReport[]): Table {
   const text = (name: string) => ({ name, kind: 'text' as const });
   return {
-    columns: [text('copy'), text('file'), text('state'), { name: 'schema', kind: 'number' }, text('last_run'), text('data_through'), { name: 'size_mb', kind: 'number' }, text('modified'), text('problem')],
+    columns: [text('copy'), text('file'), text('state'), { name: 'schema', kind: 'number' }, text('last_run'), text('data_through'), text('newest_record'), { name: 'size_mb', kind: 'number' }, text('modified'), text('problem')],
     rows: reports.map((r) => [
       r.role,
       shown(r.path),
@@ -30,11 +30,18 @@ function copiesTable(reports: readonly CopyReport[], chosen: CopyReport | undefi
       r.schemaVersion ?? null,
       r.lastRun ?? '',
       r.dataThrough ?? '',
+      r.newest ?? '',
       Math.round(r.bytes / 1e5) / 10,
       r.modified.toISOString().slice(0, 19) + 'Z',
       r.problem ?? '',
     ]),
-    footer: [chosen ? `newest good copy: ${shown(chosen.path)} (${chosen.role})` : 'no good copy: gpuledger store restore has nothing to bring back; see README "Operations"'],
+    footer: [
+      chosen ? `newest good copy: ${shown(chosen.path)} (${chosen.role})` : 'no good copy: gpuledger store restore has nothing to bring back; see README "Operations"',
+      // a backup copied over <db> or the writer copy by hand: say which holds less, and what brings the newest back
+      ...older.map(
+        (r) => `${shown(r.path)} (${r.role}) holds older data than ${shown(chosen!.path)} (newest record ${r.newest ?? 'none'} against ${chosen!.newest}); gpuledger store restore brings the newest back, keeping it aside`,
+      ),
+    ],
   };
 }
 
@@ -48,11 +55,11 @@ export function registerStore(program: Command, exit: ExitState): void {
     .action(async (flags: { format?: string; wait?: string }, command: Command) => {
       const format = flags.format ? parseOutputFormat(flags.format) : defaultFormat(undefined, Boolean(process.stdout.isTTY));
       const waitMs = parseWait(flags.wait);
-      const [{ contextFor }, { checkCopies, newestGood }] = await Promise.all([import('../context.ts'), import('../../store/store-check.ts')]);
+      const [{ contextFor }, { checkCopies, newestGood, olderThanNewest }] = await Promise.all([import('../context.ts'), import('../../store/store-check.ts')]);
       const { settings } = contextFor(command);
       const reports = await checkCopies(settings.dbPath, { waitMs });
       const chosen = newestGood(reports);
-      emit(copiesTable(reports, chosen), { format });
+      emit(copiesTable(reports, chosen, olderThanNewest(reports, chosen)), { format });
       if (!chosen) exit.code = EXIT.failure;
     });
   store
@@ -65,9 +72,9 @@ export function registerStore(program: Command, exit: ExitState): void {
       const [{ contextFor }, { restoreStore }] = await Promise.all([import('../context.ts'), import('../../store/restore.ts')]);
       const { settings, log } = contextFor(command);
       const result = await restoreStore(settings.dbPath, { from: flags.from, waitMs });
-      const from = `${shown(result.from.path)} (${result.from.role}, last run ${result.from.lastRun ?? 'none'})`;
+      const from = `${shown(result.from.path)} (${result.from.role}, last run ${result.from.lastRun ?? 'none'}, newest record ${result.from.newest ?? 'none'})`;
       if (result.nothingToDo) return log.info(`nothing to restore: the newest good copy ${from} is already the writer copy and the published database`);
-      for (const a of result.setAside) log.warn(`kept the ${a.role} copy ${shown(a.path)} (${a.state}) as ${shown(a.to)}`);
+      for (const a of result.setAside) log.warn(`kept the ${a.role} copy ${shown(a.path)} (${a.state}${a.newest ? `, newest record ${a.newest}` : ''}) as ${shown(a.to)}`);
       log.info(`restored ${from}${result.published ? ` and published it as ${shown(settings.dbPath)}` : ` as the writer copy; ${shown(settings.dbPath)} already was this copy`}`);
     });
 }

@@ -12,7 +12,8 @@ import { headerComment, readSqlFile } from '../../store/sql-files.ts';
 import { isGpuledgerError, StoreError } from '../../util/errors.ts';
 import { sqlPath } from '../sql-path.ts';
 import { removeLakeFile, removeLeftovers } from './lake-folder.ts';
-import { LAKE_TABLES, partitionFile, type LakeTable } from './lake-layout.ts';
+import { LAKE_TABLES, MANIFEST_NAME, partitionFile, type LakeTable } from './lake-layout.ts';
+import { refuseLinksInLake } from './lake-links.ts';
 import { emptyManifest, writeManifest, type LakeManifest, type ManifestFile } from './lake-manifest.ts';
 import { planLake, type SourcePartition } from './lake-plan.ts';
 
@@ -79,6 +80,8 @@ async function writePartition(store: Store, target: LakeTarget, p: SourcePartiti
 export async function exportLake(store: Store, target: LakeTarget): Promise<LakeSummary> {
   const now = target.now ?? (() => new Date());
   const { lake, dbPath } = target;
+  // before anything is written – the claim, the sweep of leftovers, a partition – nothing in the lake is a link
+  refuseLinksInLake(lake, target.flag);
   if (!target.previous) {
     // claim the folder first: a first export killed half-way leaves a lake (ours to finish), not a foreign folder
     mkdirSync(lake, { recursive: true });
@@ -94,6 +97,8 @@ export async function exportLake(store: Store, target: LakeTarget): Promise<Lake
       source.push(...staged.partitions);
     }
     const plan = planLake(lake, source, target.previous);
+    // the staging took a while: the paths about to be written or deleted are walked again
+    refuseLinksInLake(lake, target.flag, [...plan.write.map(partitionFile), ...plan.remove.map((f) => f.path), MANIFEST_NAME]);
     const written: ManifestFile[] = [];
     for (const p of plan.write) written.push(await writePartition(store, target, p, now()));
     // before the manifest: a manifest naming a deleted file is repaired next time, a forgotten file never would be

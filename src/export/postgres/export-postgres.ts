@@ -16,6 +16,7 @@ import { VERSION } from '../../version.ts';
 import { ident } from './column-types.ts';
 import { connectPostgres, type PostgresTarget } from './connect.ts';
 import { ensureStateTables, readState } from './export-state.ts';
+import { refuseForeignObjects } from './foreign-objects.ts';
 import { createMaterializer } from './materialize.ts';
 import { applyRelation, prepareRelation, type Applied, type RunContext, type TableChange } from './mirror-relation.ts';
 import { MIRRORED_RELATIONS, type MirroredRelation } from './relations.ts';
@@ -74,7 +75,9 @@ async function exportInTransaction(store: Store, client: pg.Client, target: Post
   // CREATE SCHEMA checks the right to create in the database even with IF NOT EXISTS: ask first, so a schema an
   // administrator made for the export user is enough
   const exists = await client.query('select 1 from pg_namespace where nspname = $1', [target.schema]);
-  if (exists.rowCount === 0) await client.query(`create schema ${ident(target.schema)}`);
+  // a user's table, view or index under one of our names is never dropped or written: refused before any DDL
+  if (exists.rowCount !== 0) await refuseForeignObjects(client, target.schema, relations);
+  else await client.query(`create schema ${ident(target.schema)}`);
   await client.query(`select set_config('search_path', $1, true), set_config('timezone', 'UTC', true)`, [ident(target.schema)]);
   await ensureStateTables(client);
   const state = await readState(client);

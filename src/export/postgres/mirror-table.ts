@@ -26,10 +26,14 @@ export async function createTable(client: ClientBase, relation: MirroredRelation
   await client.query(`comment on table ${ident(relation.table)} is ${client.escapeLiteral(description)}`);
 }
 
+/** The name of the index on these columns (PostgreSQL keeps 63 bytes of a name). */
+export function indexName(relation: MirroredRelation, columns: readonly string[]): string {
+  return `${relation.table}_${columns.join('_')}_idx`.slice(0, 63);
+}
+
 export async function createIndexes(client: ClientBase, relation: MirroredRelation): Promise<void> {
   for (const columns of indexesOf(relation)) {
-    const name = `${relation.table}_${columns.join('_')}_idx`.slice(0, 63);
-    await client.query(`create index if not exists ${ident(name)} on ${ident(relation.table)} (${columns.map(ident).join(', ')})`);
+    await client.query(`create index if not exists ${ident(indexName(relation, columns))} on ${ident(relation.table)} (${columns.map(ident).join(', ')})`);
   }
   // planner statistics now, rather than whenever autovacuum gets round to the new table
   await client.query(`analyze ${ident(relation.table)}`);

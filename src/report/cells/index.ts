@@ -1,7 +1,7 @@
 // Cells: the column formats and styles, DuckDB values turned into cell values (exact DECIMAL until the cell), and
 // the same values as text for summaries and emails.
 export { cellStyle, COLORS, COLUMN_FORMATS, isNumericFormat, STYLE, type ColumnFormat } from './styles.ts';
-export { displayLength, inferFormat, parseTimestamp, toCellValue, type CellValue } from './values.ts';
+export { displayLength, inferFormat, parseTimestamp, printedFormat, toCellValue, type CellValue } from './values.ts';
 export { ExactSum, rawConverter, type RawConverter } from './raw-values.ts';
 export { formatText, instantText } from './text-format.ts';
 export { humanize } from './humanize.ts';

@@ -10,6 +10,7 @@ import {
   DuckDBTypeId,
   type DuckDBValue,
 } from '@duckdb/node-api';
+import { unitSpec } from '../../model/index.ts';
 import type { ColumnFormat } from './styles.ts';
 import { toCellValue, wallClock, type CellValue } from './values.ts';
 
@@ -34,12 +35,15 @@ function instant(v: DuckDBValue): Date | undefined {
 
 /** A converter for one column: DuckDB type × display format × time zone. */
 export function rawConverter(typeId: DuckDBTypeId, format: ColumnFormat, timeZone: string): RawConverter {
-  const numeric = format === 'usd' || format === 'number' || format === 'integer' || format === 'percent';
-  if (numeric && typeId === DuckDBTypeId.DECIMAL) return (v) => (v === null ? null : decimalToNumber(v as DuckDBDecimalValue));
-  if (numeric && (typeId === DuckDBTypeId.DOUBLE || typeId === DuckDBTypeId.FLOAT || typeId === DuckDBTypeId.INTEGER || typeId === DuckDBTypeId.SMALLINT || typeId === DuckDBTypeId.TINYINT)) {
+  const spec = unitSpec(format);
+  const numeric = spec.kind === 'number';
+  // a unit read in another scale than stored (hours read as days) converts through the JSON path (values.ts)
+  const scaled = spec.kind === 'number' && spec.divisor !== undefined;
+  if (numeric && !scaled && typeId === DuckDBTypeId.DECIMAL) return (v) => (v === null ? null : decimalToNumber(v as DuckDBDecimalValue));
+  if (numeric && !scaled && (typeId === DuckDBTypeId.DOUBLE || typeId === DuckDBTypeId.FLOAT || typeId === DuckDBTypeId.INTEGER || typeId === DuckDBTypeId.SMALLINT || typeId === DuckDBTypeId.TINYINT)) {
     return (v) => (v as number | null);
   }
-  if (numeric && typeId === DuckDBTypeId.BIGINT) return (v) => (v === null ? null : Number(v as bigint));
+  if (numeric && !scaled && typeId === DuckDBTypeId.BIGINT) return (v) => (v === null ? null : Number(v as bigint));
   if (format === 'date' && typeId === DuckDBTypeId.DATE) {
     return (v) => (v === null ? null : (v as DuckDBDateValue).isFinite ? new Date((v as DuckDBDateValue).days * DAY_MS) : String(v));
   }

@@ -1,30 +1,34 @@
-// The workbook's look: number formats per column format, and the shared cell styles. Style objects are created
+// The workbook's look: number formats per column unit, and the shared cell styles. Style objects are created
 // once and shared – exceljs caches a style id per object (a WeakMap), so a million cells cost one lookup each.
 import type { Style } from 'exceljs';
+import { isNumberUnit, UNIT_NAMES, unitSpec, type NumberUnit, type Unit } from '../../model/index.ts';
 
-export const COLUMN_FORMATS = ['text', 'integer', 'number', 'usd', 'percent', 'date', 'datetime', 'boolean'] as const;
-export type ColumnFormat = (typeof COLUMN_FORMATS)[number];
+/** A column's format is its unit (src/model/units.ts): what its values are measured in decides how they read. */
+export const COLUMN_FORMATS = UNIT_NAMES;
+export type ColumnFormat = Unit;
 
-/** Excel number formats. Money shows 2 decimals; the cell keeps every digit it was given. */
-export const NUM_FMT: Record<ColumnFormat, string | undefined> = {
-  text: '@',
-  integer: '#,##0',
-  number: '#,##0.00',
-  usd: '"$"#,##0.00;-"$"#,##0.00',
-  // views-contract.md: change_pct 12.5 means +12.5 %, so the value is shown as is with a % sign, not ×100
-  percent: '0.0"%";-0.0"%"',
-  date: 'yyyy-mm-dd',
-  datetime: 'yyyy-mm-dd hh:mm',
-  boolean: undefined,
-};
+/** The Excel number format of a number unit: the same prefix, decimals and suffix unitText writes. */
+function numberFormat(spec: NumberUnit, signed: boolean): string {
+  const body = `${spec.prefix ? `"${spec.prefix}"` : ''}#,##0${spec.decimals > 0 ? `.${'0'.repeat(spec.decimals)}` : ''}${spec.suffix ? `"${spec.suffix}"` : ''}`;
+  return signed ? `+${body};-${body};${body}` : `${body};-${body}`;
+}
+
+/** Excel number formats. The cell keeps every digit it was given; the format shows the unit's decimals. */
+export const NUM_FMT = Object.fromEntries(
+  UNIT_NAMES.map((u) => {
+    const spec = unitSpec(u);
+    if (spec.kind === 'number') return [u, numberFormat(spec, false)];
+    return [u, spec.kind === 'date' ? 'yyyy-mm-dd' : spec.kind === 'datetime' ? 'yyyy-mm-dd hh:mm' : spec.kind === 'text' ? '@' : undefined];
+  }),
+) as Record<ColumnFormat, string | undefined>;
 
 /** Changes carry an explicit sign: +$12.00 reads as an increase at a glance. */
-export const SIGNED_NUM_FMT: Partial<Record<ColumnFormat, string>> = {
-  usd: '+"$"#,##0.00;-"$"#,##0.00;"$"0.00',
-  percent: '+0.0"%";-0.0"%";0.0"%"',
-  number: '+#,##0.00;-#,##0.00;0.00',
-  integer: '+#,##0;-#,##0;0',
-};
+export const SIGNED_NUM_FMT = Object.fromEntries(
+  UNIT_NAMES.flatMap((u) => {
+    const spec = unitSpec(u);
+    return spec.kind === 'number' ? [[u, numberFormat(spec, true)]] : [];
+  }),
+) as Partial<Record<ColumnFormat, string>>;
 
 export const COLORS = {
   ink: 'FF1F2937',
@@ -92,5 +96,5 @@ export function cellStyle(format: ColumnFormat, options: { signed?: boolean; tot
 }
 
 export function isNumericFormat(format: ColumnFormat): boolean {
-  return format === 'integer' || format === 'number' || format === 'usd' || format === 'percent';
+  return isNumberUnit(format);
 }

@@ -1,8 +1,9 @@
-// Values as text, for the summary's notes and the email body (the workbook itself keeps numbers and dates).
-// Money goes through usdText (src/util/money-text.ts), which the alert messages share.
-import { usdText } from '../../util/money-text.ts';
+// Values as text, for the HTML report, serve's pages, the summary's notes and the email body (the workbook itself
+// keeps numbers and dates). Numbers go through unitText (src/model/unit-text.ts), which the alert messages share,
+// with the prefix, decimals and suffix of their unit – the same the workbook's number format shows.
+import { unitSpec, unitText } from '../../model/index.ts';
 import type { ColumnFormat } from './styles.ts';
-import { toCellValue } from './values.ts';
+import { HAS_OFFSET, parseTimestamp, toCellValue } from './values.ts';
 
 function pad(n: number): string {
   return String(n).padStart(2, '0');
@@ -10,23 +11,17 @@ function pad(n: number): string {
 
 export function formatText(value: unknown, format: ColumnFormat, timeZone: string, options: { signed?: boolean } = {}): string {
   if (value === null || value === undefined) return '–';
-  switch (format) {
-    case 'usd':
-      return usdText(value as string | number, options);
-    case 'percent': {
-      const n = Number(value);
-      return `${options.signed && n > 0 ? '+' : ''}${n.toFixed(1)} %`;
-    }
-    case 'number':
-      return Number(value).toLocaleString('en-US', { maximumFractionDigits: 2 });
-    case 'integer':
-      return Number(value).toLocaleString('en-US');
+  const spec = unitSpec(format);
+  if (spec.kind === 'number') return typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint' ? unitText(value, format, options) : String(value);
+  switch (spec.kind) {
     case 'date':
     case 'datetime': {
       const d = toCellValue(value, format, timeZone);
       if (!(d instanceof Date)) return String(d);
       const day = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-      return format === 'date' ? day : `${day} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} ${timeZone}`;
+      // a naive TIMESTAMP is a wall-clock time already (`bucket_start at time zone 'UTC'`): not on the configured clock
+      const zone = typeof value === 'string' && parseTimestamp(value) !== undefined && !HAS_OFFSET.test(value) ? '' : ` ${timeZone}`;
+      return format === 'date' ? day : `${day} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}${zone}`;
     }
     case 'boolean':
       return value === true ? 'yes' : value === false ? 'no' : String(value);

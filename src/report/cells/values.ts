@@ -3,12 +3,35 @@
 // configured time zone (STYLE.md §7: a time zone appears only where a person reads a date). NULL stays empty.
 import { DuckDBTypeId } from '@duckdb/node-api';
 import { tzOffset } from '@date-fns/tz';
+import { declaredUnit, UNITS, unitSpec, type NumberUnit, type Unit } from '../../model/index.ts';
+import type { ColumnKind } from '../../util/table-text.ts';
 import type { ColumnFormat } from './styles.ts';
 
 export type CellValue = string | number | boolean | Date | null;
 
-/** The format a column gets when the definition does not say: from its SQL type and name. */
+/** The format a column gets when the definition does not say: its declared unit (src/model/units.ts), else from its SQL type and name. */
 export function inferFormat(typeId: DuckDBTypeId, name: string): ColumnFormat {
+  const declared = declaredUnit(name);
+  const fromType = typeFormat(typeId, name);
+  // a declared unit holds when the column is of its kind: a query may reuse a name for something else (text as 'amount')
+  return declared !== undefined && UNITS[declared].kind === kindOf(fromType) ? declared : fromType;
+}
+
+/**
+ * The format of a column known by its name and how it prints (serve's view and SQL pages): its declared unit when
+ * that is a number unit and the column is a number, else a plain number or text.
+ */
+export function printedFormat(name: string, kind: ColumnKind): ColumnFormat {
+  if (kind !== 'exact-number' && kind !== 'number') return 'text';
+  const declared = declaredUnit(name);
+  return declared !== undefined && UNITS[declared].kind === 'number' ? declared : 'number';
+}
+
+function kindOf(format: Unit): string {
+  return unitSpec(format).kind;
+}
+
+function typeFormat(typeId: DuckDBTypeId, name: string): ColumnFormat {
   const pct = /(_pct|_percent)$/.test(name);
   switch (typeId) {
     case DuckDBTypeId.DATE:
@@ -31,7 +54,7 @@ export function inferFormat(typeId: DuckDBTypeId, name: string): ColumnFormat {
     case DuckDBTypeId.USMALLINT:
     case DuckDBTypeId.UINTEGER:
     case DuckDBTypeId.UBIGINT:
-      return pct ? 'percent' : 'integer';
+      return pct ? 'percent' : 'count';
     case DuckDBTypeId.FLOAT:
     case DuckDBTypeId.DOUBLE:
       return pct ? 'percent' : 'number';
@@ -42,7 +65,7 @@ export function inferFormat(typeId: DuckDBTypeId, name: string): ColumnFormat {
   }
 }
 
-const HAS_OFFSET = /\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?[+-]\d{2}(?::?\d{2})?$/;
+export const HAS_OFFSET = /\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?[+-]\d{2}(?::?\d{2})?$/;
 const TS = /^(-?\d{4,}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2}(?:\.\d+)?)(?:([+-]\d{2})(?::?(\d{2}))?)?$/;
 
 /** DuckDB's text form of a TIMESTAMPTZ ("2026-11-21 06:00:01.5+00"), or of a TIMESTAMP taken as UTC. */
@@ -68,19 +91,19 @@ export function dayToDate(s: string): Date | undefined {
 /** Convert one JSON value (getRowsJson) to what the cell holds for the column's format. */
 export function toCellValue(value: unknown, format: ColumnFormat, timeZone: string): CellValue {
   if (value === null || value === undefined) return null;
-  switch (format) {
-    case 'usd':
-    case 'number':
-    case 'integer':
-    case 'percent': {
-      if (typeof value === 'number') return value;
-      if (typeof value === 'string') {
-        // a DECIMAL/BIGINT string: its nearest double is exactly what the cell can hold
-        const n = Number(value);
-        if (Number.isFinite(n) && value.trim() !== '') return n;
-      }
-      return String(value); // never a silent 0 (STYLE.md §6): show what came
+  const spec = unitSpec(format);
+  if (spec.kind === 'number') {
+    // a duration stored in hours and read in days holds days in the cell, so the format shows what the text says
+    const divisor = spec.divisor ?? 1;
+    if (typeof value === 'number') return value / divisor;
+    if (typeof value === 'string') {
+      // a DECIMAL/BIGINT string: its nearest double is exactly what the cell can hold
+      const n = Number(value);
+      if (Number.isFinite(n) && value.trim() !== '') return n / divisor;
     }
+    return String(value); // never a silent 0 (STYLE.md §6): show what came
+  }
+  switch (spec.kind) {
     case 'date': {
       if (typeof value !== 'string') return String(value);
       const d = dayToDate(value);
@@ -113,16 +136,11 @@ export function displayLength(value: CellValue, format: ColumnFormat): number {
     const abs = Math.abs(value);
     const digits = Math.max(1, Math.floor(Math.log10(abs >= 1 ? abs : 1)) + 1);
     const groups = Math.floor((digits - 1) / 3);
-    switch (format) {
-      case 'usd':
-        return digits + groups + 5; // sign, $, point, 2 decimals
-      case 'percent':
-        return digits + 4;
-      case 'number':
-        return digits + groups + 4;
-      default:
-        return digits + groups + 1;
-    }
+    const spec = unitSpec(format);
+    if (spec.kind !== 'number') return digits + groups + 1;
+    const u = spec as NumberUnit;
+    // sign, prefix, point and decimals, suffix
+    return 1 + digits + groups + (u.prefix?.length ?? 0) + (u.decimals > 0 ? u.decimals + 1 : 0) + (u.suffix?.length ?? 0);
   }
   const s = String(value);
   const nl = s.indexOf('\n');

@@ -65,8 +65,8 @@ export function yAxis(frame: Frame, scale: YScale, font: string): string {
     .map((t) => {
       const y = scale.y(t).toFixed(1);
       return (
-        `<line x1="${frame.left}" x2="${frame.width - frame.right}" y1="${y}" y2="${y}" stroke="${t === 0 ? MUTED : GRID}" stroke-width="1"/>` +
-        `<text x="${frame.left - 8}" y="${y}" dy="4" text-anchor="end" font-size="11" fill="${MUTED}" font-family="${font}">${esc(usdShort(t))}</text>`
+        `<line x1="${frame.left}" x2="${frame.width - frame.right}" y1="${y}" y2="${y}" stroke="${t === 0 ? MUTED : GRID}" stroke-width="1" class="${t === 0 ? 'c-axis' : 'c-grid'}"/>` +
+        `<text x="${frame.left - 8}" y="${y}" dy="4" text-anchor="end" font-size="11" fill="${MUTED}" class="c-muted" font-family="${font}">${esc(usdShort(t))}</text>`
       );
     })
     .join('');
@@ -80,7 +80,7 @@ export function dayLabel(day: string): string {
 }
 
 export function title(frame: Frame, text: string, font: string): string {
-  return `<text x="${frame.left}" y="22" font-size="15" font-weight="bold" fill="${INK}" font-family="${font}">${esc(text)}</text>`;
+  return `<text x="${frame.left}" y="22" font-size="15" font-weight="bold" fill="${INK}" class="c-ink" font-family="${font}">${esc(text)}</text>`;
 }
 
 export interface LegendItem {
@@ -98,7 +98,7 @@ export function legend(frame: Frame, items: readonly LegendItem[], font: string)
         it.kind === 'box' || it.kind === 'band'
           ? `<rect x="${x}" y="${y - 9}" width="12" height="10" fill="${it.color}"${it.kind === 'band' ? ' opacity="0.35"' : ''}/>`
           : `<line x1="${x}" x2="${x + 14}" y1="${y - 4}" y2="${y - 4}" stroke="${it.color}" stroke-width="2.5"${it.kind === 'dash' ? ' stroke-dasharray="5 3"' : ''}/>`;
-      const text = `<text x="${x + 19}" y="${y}" font-size="11" fill="${INK}" font-family="${font}">${esc(it.label)}</text>`;
+      const text = `<text x="${x + 19}" y="${y}" font-size="11" fill="${INK}" class="c-ink" font-family="${font}">${esc(it.label)}</text>`;
       x += 19 + it.label.length * 6.5 + 18;
       return mark + text;
     })
@@ -108,12 +108,12 @@ export function legend(frame: Frame, items: readonly LegendItem[], font: string)
 export function svgDocument(frame: Frame, body: string): string {
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${frame.width}" height="${frame.height}" viewBox="0 0 ${frame.width} ${frame.height}">` +
-    `<rect width="${frame.width}" height="${frame.height}" fill="#ffffff"/>${body}</svg>`
+    `<rect width="${frame.width}" height="${frame.height}" fill="#ffffff" class="c-bg"/>${body}</svg>`
   );
 }
 
 export function emptyNote(frame: Frame, font: string): string {
   const x = (frame.left + frame.width - frame.right) / 2;
   const y = (frame.top + frame.height - frame.bottom) / 2;
-  return `<text x="${x}" y="${y}" text-anchor="middle" font-size="13" fill="${MUTED}" font-family="${font}">No data for this period</text>`;
+  return `<text x="${x}" y="${y}" text-anchor="middle" font-size="13" fill="${MUTED}" class="c-muted" font-family="${font}">No data for this period</text>`;
 }

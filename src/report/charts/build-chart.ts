@@ -83,9 +83,14 @@ export function cumulativeData(def: ChartDefinition, result: QueryResult, where:
 export async function buildChart(store: Store, def: ChartDefinition, params: QueryParameters, font: ChartFont, where: string): Promise<RenderedChart> {
   const result = await queryAll(store, def.sql, params, where);
   const size = { width: def.width, height: def.height, font: font.family };
-  const svg =
-    def.kind === 'stacked_bars'
-      ? stackedBarsSvg(def.title, stackedBarsData(def, result, where), size)
-      : cumulativeSvg(def.title, cumulativeData(def, result, where), size);
-  return { id: def.id, title: def.title, svg, png: renderPng(svg, font), width: def.width, height: def.height, email: def.email, sql: def.sql };
+  let title = def.title;
+  let svg: string;
+  if (def.kind === 'stacked_bars') svg = stackedBarsSvg(title, stackedBarsData(def, result, where), size);
+  else {
+    const data = cumulativeData(def, result, where);
+    // "against forecast and budget" only when a budget is configured: a title must not promise a line that is not drawn
+    if (data.budget !== null && def.titleWithBudget !== undefined) title = def.titleWithBudget;
+    svg = cumulativeSvg(title, data, size);
+  }
+  return { id: def.id, title, svg, png: renderPng(svg, font), width: def.width, height: def.height, email: def.email, sql: def.sql };
 }

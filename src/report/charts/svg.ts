@@ -50,7 +50,7 @@ function xLabels(frame: Frame, days: readonly string[], xAt: (i: number) => numb
   return idx
     .map(
       (i) =>
-        `<text x="${xAt(i).toFixed(1)}" y="${frame.height - frame.bottom + 16}" text-anchor="middle" font-size="11" fill="${MUTED}" font-family="${font}">${esc(dayLabel(days[i]!))}</text>`,
+        `<text x="${xAt(i).toFixed(1)}" y="${frame.height - frame.bottom + 16}" text-anchor="middle" font-size="11" fill="${MUTED}" class="c-muted" font-family="${font}">${esc(dayLabel(days[i]!))}</text>`,
     )
     .join('');
 }
@@ -138,7 +138,7 @@ export function cumulativeSvg(chartTitle: string, data: CumulativeData, size: Ch
     body += `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="3.5" fill="#3b6ea8"/>`;
     // near the right edge the label goes left of the point, else it would be cut off
     const leftOf = x > frame.left + (frame.width - frame.left - frame.right) * 0.75;
-    body += `<text x="${(leftOf ? x - 6 : x + 6).toFixed(1)}" y="${(y + 16).toFixed(1)}" text-anchor="${leftOf ? 'end' : 'start'}" font-size="11" font-weight="bold" fill="${INK}" font-family="${size.font}">${esc(usdFull(data.actual[lastActual]!))}</text>`;
+    body += `<text x="${(leftOf ? x - 6 : x + 6).toFixed(1)}" y="${(y + 16).toFixed(1)}" text-anchor="${leftOf ? 'end' : 'start'}" font-size="11" font-weight="bold" fill="${INK}" class="c-ink" font-family="${size.font}">${esc(usdFull(data.actual[lastActual]!))}</text>`;
     items.unshift({ label: 'Actual', color: '#3b6ea8', kind: 'line' });
   }
   body += xLabels(frame, data.days, xAt, n > 20 ? 5 : 2, size.font);

@@ -6,6 +6,7 @@ import { basename, extname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { describeZodError } from '../../config/load.ts';
+import { displayPath } from '../../util/display-path.ts';
 import { EXIT, GpuledgerError, UsageError } from '../../util/errors.ts';
 import { reportDefinitionSchema, SQL_PARAMETERS, type ReportDefinition } from './schema.ts';
 import { resolveSheetReferences, type ReadRawReport } from './sheet-reference.ts';
@@ -20,10 +21,7 @@ export class ReportDefinitionError extends GpuledgerError {
   }
 }
 
-function shown(file: string): string {
-  const rel = relative(process.cwd(), file);
-  return rel && !rel.startsWith('..') ? rel : file;
-}
+const shown = displayPath;
 
 /** name → file, the user's folder winning over the shipped one. */
 export function listReportFiles(userDirectory: string | undefined): Map<string, string> {

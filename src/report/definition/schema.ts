@@ -3,7 +3,7 @@
 // formats, totals and conditional formats; the summary sheet adds figures, small tables and charts.
 import { z } from 'zod';
 import { DEFAULT_PERIODS } from '../period/index.ts';
-import { COLUMN_FORMATS } from '../cells/index.ts';
+import { UNIT_NAMES, type Unit } from '../../model/index.ts';
 
 /** Parameters SQL in a definition may use (bound as typed values, never spliced into the text). */
 export const SQL_PARAMETERS = {
@@ -27,11 +27,26 @@ export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 const identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a column name (letters, digits, underscore)');
 
-export const columnSchema = z
+const unit = z
+  .enum(UNIT_NAMES)
+  .optional()
+  .describe('What the values are measured in, which decides how they read (default: the unit src/model/units.ts declares for the column name, else from the SQL type).');
+
+// `format:` is the older spelling of `unit:` (and `integer` of `count`): definitions written with it keep working,
+// and a bad value is named by the key the file says
+const olderFormat = z.enum([...UNIT_NAMES, 'integer']).optional().describe('The older spelling of unit.');
+
+function withUnit<T extends { unit?: Unit | undefined; format?: Unit | 'integer' | undefined }>(v: T): Omit<T, 'format'> & { unit?: Unit | undefined } {
+  const { format, ...rest } = v;
+  return { ...rest, unit: v.unit ?? (format === 'integer' ? 'count' : format) };
+}
+
+const columnObject = z
   .object({
     field: identifier.describe('Column of the query result.'),
     header: z.string().min(1).optional().describe('Heading shown in the sheet (default: the field name in words).'),
-    format: z.enum(COLUMN_FORMATS).optional().describe('Number format (default: from the SQL type).'),
+    unit,
+    format: olderFormat,
     width: z.number().min(3).max(120).optional().describe('Column width in characters (default: fit the content).'),
     total: z.enum(['sum', 'label']).optional().describe('Totals row: sum this column, or put the word "Total" here.'),
     dataBar: z.boolean().default(false).describe('Draw a data bar in each cell (cost columns).'),
@@ -44,7 +59,8 @@ export const columnSchema = z
       .describe('HTML report: each value links to this sheet\'s section, filtered to the rows that hold the value (drill-down).'),
   })
   .strict();
-export type ColumnDefinition = z.infer<typeof columnSchema>;
+export const columnSchema = columnObject.transform(withUnit);
+export type ColumnDefinition = z.output<typeof columnSchema>;
 
 const sourceShape = {
   sql: z.string().min(1).optional().describe('The query; may use $period_start, $period_end, $as_of, $budget_monthly.'),
@@ -69,7 +85,7 @@ export const tableSheetSchema = z
     title: z.string().min(1).optional().describe('Title above the table (default: the sheet name).'),
     description: z.string().min(1).optional().describe('One line under the title: what a row is.'),
     ...sourceShape,
-    columns: z.array(columnSchema).min(1).optional().describe('Columns to show, in order (default: all, formats from SQL types).'),
+    columns: z.array(columnSchema).min(1).optional().describe('Columns to show, in order (default: all, each in its declared unit).'),
     freezeColumns: z.number().int().min(0).max(10).default(0).describe('Columns kept visible when scrolling right.'),
     large: z
       .boolean()
@@ -81,16 +97,18 @@ export const tableSheetSchema = z
   .superRefine(oneSource);
 export type TableSheetDefinition = z.infer<typeof tableSheetSchema>;
 
-const figureSchema = z
+const figureObject = z
   .object({
     label: z.string().min(1),
     field: identifier,
-    format: z.enum(COLUMN_FORMATS).optional(),
+    unit,
+    format: olderFormat,
     note: z.string().optional().describe('Text beside the value; {field} inserts another column, formatted.'),
     hideIfNull: z.boolean().default(false).describe('Leave the line out when the value is NULL (e.g. no budget set).'),
     upIsBad: z.boolean().default(false).describe('Colour the value: increases red, decreases green.'),
   })
   .strict();
+const figureSchema = figureObject.transform(withUnit);
 
 // a block over a view that another feature adds (e.g. rpt_balance_daily with the prepaid balance): the block is
 // left out, and the About sheet says so, in a database that does not have the view yet
@@ -125,6 +143,11 @@ export const chartSchema = z
     id: identifier.describe('Name of the chart (image file name, email reference).'),
     kind: z.enum(CHART_KINDS).describe('stacked_bars: one bar per x, stacked by series; cumulative: actual vs forecast.'),
     title: z.string().min(1),
+    titleWithBudget: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('cumulative: the title when the budget column holds a budget (a title names a budget only when there is one).'),
     sql: z.string().min(1),
     x: identifier.describe('The x column (a DATE).'),
     series: identifier.optional().describe('stacked_bars: the column naming the stack segment.'),

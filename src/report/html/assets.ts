@@ -23,14 +23,31 @@ main { padding: 0 24px 32px; max-width: 1400px; }
 .figure { border: 1px solid var(--line); border-radius: 6px; padding: 8px 12px; background: var(--card); }
 .figure .label { color: var(--muted); font-size: 12px; } .figure .value { font-size: 20px; font-weight: 650; }
 .figure .fnote { color: var(--muted); font-size: 12px; }
-.charts { display: flex; flex-wrap: wrap; gap: 12px; margin: 12px 0; } .chart { margin: 0; max-width: 100%; overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; background: #fff; }
-.chart svg { display: block; max-width: 100%; height: auto; }
+/* charts share the width: side by side where two fit, one per row below; they draw in the page's colours (the
+   classes override the SVG's own light colours, which the workbook's PNGs keep) */
+.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 520px), 1fr)); gap: 12px; margin: 12px 0; }
+.chart { margin: 0; min-width: 0; border: 1px solid var(--line); border-radius: 6px; background: var(--card); }
+.chart svg { display: block; width: 100%; height: auto; }
+.chart .c-bg { fill: var(--card); } .chart .c-ink { fill: var(--fg); } .chart .c-muted { fill: var(--muted); }
+.chart .c-grid { stroke: var(--line); } .chart .c-axis { stroke: var(--muted); }
 .tools { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 6px 0; }
 .tools input { font: inherit; padding: 4px 8px; border: 1px solid var(--line); border-radius: 4px; background: var(--bg); color: var(--fg); min-width: 16em; }
 .tools button, th button { font: inherit; cursor: pointer; }
 .tools a.button { padding: 4px 10px; border: 1px solid var(--line); border-radius: 4px; background: var(--head); color: var(--fg); text-decoration: none; }
 .tools button { padding: 4px 10px; border: 1px solid var(--line); border-radius: 4px; background: var(--head); color: var(--fg); }
 .scroll { overflow: auto; max-height: 75vh; border: 1px solid var(--line); border-radius: 6px; }
+/* a wide table scrolls inside its section and says so; its name and amount columns stay in view (pin-l, pin-r) */
+.cue { color: var(--muted); font-size: 12px; }
+.pin-l, .pin-r { position: sticky; background: var(--bg); }
+.pin-l { left: 0; box-shadow: inset -1px 0 0 var(--line); } .pin-r { right: 0; box-shadow: inset 1px 0 0 var(--line); }
+thead .pin-l, thead .pin-r { background: var(--head); z-index: 2; }
+tbody tr:hover .pin-l, tbody tr:hover .pin-r { background: var(--head); }
+td.wrap { white-space: normal; min-width: 16em; max-width: 40em; overflow-wrap: anywhere; }
+/* a table with wrapping text fits its section: the text column takes what the others leave */
+table.fit { width: 100%; }
+button.all-cols { display: none; }
+table.facts { width: auto; min-width: 0; } table.facts td { white-space: normal; overflow-wrap: anywhere; }
+pre { overflow-x: auto; }
 table { border-collapse: separate; border-spacing: 0; width: max-content; min-width: 100%; font-variant-numeric: tabular-nums; }
 th, td { padding: 4px 10px; border-bottom: 1px solid var(--line); text-align: left; white-space: nowrap; }
 thead th { position: sticky; top: 0; background: var(--head); z-index: 1; }
@@ -41,11 +58,20 @@ th[aria-sort="ascending"] button::after { content: " ▲"; } th[aria-sort="desce
 tbody tr:hover { background: var(--head); }
 .sql textarea { width: 100%; min-height: 8em; font: 13px ui-monospace, "DejaVu Sans Mono", monospace; background: var(--bg); color: var(--fg); border: 1px solid var(--line); border-radius: 4px; padding: 6px; }
 .error { color: var(--up); font-weight: 600; }
+@media (max-width: 640px) {
+  header.page { padding: 12px 10px 6px; } main { padding: 0 10px 24px; }
+  .tools input { min-width: 0; flex: 1 1 10em; } td.wrap { min-width: 12em; }
+  /* a phone shows each table's name and amount; "All columns" brings back the rest */
+  button.all-cols { display: inline-block; font: inherit; margin: 0 0 6px; padding: 3px 10px; border: 1px solid var(--line); border-radius: 4px; background: var(--head); color: var(--fg); }
+  .scroll:not(.show-all) .minor { display: none; }
+  .figures { grid-template-columns: 1fr 1fr; } .figure .value { font-size: 17px; }
+}
 @media print {
   @page { size: A4 landscape; margin: 10mm; }
   body { font-size: 10px; background: #fff; color: #000; } .tools, nav.sections, form { display: none; }
   .scroll { max-height: none; overflow: visible; border: none; } table { width: 100%; min-width: 0; }
-  th, td { white-space: normal; padding: 2px 4px; } thead th { position: static; } section { break-inside: auto; }
+  th, td { white-space: normal; padding: 2px 4px; } thead th, .pin-l, .pin-r { position: static; } .cue { display: none; }
+  section { break-inside: auto; }
   .chart { break-inside: avoid; }
 }
 `;
@@ -79,7 +105,54 @@ export const PAGE_JS = `
     }
     const count = section.querySelector('.count');
     if (count) count.textContent = words.length ? shown + ' of ' + table.tBodies[0].rows.length + ' rows' : '';
+    totals(table, words.length > 0);
   }
+  // the Total row follows the filter: exact sums of the shown rows (decimal strings as integer micros, no float)
+  const micros = (t) => {
+    const m = /^(-?)(\\d*)(?:\\.(\\d*))?$/.exec(t.trim());
+    if (!m) return null;
+    const v = BigInt((m[2] || '0') + ((m[3] || '') + '000000').slice(0, 6));
+    return m[1] ? -v : v;
+  };
+  const group = (d) => d.replace(/\\B(?=(\\d{3})+(?!\\d))/g, ',');
+  function moneyText(v, signed) {
+    const neg = v < 0n, abs = neg ? -v : v, cents = (abs + 5000n) / 10000n;
+    const t = '$' + group((cents / 100n).toString()) + '.' + (cents % 100n).toString().padStart(2, '0');
+    return neg && cents > 0n ? '-' + t : signed && cents > 0n ? '+' + t : t;
+  }
+  function totals(table, filtered) {
+    const row = table.tHead.querySelector('tr.totals');
+    if (!row) return;
+    [...row.cells].forEach((th, i) => {
+      if (th.dataset.all === undefined && th.dataset.v !== undefined) { th.dataset.all = th.dataset.v; th.dataset.allText = th.textContent; }
+      if (th.dataset.all === undefined) { if (th.scope === 'row') th.textContent = filtered ? 'Total of shown rows' : 'Total'; return; }
+      if (!filtered) { th.dataset.v = th.dataset.all; th.textContent = th.dataset.allText; return; }
+      let sum = 0n;
+      for (const r of table.tBodies[0].rows) if (!r.hidden) { const v = micros(r.cells[i] ? r.cells[i].dataset.v ?? '' : ''); if (v !== null) sum += v; }
+      const abs = sum < 0n ? -sum : sum;
+      const exact = (sum < 0n ? '-' : '') + (abs / 1000000n).toString() + '.' + (abs % 1000000n).toString().padStart(6, '0');
+      th.dataset.v = exact;
+      th.textContent = th.dataset.fmt === 'usd' ? moneyText(sum, th.dataset.signed === '1') : Number(exact).toLocaleString('en-US', { maximumFractionDigits: 2 });
+    });
+  }
+  // a table wider than its section says how many columns are out of sight and which way to scroll
+  function cue(box) {
+    const note = box.previousElementSibling && box.previousElementSibling.classList.contains('cue') ? box.previousElementSibling : null;
+    if (!note) return;
+    const left = box.getBoundingClientRect().left + box.clientLeft;
+    const right = left + box.clientWidth;
+    const heads = [...box.querySelectorAll('thead tr.names th')].filter((th) => th.getClientRects().length > 0 && !th.classList.contains('pin-l') && !th.classList.contains('pin-r'));
+    // a column counts as out of sight when any of it is
+    const after = heads.filter((th) => th.getBoundingClientRect().right > right + 1).length;
+    const before = heads.filter((th) => th.getBoundingClientRect().left < left - 1).length;
+    note.hidden = after + before === 0;
+    note.textContent = (before ? '← ' + before + ' column' + (before > 1 ? 's' : '') + ' to the left' : '') + (before && after ? ' · ' : '') +
+      (after ? after + ' more column' + (after > 1 ? 's' : '') + ' to the right – scroll the table sideways →' : '');
+  }
+  const cues = () => document.querySelectorAll('.scroll').forEach(cue);
+  window.addEventListener('load', cues);
+  window.addEventListener('resize', cues);
+  document.addEventListener('scroll', (e) => { if (e.target instanceof Element && e.target.matches('.scroll')) cue(e.target); }, { capture: true, passive: true });
   const csvField = (t) => /[",\\r\\n]/.test(t) || /^\\s|\\s$/.test(t) ? '"' + t.replace(/"/g, '""') + '"' : t;
   function csv(table) {
     const head = [...table.querySelectorAll('thead tr.names th')].map((th) => csvField(th.dataset.field));
@@ -101,6 +174,13 @@ export const PAGE_JS = `
       a.href = URL.createObjectURL(new Blob([csv(table)], { type: 'text/csv' }));
       a.download = dl.dataset.csv;
       document.body.appendChild(a); a.click(); a.remove();
+      return;
+    }
+    const all = e.target.closest('button.all-cols');
+    if (all) {
+      let box = all.nextElementSibling;
+      while (box && !box.classList.contains('scroll')) box = box.nextElementSibling;
+      if (box) { const on = box.classList.toggle('show-all'); all.setAttribute('aria-pressed', String(on)); all.textContent = on ? 'Name and amount only' : 'All columns'; cue(box); }
       return;
     }
     const link = e.target.closest('a[data-filter]');

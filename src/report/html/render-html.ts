@@ -7,6 +7,7 @@ import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { moveIntoPlace, temporaryBeside } from '../../outputs/atomic-file.ts';
 import { checkFileOutput } from '../../outputs/output-guard.ts';
+import { displayPath } from '../../util/display-path.ts';
 import { VERSION } from '../../version.ts';
 import { instantText } from '../cells/index.ts';
 import { bareSql, queryAll, queryColumns } from '../query.ts';
@@ -67,7 +68,7 @@ export async function reportPage(session: ReportSession, options: PageOptions): 
     const rows = first.rows.map((r) => columns.map((c) => r[c.index] ?? null));
     const linksTo = new Map((sheet.columns ?? []).filter((c) => c.linksTo).map((c) => [c.field, c.linksTo!]));
     const table: HtmlTable = {
-      columns: columns.map((c) => ({ field: c.field, header: c.header, format: c.format, upIsBad: c.upIsBad, total: c.total, linksTo: linksTo.get(c.field) })),
+      columns: columns.map((c) => ({ field: c.field, header: c.header, format: c.format, upIsBad: c.upIsBad, total: c.total, linksTo: linksTo.get(c.field), dataBar: c.dataBar })),
       rows,
       totalRows: stats.rows,
       totals: stats.totals,
@@ -96,7 +97,7 @@ export async function reportPage(session: ReportSession, options: PageOptions): 
 function aboutSection(s: ReportSession, queries: { sheet: string; sql: string }[]): string {
   const facts: Array<[string, string]> = [
     ['Report', `${s.def.name} – ${s.def.title}`],
-    ['Definition', s.def.file],
+    ['Definition', displayPath(s.def.file)],
     ['Period', `${s.clock.period.title} (${s.clock.period.start} to ${s.clock.period.end}, UTC days)`],
     ['Evaluated as of', s.asOfText],
     ['Generated at', instantText(s.generatedAt, s.timeZone)],
@@ -105,7 +106,7 @@ function aboutSection(s: ReportSession, queries: { sheet: string; sql: string }[
     ['Amounts', 'USD; each cell keeps the exact amount (data-v, and in the CSV); totals are of every row, exact'],
   ];
   return (
-    '<section id="s-about" aria-labelledby="s-about-h"><h2 id="s-about-h">About</h2><table><tbody>' +
+    '<section id="s-about" aria-labelledby="s-about-h"><h2 id="s-about-h">About</h2><table class="facts"><tbody>' +
     facts.map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td>${esc(v)}</td></tr>`).join('') +
     '</tbody></table><details><summary>The queries behind each section</summary>' +
     queries.map((q) => `<h3>${esc(q.sheet)}</h3><pre>${esc(q.sql.trim())}</pre>`).join('') +

@@ -17,6 +17,8 @@ export interface HtmlColumn {
   total?: 'sum' | 'label';
   /** A sheet whose section this column's values link to, filtered to the value. */
   linksTo?: string;
+  /** The column the workbook draws a data bar in: the table's headline amount. */
+  dataBar?: boolean;
 }
 
 export interface HtmlTable {
@@ -33,10 +35,10 @@ export interface HtmlTable {
 /** A value as the CSV (and `gpuledger query --format csv`) writes it: exact, no formatting. */
 export const exactText = cellText;
 
-function cell(value: unknown, c: HtmlColumn, timeZone: string): string {
+function cell(value: unknown, c: HtmlColumn, timeZone: string, layout: string): string {
   // booleans read as the workbook shows them (Yes/No); everything else as the workbook's number formats show it
   const text = c.format === 'boolean' && typeof value === 'boolean' ? String(toCellValue(value, 'boolean', timeZone)) : formatText(value, c.format, timeZone, { signed: c.upIsBad });
-  const classes = [isNumericFormat(c.format) ? 'num' : '', c.upIsBad && Number(value) > 0 ? 'up' : '', c.upIsBad && Number(value) < 0 ? 'down' : '', value === SIMULATED_LABEL ? 'sim' : '']
+  const classes = [layout, isNumericFormat(c.format) ? 'num' : '', c.upIsBad && Number(value) > 0 ? 'up' : '', c.upIsBad && Number(value) < 0 ? 'down' : '', value === SIMULATED_LABEL ? 'sim' : '']
     .filter(Boolean)
     .join(' ');
   // '(none)' is the views' label for cost nothing explains, not a name the linked section holds
@@ -44,24 +46,65 @@ function cell(value: unknown, c: HtmlColumn, timeZone: string): string {
   return `<td${classes ? ` class="${classes}"` : ''} data-v="${esc(exactText(value))}">${inner}</td>`;
 }
 
+/** Text this long in a column makes it wrap instead of widening the table past the screen. */
+const WRAP_AT = 60;
+// a name column, most telling first: a linked column, then *_name, then the resource-like ones, then a finding's kind
+const NAME_FIELDS = [/(^|_)name$/, /^(resource|endpoint|template|view|metric|category|value|dimension)$/, /^(kind|finding)$/];
+const MINOR_FIELD = /(^|_)id$|^(account|bucket_size|attribution|basis)$/;
+
+/**
+ * Which columns a reader must never lose: the name (pinned left once the table scrolls) and the headline amount
+ * (pinned right, so it is never the one that falls off); long text wraps. On a phone only those two (and a leading
+ * day) show until "All columns" is pressed – `minor` marks the rest.
+ */
+export function columnLayout(t: Pick<HtmlTable, 'columns' | 'rows'>): string[] {
+  const cols = t.columns;
+  const money = cols.flatMap((c, i) => (c.format === 'usd' ? [i] : []));
+  const amount = money.find((i) => cols[i]!.dataBar) ?? money.find((i) => cols[i]!.total === 'sum') ?? money[0];
+  const longest = cols.map((_, i) => t.rows.reduce((m, r) => Math.max(m, cellText(r[i]).length), 0));
+  const wraps = cols.map((c, i) => c.format === 'text' && longest[i]! > WRAP_AT);
+  const texts = cols.flatMap((c, i) => (!isNumericFormat(c.format) && c.format !== 'date' && c.format !== 'datetime' && !wraps[i] ? [i] : []));
+  const name =
+    texts.find((i) => cols[i]!.linksTo) ??
+    NAME_FIELDS.map((re) => texts.find((i) => re.test(cols[i]!.field))).find((i) => i !== undefined) ??
+    texts.find((i) => !MINOR_FIELD.test(cols[i]!.field));
+  const leadingDay = cols[0] && (cols[0].format === 'date' || cols[0].field === 'day') ? 0 : undefined;
+  const pin = cols.length > 3;
+  return cols.map((_, i) => {
+    const classes: string[] = [];
+    if (pin && i === name) classes.push('pin-l');
+    if (pin && i === amount) classes.push('pin-r');
+    if (wraps[i]) classes.push('wrap');
+    if (i !== name && i !== amount && i !== leadingDay && (name !== undefined || amount !== undefined)) classes.push('minor');
+    return classes.join(' ');
+  });
+}
+
 export function tableHtml(t: HtmlTable, timeZone: string, label: string): string {
+  const layout = columnLayout(t);
+  const cls = (i: number, extra = '') => {
+    const all = [layout[i]!.replace('wrap', ''), extra].join(' ').trim().replace(/\s+/g, ' ');
+    return all ? ` class="${all}"` : '';
+  };
   const head = t.columns
-    .map((c) => `<th scope="col" data-field="${esc(c.field)}" aria-sort="none"${isNumericFormat(c.format) ? ' class="num"' : ''}><button type="button">${esc(c.header)}</button></th>`)
+    .map((c, i) => `<th scope="col" data-field="${esc(c.field)}" aria-sort="none"${cls(i, isNumericFormat(c.format) ? 'num' : '')}><button type="button">${esc(c.header)}</button></th>`)
     .join('');
   const hasTotals = t.totals !== undefined && t.columns.some((c) => c.total === 'sum');
   const totals = hasTotals
     ? `<tr class="totals">${t.columns
-        .map((c) => {
-          if (c.total === 'label') return `<th scope="row">${t.totalRows > 0 ? 'Total' : 'Total (no rows)'}</th>`;
-          if (c.total !== 'sum') return '<th></th>';
+        .map((c, i) => {
+          if (c.total === 'label') return `<th scope="row"${cls(i)}>${t.totalRows > 0 ? 'Total' : 'Total (no rows)'}</th>`;
+          if (c.total !== 'sum') return `<th${cls(i)}></th>`;
           const v = t.totals![c.field] ?? 0;
-          return `<th class="num" data-v="${esc(exactText(v))}">${esc(formatText(v, c.format, timeZone, { signed: c.upIsBad }))}</th>`;
+          // data-fmt: the page script re-adds the shown rows under a filter and writes the total the same way
+          return `<th${cls(i, 'num')} data-v="${esc(exactText(v))}" data-fmt="${c.format}"${c.upIsBad ? ' data-signed="1"' : ''}>${esc(formatText(v, c.format, timeZone, { signed: c.upIsBad }))}</th>`;
         })
         .join('')}</tr>`
     : '';
-  const body = t.rows.map((r) => `<tr>${t.columns.map((c, i) => cell(r[i], c, timeZone)).join('')}</tr>`).join('\n');
+  const body = t.rows.map((r) => `<tr>${t.columns.map((c, i) => cell(r[i], c, timeZone, layout[i]!)).join('')}</tr>`).join('\n');
   const empty = t.rows.length === 0 ? `<p class="note">${esc(t.emptyText)}</p>` : '';
-  return `<div class="scroll" tabindex="0" role="region" aria-label="${esc(label)}"><table class="data"><thead><tr class="names">${head}</tr>${totals}</thead><tbody>\n${body}\n</tbody></table></div>${empty}`;
+  const phone = layout.some((l) => l.includes('minor')) ? '<button type="button" class="all-cols" aria-pressed="false">All columns</button>' : '';
+  return `${phone}<p class="cue" hidden></p><div class="scroll" tabindex="0" role="region" aria-label="${esc(label)}"><table class="data${layout.some((l) => l.includes('wrap')) ? ' fit' : ''}"><thead><tr class="names">${head}</tr>${totals}</thead><tbody>\n${body}\n</tbody></table></div>${empty}`;
 }
 
 function tools(name: string, csvName: string, shown: number, csvHref?: string): string {

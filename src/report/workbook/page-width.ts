@@ -35,3 +35,13 @@ export function wrapStyle(style: object): object {
   return { ...style, alignment: { ...s.alignment, wrapText: true, vertical: 'top' } };
 }
 
+
+/**
+ * The height (points) a row needs so that wrapped text shows whole: Excel and LibreOffice keep a row's stored
+ * height, so a label wrapped onto two lines in a 15 pt row is cut in half. Lines are estimated from the text's length
+ * against the column's width in characters (a little generous: text is narrower than the digit the width counts).
+ */
+export function wrappedRowHeight(texts: readonly { text: string; width: number }[], minimum: number): number {
+  const lines = Math.max(1, ...texts.map(({ text, width }) => text.split('\n').reduce((n, part) => n + Math.max(1, Math.ceil(part.length / Math.max(1, width - 2))), 0)));
+  return Math.max(minimum, lines > 1 ? lines * 15 + 3 : minimum);
+}

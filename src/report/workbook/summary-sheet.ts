@@ -4,7 +4,7 @@
 import { cellStyle, COLORS, displayLength, isNumericFormat, STYLE, toCellValue, type CellValue, type ColumnFormat } from '../cells/index.ts';
 import type { SummaryBlock, SummaryContent } from '../summary-content.ts';
 import { headingRows, SIMULATED_LABEL, writeHeading, type Heading } from './sheet-heading.ts';
-import { pageWidths, wrapStyle } from './page-width.ts';
+import { pageWidths, wrappedRowHeight, wrapStyle } from './page-width.ts';
 import { addChangeColors, excelColumn } from './table-sheet.ts';
 import type { XlsxWriter } from './xlsx-writer.ts';
 
@@ -70,9 +70,13 @@ export function writeSummarySheet(writer: XlsxWriter, content: SummaryContent, h
   const wrapped = widths.map((w, i) => w < natural[i]!);
   for (const l of [...before, ...after]) {
     if (l.cells.length < 2) continue;
+    const texts: { text: string; width: number }[] = [];
     l.cells.forEach((c, i) => {
-      if (wrapped[i] && (c.format ?? 'text') === 'text') c.style = wrapStyle(c.style);
+      if (!wrapped[i] || (c.format ?? 'text') !== 'text') return;
+      c.style = wrapStyle(c.style);
+      if (typeof c.value === 'string') texts.push({ text: c.value, width: widths[i]! });
     });
+    if (texts.length) l.height = wrappedRowHeight(texts, l.height ?? 15);
   }
 
   // the heading (title, period, banner) heads every printed page

@@ -9,8 +9,9 @@
 import type { Store } from '../../store/database.ts';
 import { ReportDefinitionError } from '../definition/index.ts';
 import { queryColumns, streamRawRows, type QueryColumn, type QueryParameters } from '../query.ts';
-import { cellStyle, COLORS, isNumericFormat, rawConverter, STYLE, type CellValue } from '../cells/index.ts';
+import { cellStyle, COLORS, isNumericFormat, rawConverter, STYLE, toCellValue, type CellValue } from '../cells/index.ts';
 import { resolveColumns } from '../table-columns.ts';
+import { wrappedRowHeight, wrapStyle } from './page-width.ts';
 import { headingRows, writeHeading } from './sheet-heading.ts';
 import { fitWidth, readSmall, sqlStats } from './table-stats.ts';
 import type { SheetWriter, XlsxWriter } from './xlsx-writer.ts';
@@ -63,8 +64,12 @@ export async function writeTableSheet(
     printTitleRows: { first: hasTotals ? totalsRow : headerRow, last: headerRow },
   });
   // every cell gets its column's shared style object: exceljs then resolves the style id once per object, not per cell
-  const styles = columns.map((c) => cellStyle(c.format, { signed: c.upIsBad }));
-  ws.columns = columns.map((c) => ({ key: c.field, width: fitWidth(c, stats) }));
+  const widths = columns.map((c) => fitWidth(c, stats));
+  // text wider than its column wraps, in a row tall enough to show it (LibreOffice would cut or overprint it)
+  const wraps = columns.map((c, i) => c.format === 'text' && (stats.widest.get(c.index) ?? 0) > widths[i]!);
+  const styles = columns.map((c, i) => (wraps[i] ? wrapStyle(cellStyle(c.format, { signed: c.upIsBad })) : cellStyle(c.format, { signed: c.upIsBad })));
+  const wrapped = wraps.flatMap((w, i) => (w ? [i] : []));
+  ws.columns = columns.map((c, i) => ({ key: c.field, width: widths[i]! }));
   writeHeading(ws, spec.heading);
 
   if (hasTotals) {
@@ -75,7 +80,8 @@ export async function writeTableSheet(
       if (c.total === 'label') cell.value = stats.rows > 0 ? 'Total' : 'Total (no rows)';
       if (c.total !== 'sum') return;
       const exact = stats.totals[c.field];
-      const cached = exact === null || exact === undefined ? 0 : Number(exact);
+      // the total in the cells' scale (a duration read in days holds days), exact before that
+      const cached = exact === null || exact === undefined ? 0 : Number(toCellValue(exact, c.format, timeZone));
       const col = excelColumn(i + 1);
       cell.value = stats.rows > 0 ? { formula: `SUM(${col}${firstDataRow}:${col}${lastDataRow})`, result: cached } : cached;
     });
@@ -94,6 +100,11 @@ export async function writeTableSheet(
   const put = (values: CellValue[]) => {
     const row = ws.addRow(values);
     for (let i = 0; i < n; i++) row.getCell(i + 1).style = styles[i]!;
+    if (wrapped.length) {
+      const texts = wrapped.flatMap((i) => (typeof values[i] === 'string' ? [{ text: values[i] as string, width: widths[i]! }] : []));
+      const height = wrappedRowHeight(texts, 15);
+      if (height > 15) row.height = height;
+    }
     row.commit();
   };
   let written = 0;

@@ -5,7 +5,8 @@
 //  - images: the streaming WorksheetWriter has no addImage, so a drawing part is written beside the sheet and linked
 //    from it (the same parts the in-memory writer produces);
 //  - data bars in the plain 2007 form: exceljs's streaming writer emits a dangling x14 extension reference for them.
-// These reach into exceljs 4.4 internals (named below); test/report/workbook/xlsx-writer.test.ts reads the result back.
+// These reach into exceljs 4.4 internals (named below), so package.json pins exceljs to exactly 4.4.0: a new version is
+// taken on purpose, with test/report/workbook/xlsx-writer.test.ts (which reads the result back) run against it.
 import ExcelJS from 'exceljs';
 import { setTimeout as sleep } from 'node:timers/promises';
 

@@ -2,7 +2,7 @@
 // { … } }. Selections are validated against the schema first (unknown fields, missing or superfluous subselections,
 // arguments), then resolved with only the selected fields, aliases honoured. Endpoints are those alive at now.
 // The balance fields (balance-and-queue.md §1) come from the ledger's balance; a server may be told not to know
-// some User fields (`hiddenFields`), to answer as an older or newer schema would.
+// some User fields or top-up fields (`hiddenFields`), to answer as an older or newer schema would.
 import type { SimEndpoint, SyntheticAccount } from '../account/types.ts';
 import { balanceFields, type SimBalance } from '../ledger/balance.ts';
 import type { FieldNode, OperationNode } from './parser.ts';
@@ -58,7 +58,7 @@ function validate(fields: FieldNode[], type: string, errors: GraphQLError[], hid
   for (const f of fields) {
     const locations = [{ line: f.line, column: f.column }];
     if (f.name === '__typename') continue;
-    const def = type === 'User' && hidden.has(f.name) ? undefined : SCHEMA[type]![f.name];
+    const def = (type === 'User' || type === 'StripeReload') && hidden.has(f.name) ? undefined : SCHEMA[type]![f.name];
     if (!def) {
       errors.push({ message: `Cannot query field "${f.name}" on type "${type}".`, locations });
       continue;

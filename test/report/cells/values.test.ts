@@ -31,7 +31,7 @@ describe('cell values', () => {
     expect(inferFormat(DuckDBTypeId.DECIMAL, 'change_pct')).toBe('percent');
     expect(inferFormat(DuckDBTypeId.DATE, 'day')).toBe('date');
     expect(inferFormat(DuckDBTypeId.TIMESTAMP_TZ, 'as_of')).toBe('datetime');
-    expect(inferFormat(DuckDBTypeId.BIGINT, 'n')).toBe('integer');
+    expect(inferFormat(DuckDBTypeId.BIGINT, 'n')).toBe('count');
     expect(inferFormat(DuckDBTypeId.VARCHAR, 'name')).toBe('text');
   });
 
@@ -42,5 +42,8 @@ describe('cell values', () => {
     expect(usdText('12.3', { signed: true })).toBe('+$12.30');
     expect(formatText('12.5', 'percent', 'UTC', { signed: true })).toBe('+12.5 %');
     expect(instantText(new Date('2026-11-21T06:00:00Z'), 'America/New_York')).toBe('2026-11-21 01:00 America/New_York');
+    // an instant is on the configured clock and says so; a naive timestamp (`… at time zone 'UTC'`) is shown as it is
+    expect(formatText('2026-11-20 06:00:00+00', 'datetime', 'Europe/Berlin')).toBe('2026-11-20 07:00 Europe/Berlin');
+    expect(formatText('2026-11-20 06:00:00', 'datetime', 'Europe/Berlin')).toBe('2026-11-20 06:00');
   });
 });

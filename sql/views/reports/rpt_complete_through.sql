@@ -1,0 +1,20 @@
+-- One row per account with loaded billing: how far its billing is final (complete_through, int_complete_through – the same answer Daily spend's Complete column gives) and the last UTC day that is both final and ended by as_of of report_clock (last_complete_day).
+create or replace view rpt_complete_through as
+with final_through as (
+    select * from int_complete_through
+),
+
+clock as (
+    select * from report_clock
+),
+
+final as (
+    select
+        f.account,
+        f.complete_through,
+        -- a day is complete when it ended by both: the day before the earlier of the two
+        (least(f.complete_through_date, clock.as_of_date) - 1)::date as last_complete_day,
+    from final_through as f, clock
+)
+
+select * from final;

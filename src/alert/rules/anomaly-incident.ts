@@ -1,0 +1,138 @@
+// One incident, one page. A spike on one endpoint shows in four series – the endpoint, its template, its GPU type and
+// its family – each "driven by" the same resource; paging once per series is an alert storm for one cause. Anomalous
+// series whose biggest driver (the resource with the largest excess on the series' worst day) is the same resource
+// are one incident: one condition naming every series it shows in and the drivers they share, at the highest of their
+// levels, open while any of them is anomalous and resolved when none is.
+//
+// The key names the driving resource (anomaly:<account>:driver:<family>:<resource id>), not a series or a day, so it
+// stays the same while the incident's series come and go and its days move through the window: the alert state,
+// the outbox and the idempotency keys (event ids) see one incident from its first page to its resolution. A series
+// with no driver (its spend spread over resources none of which rose) is an incident of its own, keyed by the series
+// as before (anomaly:<account>:<dimension>:<series id>).
+import type { AnomalyRule } from '../../config/alerts.ts';
+import { usdText } from '../../util/money-text.ts';
+import type { Condition } from '../types.ts';
+
+export interface Driver {
+  family: string;
+  resource_id: string;
+  resource_name: string | null;
+  amount: string;
+  baseline_average: string;
+  excess: string;
+  /** The day it drove (the series' worst day). */
+  day: string;
+}
+
+export interface SeriesAnomaly {
+  account: string;
+  dimension: string;
+  seriesId: string;
+  name: string;
+  worst: { day: string; amount: string; baseline_median: string; baseline_mad: string; baseline_days: string | number; score: number; ratio: string | null };
+  /** Every anomalous day of the window. */
+  days: string[];
+  /** Biggest excess first. */
+  drivers: Driver[];
+  level: number;
+}
+
+const DIMENSION_LABEL: Record<string, string> = { family: 'family', template: 'template', endpoint: 'endpoint', gpu_type: 'GPU type' };
+// the narrowest series says best where the money went: it leads the incident's title
+const NARROWEST_FIRST = ['endpoint', 'template', 'gpu_type', 'family'];
+
+const label = (s: SeriesAnomaly) => `${DIMENSION_LABEL[s.dimension] ?? s.dimension} ${s.name}`;
+const driverId = (d: Pick<Driver, 'family' | 'resource_id'>) => `${d.family}:${d.resource_id}`;
+const isNew = (s: SeriesAnomaly) => Number(s.worst.baseline_median) === 0;
+const score = (s: SeriesAnomaly) => Math.round(s.worst.score * 10) / 10;
+
+export function incidentKey(s: SeriesAnomaly): string {
+  const top = s.drivers[0];
+  return top ? `anomaly:${s.account}:driver:${driverId(top)}` : `anomaly:${s.account}:${s.dimension}:${s.seriesId}`;
+}
+
+function headline(s: SeriesAnomaly): string {
+  const ratio = s.worst.ratio === null ? '' : ` (${s.worst.ratio}× the baseline)`;
+  return isNew(s)
+    ? `New spend: ${label(s)} spent ${usdText(s.worst.amount)} on ${s.worst.day}, nothing on most days before`
+    : `Spend anomaly: ${label(s)} spent ${usdText(s.worst.amount)} on ${s.worst.day}${ratio}`;
+}
+
+/** "endpoint x (acct) spent $244.17 on 2026-11-16 against a baseline median of … : 72.6 robust standard deviations out" */
+function finding(s: SeriesAnomaly, rule: AnomalyRule, withAccount: boolean): string {
+  return (
+    `${label(s)}${withAccount ? ` (${s.account})` : ''} spent ${usdText(s.worst.amount)} on ${s.worst.day} against a baseline median of ` +
+    `${usdText(s.worst.baseline_median)} (MAD ${usdText(s.worst.baseline_mad)}, ${s.worst.baseline_days} ${rule.weekdayAware ? 'like ' : ''}days)` +
+    (isNew(s) ? ': spend where there was almost none' : `: ${score(s)} robust standard deviations out`)
+  );
+}
+
+/** The drivers every series of the incident shares, each at its largest excess (a lone series: all its drivers). */
+function sharedDrivers(members: readonly SeriesAnomaly[]): Driver[] {
+  const [first, ...rest] = members;
+  const shared = first!.drivers.filter((d) => rest.every((m) => m.drivers.some((x) => driverId(x) === driverId(d))));
+  return shared
+    .map((d) => members.flatMap((m) => m.drivers.filter((x) => driverId(x) === driverId(d))).reduce((a, b) => (Number(b.excess) > Number(a.excess) ? b : a)))
+    .sort((a, b) => Number(b.excess) - Number(a.excess) || a.resource_id.localeCompare(b.resource_id));
+}
+
+function condition(key: string, members: SeriesAnomaly[], rule: AnomalyRule): Condition {
+  const lead = members[0]!;
+  const level = Math.max(...members.map((m) => m.level));
+  const days = [...new Set(members.flatMap((m) => m.days))].sort();
+  const drivers = sharedDrivers(members);
+  const driverText = drivers.map((d) => `${d.resource_name ?? d.resource_id} +${usdText(d.excess)}${members.length > 1 ? ` on ${d.day}` : ''}`).join(', ');
+  const daysText = days.length > 1 ? ` Anomalous days in the last ${rule.windowDays}: ${days.join(', ')}.` : '';
+  const others = members.slice(1).map(label);
+  const message =
+    members.length === 1
+      ? `${finding(lead, rule, true)}.${daysText}${driverText ? ` Driven by: ${driverText}.` : ''}`
+      : `One incident in ${lead.account}, driven by ${driverText}; it shows in ${members.length} series: ` +
+        `${members.map((m) => finding(m, rule, false)).join('; ')}.${daysText}`;
+  return {
+    key,
+    rule: 'anomaly',
+    account: lead.account,
+    level,
+    severity: level >= 2 ? 'critical' : 'warning',
+    title: others.length > 0 ? `${headline(lead)} – also ${others.join(', ')}` : headline(lead),
+    message,
+    // per series, as gpuledger alerted before incidents
+    supersedes: members.map((m) => `anomaly:${m.account}:${m.dimension}:${m.seriesId}`).filter((k) => k !== key),
+    details: {
+      dimension: lead.dimension,
+      series_id: lead.seriesId,
+      series_name: lead.name,
+      day: lead.worst.day,
+      days,
+      amount: lead.worst.amount,
+      baseline_median: lead.worst.baseline_median,
+      baseline_mad: lead.worst.baseline_mad,
+      score: score(lead),
+      ratio: lead.worst.ratio,
+      drivers,
+      series: members.map((m) => ({
+        dimension: m.dimension,
+        series_id: m.seriesId,
+        series_name: m.name,
+        day: m.worst.day,
+        days: m.days,
+        amount: m.worst.amount,
+        baseline_median: m.worst.baseline_median,
+        score: score(m),
+        ratio: m.worst.ratio,
+        level: m.level,
+      })),
+    },
+  };
+}
+
+/** The incidents the anomalous series make: one condition each, its series narrowest first. */
+export function incidentsOf(series: readonly SeriesAnomaly[], rule: AnomalyRule): Condition[] {
+  const groups = new Map<string, SeriesAnomaly[]>();
+  for (const s of series) groups.set(incidentKey(s), [...(groups.get(incidentKey(s)) ?? []), s]);
+  const rank = (s: SeriesAnomaly) => NARROWEST_FIRST.indexOf(s.dimension);
+  return [...groups].map(([key, members]) =>
+    condition(key, [...members].sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name)), rule),
+  );
+}

@@ -1,0 +1,59 @@
+// `gpuledger alerts mute <key> --until RFC3339` and `gpuledger alerts unmute <key>`: silence one incident or finding
+// (its alert key, as `alerts --dry-run` and serve's alerts page show it) or one rule (budget, anomaly, …) on purpose,
+// until a moment (src/alert/mutes.ts). The mute is written in one short writing session of the store, like the alert
+// state it holds back. A bad key, a bad or past --until, or unmuting what is not muted: one line, exit 2.
+import type { Command } from 'commander';
+import { parseRfc3339 } from '../../util/buckets.ts';
+import { UsageError } from '../../util/errors.ts';
+import type { Store } from '../../store/database.ts';
+
+interface MuteFlags {
+  until?: string;
+  wait?: string;
+}
+
+function parseWait(value: string | undefined): number {
+  const wait = Number(value ?? 0);
+  if (!Number.isFinite(wait) || wait < 0) throw new UsageError(`--wait takes seconds (a number ≥ 0), got '${value}'`);
+  return wait * 1000;
+}
+
+async function inWritingSession<T>(command: Command, wait: string | undefined, what: string, fn: (store: Store) => Promise<T>): Promise<T> {
+  const [{ contextFor }, { SESSION_WAIT_MS, writeSessions }, { storingRules }] = await Promise.all([
+    import('../context.ts'),
+    import('../../store/shared-database.ts'),
+    import('../../allocation/load-rules.ts'),
+  ]);
+  const { settings, log } = contextFor(command);
+  const waitMs = Math.max(parseWait(wait), SESSION_WAIT_MS);
+  const sessions = writeSessions({ dbPath: settings.dbPath, command: what, waitMs, log, prepare: storingRules(settings.config.allocation) });
+  return sessions.write(fn);
+}
+
+export function registerAlertsMute(alerts: Command): void {
+  alerts
+    .command('mute <key>')
+    .description('silence one alert (its key, as alerts --dry-run and the alerts page show it) or one rule (budget, anomaly, waste, data_quality, runway, unit_cost) until a moment')
+    .option('--until <time>', 'RFC 3339 moment the mute ends, e.g. 2026-12-01T00:00:00Z')
+    .option('--wait <seconds>', 'wait this long for another gpuledger process to release the database', '0')
+    .action(async (key: string, flags: MuteFlags, command: Command) => {
+      const { checkMuteKey, mute } = await import('../../alert/mutes.ts');
+      checkMuteKey(key);
+      if (flags.until === undefined) throw new UsageError('alerts mute needs --until RFC3339: the moment the mute ends, e.g. 2026-12-01T00:00:00Z');
+      const until = parseRfc3339(flags.until, '--until');
+      const now = new Date();
+      if (until <= now) throw new UsageError(`--until must be later than now (${now.toISOString()}), got ${flags.until}`);
+      await inWritingSession(command, flags.wait, 'alerts mute', (store) => mute(store, key, until, now));
+      process.stderr.write(`muted ${key} until ${until.toISOString()}: its alerts are neither sent nor recorded until then\n`);
+    });
+  alerts
+    .command('unmute <key>')
+    .description('end the mute of one alert or rule now: the next alerts run sends what it holds')
+    .option('--wait <seconds>', 'wait this long for another gpuledger process to release the database', '0')
+    .action(async (key: string, flags: MuteFlags, command: Command) => {
+      const { checkMuteKey, unmute } = await import('../../alert/mutes.ts');
+      checkMuteKey(key);
+      await inWritingSession(command, flags.wait, 'alerts unmute', (store) => unmute(store, key, new Date()));
+      process.stderr.write(`unmuted ${key}: the next alerts run sends its alerts\n`);
+    });
+}

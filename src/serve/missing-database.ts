@@ -1,0 +1,39 @@
+// What serve answers before there is a database to read (issue 25 §6): a page saying what to run, instead of a line
+// of text on every page. 503 with Retry-After, not 200: the server is up but cannot give the page asked for yet, and
+// a health check or script should see that; the page reloads itself (Refresh) and turns into the report as soon as
+// a sync publishes the database – each request looks for the file again, so nothing needs a restart.
+import { existsSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import type { Config } from '../config/schema.ts';
+import { esc } from '../report/index.ts';
+import { DEMO_DB } from '../run/demo.ts';
+import { shell } from './pages.ts';
+import type { Answer } from './routes.ts';
+
+const RELOAD_SECONDS = 10;
+
+export function missingDatabaseAnswer(message: string, o: { dbPath: string; config: Config; url: URL; cwd?: string }): Answer {
+  const headers = { 'Retry-After': String(RELOAD_SECONDS), Refresh: String(RELOAD_SECONDS) };
+  if (!o.url.pathname.endsWith('.html') && /\.[a-z]+$/.test(o.url.pathname)) {
+    return { status: 503, type: 'text/plain; charset=utf-8', body: `${message}\n`, headers };
+  }
+  const cwd = o.cwd ?? process.cwd();
+  const demo = resolve(cwd, DEMO_DB);
+  const servingDemo = resolve(cwd, o.dbPath) === demo;
+  const rel = relative(cwd, resolve(cwd, o.dbPath));
+  const db = rel && !rel.startsWith('..') ? rel : o.dbPath;
+  const code = (s: string) => `<code>${esc(s)}</code>`;
+  const steps = servingDemo
+    ? [`To see it with simulated data, run ${code('npm start')} without an API key: the demo writes ${code(DEMO_DB)}.`]
+    : [
+        existsSync(demo)
+          ? `A demo database is there already: stop this server and start ${code(`gpuledger serve --db ${DEMO_DB}`)}.`
+          : `To look around with simulated data, run ${code('npm start')} without an API key (it writes ${code(DEMO_DB)}), then ${code(`gpuledger serve --db ${DEMO_DB}`)}.`,
+        `For a real account, set its API key (${code('RUNPOD_API_KEY')}, or the accounts of ${code('gpuledger.config.json')}) and run ${code(`gpuledger sync --db ${db}`)} – or ${code('npm start')} for the whole nightly job.`,
+      ];
+  const body =
+    `<section id="s-no-database"><h2>Nothing to show yet</h2><p class="error" role="alert">${esc(message)}</p><ul>${steps.map((s) => `<li>${s}</li>`).join('')}</ul>` +
+    `<p class="note">This page looks again every ${RELOAD_SECONDS} s and shows the report as soon as the database is published; no restart needed.</p></section>`;
+  const page = shell({ config: o.config, url: o.url, simulatedAccounts: [] }, 'gpuledger serve: no database yet', [`gpuledger serve reads ${db}.`], body);
+  return { status: 503, type: 'text/html; charset=utf-8', body: page, headers };
+}

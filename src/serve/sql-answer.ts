@@ -1,0 +1,193 @@
+// The SQL page and its CSV (issue 26 §3), and a view's CSV (the same answer to our own statement): SQL from the
+// browser runs through exactly the sandbox of `gpuledger query` on a store of its own, opened for the one request and
+// closed when answered, and one careless or hostile query must not take serve down with it. So the answer is read from DuckDB a chunk at a time: the page reads only the rows it
+// shows (and one more, to know there are more – counting them all would run the whole query), the CSV goes to the
+// socket chunk by chunk at the pace the client reads it. The time limit holds for the whole answer: when it passes,
+// the query is interrupted and a CSV already under way is cut off (the client sees a broken transfer, never a short
+// file that looks whole). At most SQL_AT_ONCE such requests run at once, each DuckDB instance with a memory limit and
+// one thread, so the pages keep answering beside them.
+import type { ServerResponse } from 'node:http';
+import { withRulesReader } from '../allocation/reader-rules.ts';
+import type { Config } from '../config/schema.ts';
+import { streamReadOnlyQuery, type QueryStream } from '../query/run-query.ts';
+import { esc, tableHtml } from '../report/index.ts';
+import type { Store } from '../store/database.ts';
+import { errorMessage, isGpuledgerError } from '../util/errors.ts';
+import { csvLine } from '../util/table-text.ts';
+import { PAGE_ROWS, PageError, sandboxTable, shell, simulatedAccounts, type PageContext } from './pages.ts';
+
+/** The longest a SQL page or CSV may take, query and answer, before it is stopped. */
+export const SQL_TIME_LIMIT_MS = 30_000;
+/** SQL requests answered at once; more get 503 and Retry-After. */
+export const SQL_AT_ONCE = 2;
+/** DuckDB memory per SQL request (no spilling: the sandbox has no temp folder). */
+export const SQL_MEMORY_LIMIT = '256MB';
+/** A text value longer than this is cut on the page (the CSV has it whole). */
+const CELL_CHARS = 2_000;
+/** The page stops taking rows past this much text, whatever their number. */
+const PAGE_CHARS = 2_000_000;
+
+export interface SqlAnswer {
+  status: number;
+  type: string;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+export interface SqlDeps {
+  dbPath: string;
+  config: Config;
+  timeLimitMs: number;
+}
+
+const SQL_LINES = ['Runs in the same sandbox as gpuledger query: reads the database only, writes nothing.'];
+const HTML = 'text/html; charset=utf-8';
+const TEXT = 'text/plain; charset=utf-8';
+
+function form(q: string | null): string {
+  return `<form class="sql" method="get" action="/sql"><label for="q">Read-only SQL – the sandbox of <code>gpuledger query</code></label><textarea id="q" name="q">${esc(q ?? '')}</textarea><div class="tools"><button type="submit">Run</button></div></form>`;
+}
+
+/** Until the deadline: the store to interrupt once it is open, and whether the time ran out. */
+class Deadline {
+  store: Store | undefined;
+  expired = false;
+  private readonly timer: NodeJS.Timeout;
+  constructor(ms: number, onExpire: () => void) {
+    this.timer = setTimeout(() => {
+      this.expired = true;
+      this.store?.connection.interrupt();
+      onExpire();
+    }, ms);
+  }
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+/** What to tell about a failed query: the time limit when it passed, and where more memory is to be had. */
+function shownError(e: unknown, deadline: Deadline, limitMs: number): unknown {
+  if (deadline.expired) return timedOut(limitMs);
+  if (isGpuledgerError(e) && /Out of Memory Error/.test(e.message)) {
+    return new PageError(400, `${e.message} – the SQL page gives a query ${SQL_MEMORY_LIMIT}; gpuledger query on the command line has no such limit`);
+  }
+  return e;
+}
+
+function timedOut(limitMs: number): PageError {
+  return new PageError(408, `the query ran longer than ${limitMs / 1000} s and was stopped; narrow it (a where clause, a limit) or download less`);
+}
+
+/** The first rows of a result, one past the page when there are more, and whether a long value was cut. */
+async function firstRows(stream: QueryStream): Promise<{ rows: unknown[][]; more: boolean; cut: boolean }> {
+  const rows: unknown[][] = [];
+  let chars = 0;
+  let cut = false;
+  for await (const chunk of stream.chunks()) {
+    for (const row of chunk) {
+      if (rows.length === PAGE_ROWS || chars > PAGE_CHARS) return { rows, more: true, cut };
+      rows.push(
+        row.map((v) => {
+          const text = typeof v === 'string' ? v : v !== null && typeof v === 'object' ? JSON.stringify(v) : undefined;
+          chars += text?.length ?? 8;
+          if (text === undefined || text.length <= CELL_CHARS) return v;
+          cut = true;
+          return `${text.slice(0, CELL_CHARS)}…`;
+        }),
+      );
+    }
+  }
+  return { rows, more: false, cut };
+}
+
+async function page(store: Store, ctx: PageContext, q: string | null, deadline: Deadline, limitMs: number): Promise<SqlAnswer> {
+  const html = (body: string, status = 200): SqlAnswer => ({ status, type: HTML, body: shell(ctx, 'SQL', SQL_LINES, body) });
+  if (!q || !q.trim()) return html(form(q));
+  try {
+    const stream = await streamReadOnlyQuery(store, q, { limits: { memoryLimit: SQL_MEMORY_LIMIT, threads: 1 } });
+    const { rows, more, cut } = await firstRows(stream);
+    const notes = [
+      more ? `The first ${rows.length.toLocaleString('en-US')} rows; more rows not shown – the CSV has them all.` : '',
+      cut ? `Values longer than ${CELL_CHARS.toLocaleString('en-US')} characters are cut short here; the CSV has them whole.` : '',
+    ].filter(Boolean);
+    const count = more ? `${rows.length.toLocaleString('en-US')}+ rows` : `${rows.length.toLocaleString('en-US')} rows`;
+    const table = { ...sandboxTable({ columns: stream.columns, rows }), totalRows: rows.length };
+    const body = `${form(q)}<section id="s-result"><h2>Result</h2><div class="tools"><a class="button" href="/sql.csv?${new URLSearchParams({ q })}" download>Download CSV</a><span>${count}</span></div>${notes.map((n) => `<p class="note">${esc(n)}</p>`).join('')}${tableHtml(table, ctx.config.timeZone, 'result')}</section>`;
+    return html(body);
+  } catch (e) {
+    const shown = shownError(e, deadline, limitMs);
+    if (!isGpuledgerError(shown) && !(shown instanceof PageError)) throw shown;
+    return html(`${form(q)}<p class="error" role="alert">${esc(errorMessage(shown))}</p>`, shown instanceof PageError ? shown.status : 400);
+  }
+}
+
+/** Resolves true when the text is handed to the socket, false when the response closed first. */
+function write(res: ServerResponse, text: string): Promise<boolean> {
+  if (res.destroyed) return Promise.resolve(false);
+  if (res.write(text)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      res.off('drain', drained);
+      res.off('close', closed);
+      resolve(ok);
+    };
+    const drained = () => done(true);
+    const closed = () => done(false);
+    res.on('drain', drained);
+    res.on('close', closed);
+  });
+}
+
+/** The CSV, written to res as it is read; undefined once it has answered itself. */
+async function csvDownload(store: Store, q: string, filename: string, res: ServerResponse, head: boolean, headers: Record<string, string>, deadline: Deadline, limitMs: number): Promise<SqlAnswer | undefined> {
+  let stream: QueryStream;
+  try {
+    stream = await streamReadOnlyQuery(store, q, { limits: { memoryLimit: SQL_MEMORY_LIMIT, threads: 1 } });
+  } catch (e) {
+    const shown = shownError(e, deadline, limitMs);
+    if (!isGpuledgerError(shown) && !(shown instanceof PageError)) throw shown;
+    return { status: shown instanceof PageError ? shown.status : 400, type: TEXT, body: `${errorMessage(shown)}\n` };
+  }
+  res.writeHead(200, { ...headers, 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${filename.replace(/[^A-Za-z0-9._-]/g, '_')}"` });
+  if (head) return void res.end();
+  try {
+    if (!(await write(res, csvLine(stream.columns.map((c) => c.name))))) return;
+    for await (const chunk of stream.chunks()) {
+      if (!(await write(res, chunk.map(csvLine).join('')))) return; // the client left, or the time ran out
+    }
+    res.end();
+  } catch {
+    // a failure mid-way (the time limit, DuckDB's memory limit): the status is sent, so the transfer is broken off
+    res.destroy();
+  }
+  return undefined;
+}
+
+/** /sql and /sql.csv – or the CSV of our own statement (`fixed`: a view's) –, at most SQL_AT_ONCE at a time. */
+export function sqlAnswerer(o: SqlDeps) {
+  let running = 0;
+  return async (url: URL, res: ServerResponse, head: boolean, headers: Record<string, string>, fixed?: { sql: string; filename: string }): Promise<SqlAnswer | undefined> => {
+    if (running >= SQL_AT_ONCE) {
+      return { status: 503, type: TEXT, body: `gpuledger serve is already answering ${SQL_AT_ONCE} SQL queries; try again in a few seconds\n`, headers: { 'Retry-After': '5' } };
+    }
+    running++;
+    // a CSV under way is cut off when the time is up, whatever it is waiting for (DuckDB or a slow reader)
+    const deadline = new Deadline(o.timeLimitMs, () => res.headersSent && res.destroy());
+    const closed = () => deadline.store?.connection.interrupt(); // the client left: stop computing for nobody
+    res.on('close', closed);
+    try {
+      return await withRulesReader(o.dbPath, o.config.allocation, async (store) => {
+        deadline.store = store;
+        if (deadline.expired) throw timedOut(o.timeLimitMs); // opening took the time: no query is started
+        const q = fixed?.sql ?? url.searchParams.get('q');
+        if (fixed || url.pathname === '/sql.csv') return csvDownload(store, q ?? '', fixed?.filename ?? 'query.csv', res, head, headers, deadline, o.timeLimitMs);
+        const ctx: PageContext = { config: o.config, url, simulatedAccounts: await simulatedAccounts(store, o.config) };
+        return page(store, ctx, q, deadline, o.timeLimitMs);
+      });
+    } finally {
+      deadline.clear();
+      res.off('close', closed);
+      running--;
+    }
+  };
+}

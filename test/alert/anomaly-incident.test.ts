@@ -1,0 +1,70 @@
+// Given anomalous series → expect incidents: series whose biggest driver is the same resource are one incident (its
+// key names the resource, its severity is the highest, its message names every series and the drivers they share);
+// a series driven mostly by another resource stays its own incident even when it lists the first one among its
+// drivers; a series with no driver keeps its per-series key.
+import { describe, expect, it } from 'vitest';
+import { incidentsOf, type Driver, type SeriesAnomaly } from '../../src/alert/rules/anomaly-incident.ts';
+import { anomalyRuleSchema } from '../../src/config/alerts.ts';
+
+const rule = anomalyRuleSchema.parse({});
+const driver = (id: string, name: string, excess: string, day = '2026-11-16'): Driver => ({
+  family: 'serverless',
+  resource_id: id,
+  resource_name: name,
+  amount: '0',
+  baseline_average: '0',
+  excess,
+  day,
+});
+const series = (dimension: string, name: string, level: number, drivers: Driver[], day = '2026-11-16'): SeriesAnomaly => ({
+  account: 'acme',
+  dimension,
+  seriesId: `${dimension}-${name}`,
+  name,
+  worst: { day, amount: '244.17', baseline_median: '29.56', baseline_mad: '1.13', baseline_days: 20, score: 72.6, ratio: '8.3' },
+  days: [day],
+  drivers,
+  level,
+});
+
+describe('anomaly incidents', () => {
+  it('makes one incident of the series one resource drove: named by it, at the highest level, every series in its message', () => {
+    const spike = driver('ep1', 'sdxl-image-api', '218.03');
+    const found = incidentsOf(
+      [
+        series('family', 'serverless', 2, [spike, driver('ep2', 'vllm-03', '18.79')]),
+        series('gpu_type', 'ADA_24 pool', 1, [spike]),
+        series('endpoint', 'sdxl-image-api', 1, [spike]),
+        series('template', 'worker-sdxl', 1, [spike]),
+      ],
+      rule,
+    );
+    expect(found).toHaveLength(1);
+    const [incident] = found;
+    expect(incident!.key).toBe('anomaly:acme:driver:serverless:ep1');
+    expect(incident!.level).toBe(2);
+    expect(incident!.severity).toBe('critical');
+    // the narrowest series leads; the drivers are the ones every series shares
+    expect(incident!.title).toMatch(/^Spend anomaly: endpoint sdxl-image-api spent \$244\.17 on 2026-11-16 \(8\.3× the baseline\) – also template worker-sdxl, GPU type ADA_24 pool, family serverless$/);
+    expect(incident!.message).toMatch(/^One incident in acme, driven by sdxl-image-api \+\$218\.03 on 2026-11-16; it shows in 4 series: endpoint sdxl-image-api spent/);
+    expect(incident!.message).not.toContain('vllm-03');
+    expect((incident!.details.series as { dimension: string }[]).map((s) => s.dimension)).toEqual(['endpoint', 'template', 'gpu_type', 'family']);
+    expect(incident!.supersedes).toEqual(['acme:endpoint:endpoint-sdxl-image-api', 'acme:template:template-worker-sdxl', 'acme:gpu_type:gpu_type-ADA_24 pool', 'acme:family:family-serverless'].map((k) => `anomaly:${k}`));
+  });
+
+  it('keeps apart a series another resource drove most, and a series with no driver under its own key', () => {
+    const spike = driver('ep1', 'sdxl-image-api', '218.03');
+    const found = incidentsOf(
+      [
+        series('endpoint', 'sdxl-image-api', 1, [spike]),
+        series('family', 'serverless', 1, [driver('ep2', 'vllm-03', '300.00'), spike]),
+        series('template', 'spread-out', 1, []),
+      ],
+      rule,
+    );
+    expect(found.map((c) => c.key).sort()).toEqual(['anomaly:acme:driver:serverless:ep1', 'anomaly:acme:driver:serverless:ep2', 'anomaly:acme:template:template-spread-out']);
+    const lone = found.find((c) => c.key === 'anomaly:acme:template:template-spread-out')!;
+    expect(lone.message).toMatch(/^template spread-out \(acme\) spent \$244\.17 on 2026-11-16 against a baseline median of \$29\.56 \(MAD \$1\.13, 20 like days\): 72\.6 robust standard deviations out\.$/);
+    expect(lone.supersedes).toEqual([]);
+  });
+});
