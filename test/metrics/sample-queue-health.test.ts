@@ -54,13 +54,11 @@ describe('queue health sampling', () => {
     const docs = Array.from({ length: ENDPOINTS }, (_, i) => ({ kind: 'endpoint', id: `ep${String(i).padStart(2, '0')}`, doc: { id: `ep${String(i).padStart(2, '0')}`, name: `endpoint-${i}` } }));
     const harvest = { inventory: { read: { docs } }, warnings: [] as string[] };
     const client = new ApiClient({ baseUrl: url, apiKey: account!.apiKey, apiKeyEnv: account!.apiKeyEnv });
-    const started = performance.now();
     try {
       const result = await sampleQueueHealth({ client, account: account!, config, sources: ['health'], log: silentLogger, deadlineMs: DEADLINE_MS }, harvest);
-      const took = performance.now() - started;
       const sampled = result!.samples.length;
-      // one after another, forty answers take 40 s; side by side within the deadline about 2.5 s (loose: a busy machine)
-      expect(took).toBeLessThan(DEADLINE_MS + 5_000);
+      // side by side (as many in flight as allowed), and cut off by the one deadline: fewer sampled than asked for
+      // (no timing assertion – the deadline itself is what ends the sampling, whatever the machine's speed)
       expect(mostInFlight).toBe(QUEUE_HEALTH_CONCURRENCY);
       expect(sampled).toBeGreaterThanOrEqual(QUEUE_HEALTH_CONCURRENCY);
       expect(sampled).toBeLessThan(ENDPOINTS);
