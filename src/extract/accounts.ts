@@ -8,26 +8,39 @@ import { readSecretEnv } from '../util/secrets.ts';
 
 export type { ResolvedAccount } from '../config/accounts.ts';
 
-export function resolveAccounts(config: Config, apiUrl: string, env: NodeJS.ProcessEnv, only?: string): ResolvedAccount[] {
+/** An account as `sync --plan` sees it: the key is optional, since a plan can be made without asking the API. */
+export type PlanAccount = Omit<ResolvedAccount, 'apiKey'> & { apiKey: string | undefined };
+
+function selectAccounts(config: Config, only: string | undefined) {
   const accounts = only === undefined ? config.accounts : config.accounts.filter((a) => a.name === only);
   if (accounts.length === 0) {
     throw new UsageError(`--account '${only}' is not in the config; configured accounts: ${config.accounts.map((a) => a.name).join(', ')}`);
   }
-  return accounts.map((a) => {
-    // a URL no request can use (ftp://, no scheme) is a configuration error now, not seven retries later
+  return accounts;
+}
+
+/** The accounts a plan covers, each with its key when the environment has one (no key is not an error here). */
+export function resolvePlanAccounts(config: Config, apiUrl: string, env: NodeJS.ProcessEnv, only?: string): PlanAccount[] {
+  return selectAccounts(config, only).map((a) => {
     checkApiUrl(a.apiUrl ?? apiUrl, a.apiUrl ? `apiUrl of account '${a.name}'` : 'API URL');
-    const apiKey = readSecretEnv(a.apiKeyEnv, env);
-    if (!apiKey) {
-      throw new ConfigError(
-        `no API key for account '${a.name}': set the environment variable ${a.apiKeyEnv} (or run \`npm start\` without a key for a demo on simulated data)`,
-      );
-    }
     return {
       name: a.name,
       apiUrl: (a.apiUrl ?? apiUrl).replace(/\/+$/, ''),
-      apiKey,
+      apiKey: readSecretEnv(a.apiKeyEnv, env) || undefined,
       apiKeyEnv: a.apiKeyEnv,
       simulated: a.simulated ?? false,
     };
+  });
+}
+
+export function resolveAccounts(config: Config, apiUrl: string, env: NodeJS.ProcessEnv, only?: string): ResolvedAccount[] {
+  return resolvePlanAccounts(config, apiUrl, env, only).map((a) => {
+    if (!a.apiKey) {
+      // `gpuledger run --demo` is right both in a checkout and where gpuledger is an installed package (no npm start)
+      throw new ConfigError(
+        `no API key for account '${a.name}': set the environment variable ${a.apiKeyEnv} (or run \`gpuledger run --demo\` for a demo on simulated data)`,
+      );
+    }
+    return { ...a, apiKey: a.apiKey };
   });
 }

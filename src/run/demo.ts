@@ -2,6 +2,7 @@
 // and waste) on a free loopback port, the whole nightly job against it into data/demo.duckdb and out/, and a plain
 // statement that the data was simulated and how to use a real account instead.
 import { resolve } from 'node:path';
+import { DEMO_DB } from '../config/demo-database.ts';
 import { parseConfig } from '../config/load.ts';
 import type { Config } from '../config/schema.ts';
 import { resolveAccounts } from '../extract/accounts.ts';
@@ -9,7 +10,7 @@ import { DEFAULT_KEY, startSimulator } from '../simulator/index.ts';
 import type { Logger } from '../util/log.ts';
 import { runNightly, type NightlyResult } from './nightly.ts';
 
-export const DEMO_DB = 'data/demo.duckdb';
+export { DEMO_DB } from '../config/demo-database.ts';
 const DEMO_KEY_ENV = 'GPULEDGER_DEMO_KEY';
 
 export interface DemoOptions {
