@@ -1,6 +1,6 @@
 // What every command receives: the resolved settings (flag > env > config file > default) and a logger.
 import type { Command } from 'commander';
-import { demoInstead } from '../config/demo-database.ts';
+import { demoBaseConfig, demoInstead } from '../config/demo-database.ts';
 import { resolveSettings, type GlobalFlags, type Settings } from '../config/load.ts';
 import { UsageError } from '../util/errors.ts';
 import { createLogger, LOG_LEVELS, type Logger, type LogLevel } from '../util/log.ts';
@@ -42,7 +42,9 @@ export function contextFor(command: Command, options: ContextOptions = {}): CliC
     const demo = demoInstead(settings.dbPath, opts.db !== undefined || Boolean(process.env.GPULEDGER_DB));
     if (demo) {
       log.info(demo.note);
-      settings = { ...settings, dbPath: demo.dbPath };
+      // and answer with the config the demo ran with (its allocation categories, budgets), as every reader answers
+      // with its own config's rules (src/allocation/reader-rules.ts)
+      settings = { ...settings, dbPath: demo.dbPath, config: demoBaseConfig(settings.config, settings.configPath) };
     }
   }
   return { settings, log };

@@ -4,6 +4,9 @@
 // one, commands use the demo database and say so (issue 25 §6).
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfigFile, parseConfig } from './load.ts';
+import type { Config } from './schema.ts';
 
 /** Where `npm start` without a key (`run --demo`) keeps its database, relative to the current folder. */
 export const DEMO_DB = 'data/demo.duckdb';
@@ -27,4 +30,35 @@ export function demoInstead(dbPath: string, explicit: boolean, cwd: string = pro
     dbPath: demo,
     note: `using the demo database ${shown(demo)} (simulated data): ${shown(dbPath)} does not exist yet – \`gpuledger sync\` with an API key creates it`,
   };
+}
+
+/** The full example the README points at; shipped in the package (package.json "files"). */
+export const EXAMPLE_CONFIG = fileURLToPath(new URL('../../config/gpuledger.example.json', import.meta.url));
+
+/** The account the demo's rows carry; its key variable is set by the demo itself, never by a user. */
+export const DEMO_ACCOUNT = { name: 'demo', apiKeyEnv: 'GPULEDGER_DEMO_KEY', simulated: true } as const;
+
+/**
+ * The config the demo runs with, and the one commands reading the demo database answer with: the user's own when
+ * there is a config file, else the example's allocation categories, budgets and alert thresholds – so the demo's
+ * report, `serve` and `allocation explain` show them – with nothing that reaches beyond this machine: one simulated
+ * account, no SMTP, no email recipients, no PostgreSQL export, no schedule, alerts on stdout and in the NDJSON file.
+ */
+export function demoBaseConfig(config: Config, configPath: string | undefined): Config {
+  const base = configPath === undefined ? loadConfigFile(EXAMPLE_CONFIG) : config;
+  const raw = JSON.parse(JSON.stringify(base)) as Record<string, unknown> & { reports: Record<string, unknown>; alerts: Record<string, unknown> };
+  return parseConfig(
+    {
+      ...raw,
+      // the example's database is the real one's default; the demo's is DEMO_DB, chosen by the caller
+      database: configPath === undefined ? undefined : raw.database,
+      accounts: [DEMO_ACCOUNT],
+      smtp: undefined,
+      export: {},
+      schedule: configPath === undefined ? {} : raw.schedule,
+      reports: { ...raw.reports, delivery: {} },
+      alerts: { ...raw.alerts, channels: [{ type: 'stdout' }, { type: 'file' }] },
+    },
+    configPath === undefined ? `(demo, from ${EXAMPLE_CONFIG})` : `(demo, from ${configPath})`,
+  );
 }

@@ -61,13 +61,14 @@ export function registerRun(program: Command, exit: ExitState): void {
     .option('--wait <seconds>', 'wait up to this long for another gpuledger process holding the database', '0')
     .action(async (flags: RunFlags, command: Command) => {
       // the whole pipeline (simulator, undici, exceljs, nodemailer) loads only when the job runs (issue 11)
-      const [{ contextFor }, { checkFolderOutput }, { checkFileChannels }, { resolveAccounts }, { runDemo, DEMO_DB }, { runNightly }] = await Promise.all([
+      const [{ contextFor }, { checkFolderOutput }, { checkFileChannels }, { resolveAccounts }, { runDemo, DEMO_DB }, { runNightly }, { demoBaseConfig }] = await Promise.all([
         import('../context.ts'),
         import('../../outputs/output-guard.ts'),
         import('../../alert/channels/file-path.ts'),
         import('../../extract/accounts.ts'),
         import('../../run/demo.ts'),
         import('../../run/nightly.ts'),
+        import('../../config/demo-database.ts'),
       ]);
       // the demo writes its own database; a real run never falls back to it (src/config/demo-database.ts)
       const { settings, log } = contextFor(command, { demoFallback: false });
@@ -86,7 +87,7 @@ export function registerRun(program: Command, exit: ExitState): void {
       process.on('SIGTERM', stop);
       try {
         if (flags.demo || (flags.demoIfNoKey && noKey)) {
-          const result = await runDemo({ config: settings.config, log, outDir: flags.outDir, signal: controller.signal });
+          const result = await runDemo({ config: demoBaseConfig(settings.config, settings.configPath), log, outDir: flags.outDir, signal: controller.signal });
           print(renderSummary(result, { apiUrl: result.apiUrl, dbPath: DEMO_DB }));
           exit.code = result.exitCode;
           return;
