@@ -42,7 +42,7 @@ export const DEMO_ACCOUNT = { name: 'demo', apiKeyEnv: 'GPULEDGER_DEMO_KEY', sim
  * The config the demo runs with, and the one commands reading the demo database answer with: the user's own when
  * there is a config file, else the example's allocation categories, budgets and alert thresholds – so the demo's
  * report, `serve` and `allocation explain` show them – with nothing that reaches beyond this machine: one simulated
- * account, no SMTP, no email recipients, no PostgreSQL export, no schedule, alerts on stdout and in the NDJSON file.
+ * account, no SMTP, no email recipients, no PostgreSQL export, alerts on stdout and in the NDJSON file.
  */
 export function demoBaseConfig(config: Config, configPath: string | undefined): Config {
   const base = configPath === undefined ? loadConfigFile(EXAMPLE_CONFIG) : config;
@@ -55,7 +55,6 @@ export function demoBaseConfig(config: Config, configPath: string | undefined): 
       accounts: [DEMO_ACCOUNT],
       smtp: undefined,
       export: {},
-      schedule: configPath === undefined ? {} : raw.schedule,
       reports: { ...raw.reports, delivery: {} },
       alerts: { ...raw.alerts, channels: [{ type: 'stdout' }, { type: 'file' }] },
     },
