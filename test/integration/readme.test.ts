@@ -103,8 +103,18 @@ describe('README.md, step by step after npm start', () => {
     expect(demoSteps.length).toBeGreaterThan(0);
   });
 
+  // a command shown more than once (gpuledger views, store check…) runs once, at its first place, naming every place
+  const places = new Map<string, { example: ReadmeCommand; where: string[] }>();
   for (const example of [...examples.commands, ...demoSteps]) {
-    const where = example.line ? `README line ${example.line}` : 'the demo summary';
+    const key = `${example.command}\0${example.expectCode}`;
+    const place = example.line ? `README line ${example.line}` : 'the demo summary';
+    const seen = places.get(key);
+    if (seen) seen.where.push(place);
+    else places.set(key, { example, where: [place] });
+  }
+
+  for (const { example, where: shownAt } of places.values()) {
+    const where = shownAt.join(', ');
     const oneLine = example.command.replace(/\s*\\?\n\s*/g, ' ');
     const skip = CANNOT_RUN.find((s) => s.match.test(example.command));
     if (skip) {
