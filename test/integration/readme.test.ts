@@ -103,6 +103,20 @@ describe('README.md, step by step after npm start', () => {
     expect(demoSteps.length).toBeGreaterThan(0);
   });
 
+  it('reads the demo database until a real one exists, saying so in one line; an explicit --db is never replaced', async () => {
+    const r = await shell('gpuledger query "select distinct account from cost_daily" --format csv');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^account\r?\ndemo\r?\n$/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/using the demo database data\/demo\.duckdb \(simulated data\): data\/gpuledger\.duckdb does not exist yet/);
+    const explicit = await shell('gpuledger --db data/gpuledger.duckdb query "select 1"');
+    expect(explicit.code).toBe(2);
+    expect(explicit.stderr).toMatch(/database data\/gpuledger\.duckdb does not exist yet/);
+    expect(explicit.stderr).not.toMatch(/using the demo database/);
+    const fromEnv = await shell('GPULEDGER_DB=data/gpuledger.duckdb gpuledger query "select 1"');
+    expect(fromEnv.code).toBe(2);
+  });
+
   // a command shown more than once (gpuledger views, store check…) runs once, at its first place, naming every place
   const places = new Map<string, { example: ReadmeCommand; where: string[] }>();
   for (const example of [...examples.commands, ...demoSteps]) {
