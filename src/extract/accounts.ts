@@ -36,9 +36,9 @@ export function resolvePlanAccounts(config: Config, apiUrl: string, env: NodeJS.
 export function resolveAccounts(config: Config, apiUrl: string, env: NodeJS.ProcessEnv, only?: string): ResolvedAccount[] {
   return resolvePlanAccounts(config, apiUrl, env, only).map((a) => {
     if (!a.apiKey) {
-      // `gpuledger run --demo` is right both in a checkout and where gpuledger is an installed package (no npm start)
+      // `npx gpuledger run --demo` is right both in a checkout and where gpuledger is an installed package (no npm start)
       throw new ConfigError(
-        `no API key for account '${a.name}': set the environment variable ${a.apiKeyEnv} (or run \`gpuledger run --demo\` for a demo on simulated data)`,
+        `no API key for account '${a.name}': set the environment variable ${a.apiKeyEnv} (or run \`npx gpuledger run --demo\` for a demo on simulated data)`,
       );
     }
     return { ...a, apiKey: a.apiKey };

@@ -49,8 +49,8 @@ describe('gpuledger sync on the command line', () => {
     const r = await run([], null);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toMatch(/no API key for account 'sim': set the environment variable GPULEDGER_TEST_KEY/);
-    // npm start exists only in a checkout; `gpuledger run --demo` also where gpuledger is an installed package
-    expect(r.stderr).toContain('`gpuledger run --demo`');
+    // npm start exists only in a checkout; `npx gpuledger run --demo` also where gpuledger is an installed package
+    expect(r.stderr).toContain('`npx gpuledger run --demo`');
     expect(r.stderr).not.toContain('npm start');
   });
 
