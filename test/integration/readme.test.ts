@@ -6,7 +6,7 @@
 // the long-running ones (serve, simulator) are started, asked for a page and stopped. The demo's own "try next"
 // commands are run the same way.
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,6 +85,8 @@ describe('README.md, step by step after npm start', () => {
     const demo = await shell('gpuledger run --demo-if-no-key', 170_000);
     expect(demo.stderr, demo.stderr).not.toMatch(/\berror\b/);
     expect(demo.code).toBe(0);
+    // a command that names the shipped example config (--config config/gpuledger.example.json) finds it as in a checkout
+    if (examples.commands.some((c) => /(^|[\s=])config\//.test(c.command))) cpSync(fileURLToPath(new URL('../../config/', import.meta.url)), join(work, 'config'), { recursive: true });
     for (const [path, text] of Object.entries(READERS_FILES)) {
       mkdirSync(join(work, path, '..'), { recursive: true });
       writeFileSync(join(work, path), text);
