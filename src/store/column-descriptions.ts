@@ -1,5 +1,5 @@
 // What the columns that recur across the public views mean, said once: DuckDB's catalog carries them as column
-// comments (COMMENT ON COLUMN), so DBeaver, the DuckDB CLI (`describe`) and duckdb_columns() show them. A column
+// comments (COMMENT ON COLUMN), so DBeaver and duckdb_columns() in any client show them. A column
 // whose meaning differs between views (value, source, status…) is left to the view's own documentation.
 export const COLUMN_DESCRIPTIONS: Readonly<Record<string, string>> = {
   account: 'The account name from the config (accounts[].name); every row carries its account.',

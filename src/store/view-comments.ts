@@ -1,6 +1,6 @@
 // DuckDB's catalog says what each view is: COMMENT ON VIEW with the one line of its header (view-descriptions.ts) and
-// COMMENT ON COLUMN for the columns whose meaning is said once in column-descriptions.ts – what DBeaver, the DuckDB
-// CLI and duckdb_views()/duckdb_columns() show a reader who never opens sql/. Internal views say they are internal.
+// COMMENT ON COLUMN for the columns whose meaning is said once in column-descriptions.ts – what DBeaver and
+// duckdb_views()/duckdb_columns() in any client show a reader who never opens sql/. Internal views say they are internal.
 // `create or replace view` drops a view's comments, so they are written right after the views are (re)created.
 import { COLUMN_DESCRIPTIONS } from './column-descriptions.ts';
 import type { Store } from './store.ts';

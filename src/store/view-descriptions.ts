@@ -1,5 +1,5 @@
 // What a view is, in one line, for the people and tools that read the schema: `gpuledger views`, serve's /views page,
-// the PostgreSQL mirror, and DuckDB's own catalog (COMMENT ON VIEW / COLUMN, which DBeaver and the DuckDB CLI show).
+// the PostgreSQL mirror, and DuckDB's own catalog (COMMENT ON VIEW / COLUMN, which DBeaver and duckdb_views() show).
 // The line is derived from the header comment every view file starts with (what one row is), so it is said once.
 
 /** stg_* (typed inventory history) and int_* (building blocks) are internal: they may change in any release. */
