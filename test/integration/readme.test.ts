@@ -25,6 +25,8 @@ const CANNOT_RUN: readonly { match: RegExp; reason: string }[] = [
   { match: /\s--email\b/, reason: 'sends email: needs an SMTP server (delivery is tested against a real one in test/report)' },
   { match: /\bexport\s+postgres\b/, reason: 'needs a PostgreSQL server and its password (test/export/postgres starts one)' },
   { match: /\bgpuledger\s+schedule\b(?!.*--list)/s, reason: 'the daemon runs until stopped' },
+  { match: /…|<[a-z][\w-]*>/i, reason: 'a template with a placeholder (… or <name>) for the reader to fill in' },
+  { match: /\s\/(backup|srv|etc|var|home|opt|mnt)\//, reason: 'names a path on the reader\'s machine (a backup, a service folder)' },
 ];
 /** Run until stopped: started on a free port, asked for the page they print, then stopped. */
 const LONG_RUNNING = /\bgpuledger\s+(serve|simulator)\b/;
