@@ -22,11 +22,12 @@ function selectAccounts(config: Config, only: string | undefined) {
 /** The accounts a plan covers, each with its key when the environment has one (no key is not an error here). */
 export function resolvePlanAccounts(config: Config, apiUrl: string, env: NodeJS.ProcessEnv, only?: string): PlanAccount[] {
   return selectAccounts(config, only).map((a) => {
+    // a URL no request can use (ftp://, no scheme) is a configuration error now, not seven retries later
     checkApiUrl(a.apiUrl ?? apiUrl, a.apiUrl ? `apiUrl of account '${a.name}'` : 'API URL');
     return {
       name: a.name,
       apiUrl: (a.apiUrl ?? apiUrl).replace(/\/+$/, ''),
-      apiKey: readSecretEnv(a.apiKeyEnv, env) || undefined,
+      apiKey: readSecretEnv(a.apiKeyEnv, env),
       apiKeyEnv: a.apiKeyEnv,
       simulated: a.simulated ?? false,
     };
