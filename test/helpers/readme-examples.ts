@@ -8,7 +8,7 @@ export interface ReadmeCommand {
   line: number;
   /** The command as a shell runs it: comments removed, `npx gpuledger` and `node bin/gpuledger.js` spelled `gpuledger`. */
   command: string;
-  /** The exit code the README promises: a comment starting `exit N` (or `→ exit N`), else 0. */
+  /** The exit code the README promises: a comment that is `exit N` (or `→ exit N`, optionally `: why`), else 0. */
   expectCode: number;
   from: 'code block' | 'table';
 }
@@ -19,7 +19,7 @@ export interface ReadmeExamples {
   setup: ReadmeCommand[];
 }
 
-const SHELL_LANGS = new Set(['sh', 'bash', 'shell', 'console', 'zsh']);
+const SHELL_LANGS = new Set(['sh', 'bash', 'shell', 'zsh']);
 const INVOKES = /(^|[\s;&|(`])(npx\s+|node\s+bin\/gpuledger\.js\b)?gpuledger(\s|$)|node\s+bin\/gpuledger\.js(\s|$)/;
 
 /** Whether the text ends inside a quote, and the text without its comments (`# …` outside quotes). */
@@ -53,7 +53,8 @@ export function scanShell(text: string): { open: boolean; code: string; comments
 
 function promisedCode(comments: readonly string[]): number {
   for (const c of comments) {
-    const m = /^(?:→\s*)?exits?\s+(\d)\b/.exec(c);
+    // `# exit 2` or `# → exit 2: why` – not a sentence that merely mentions an exit code (`exit 1 when …`)
+    const m = /^(?:→\s*)?exits?\s+(\d)\s*(?:$|[:;,(–—-])/.exec(c);
     if (m) return Number(m[1]);
   }
   return 0;
@@ -110,7 +111,10 @@ export function readmeExamples(markdown: string): ReadmeExamples {
       const body: string[] = [];
       let j = i + 1;
       for (; j < lines.length && !lines[j]!.trim().startsWith(close); j++) body.push(lines[j]!.startsWith(indent) ? lines[j]!.slice(indent.length) : lines[j]!.trimStart());
-      if (SHELL_LANGS.has(fence[2]!.toLowerCase())) shellBlock(body, i + 2, out);
+      const lang = fence[2]!.toLowerCase();
+      // a console transcript: the lines after a `$ ` prompt are commands, the rest is their output
+      if (lang === 'console') shellBlock(body.map((l) => (l.startsWith('$ ') ? l.slice(2) : '')), i + 2, out);
+      else if (SHELL_LANGS.has(lang)) shellBlock(body, i + 2, out);
       i = j;
       continue;
     }
