@@ -6,7 +6,7 @@
 // the long-running ones (serve, simulator) are started, asked for a page and stopped. The demo's own "try next"
 // commands are run the same way.
 import { spawn } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -105,6 +105,18 @@ describe('README.md, step by step after npm start', () => {
     expect(examples.commands.filter((c) => c.from === 'code block').length).toBeGreaterThanOrEqual(5);
     expect(examples.setup.some((s) => s.command.startsWith('cat > images.csv'))).toBe(true);
     expect(demoSteps.length).toBeGreaterThan(0);
+  });
+
+  it('shows the example config\'s allocation and budget in the demo: the report\'s By category section and budget line, allocation explain', async () => {
+    const pages = readdirSync(join(work, 'out')).filter((f) => /^gpuledger-nightly-.*\.html$/.test(f));
+    expect(pages).toHaveLength(1);
+    const page = readFileSync(join(work, 'out', pages[0]!), 'utf8');
+    expect(page).toContain('By category');
+    for (const team of ['imaging', 'inference', 'research']) expect(page).toContain(team);
+    expect(page).toMatch(/budget \$25,000\.00/);
+    const explain = await shell('gpuledger allocation explain --category team --format csv');
+    expect(explain.code).toBe(0);
+    expect(explain.stdout).toMatch(/sdxl-image-api,imaging,1,endpoint=sdxl-image-api/);
   });
 
   it('reads the demo database until a real one exists, saying so in one line; an explicit --db is never replaced', async () => {
