@@ -10,7 +10,45 @@ import { withoutCredentials } from '../util/url-credentials.ts';
 export type { ResolvedAccount } from '../config/accounts.ts';
 
 function missingKey(a: AccountConfig): string {
-  return `no API key for account '${a.name}': set the environment variable ${a.apiKeyEnv} (or run \`npm start\` without a key for a demo on simulated data)`;
+  // `npx gpuledger run --demo` is right both in a checkout and where gpuledger is an installed package (no npm start)
+  return `no API key for account '${a.name}': set the environment variable ${a.apiKeyEnv} (or run \`npx gpuledger run --demo\` for a demo on simulated data)`;
+}
+
+/** An account as `sync --plan` sees it: the key is optional, since a plan can be made without asking the API. */
+export type PlanAccount = Omit<ResolvedAccount, 'apiKey'> & { apiKey: string | undefined };
+
+function selectAccounts(config: Config, only: string | undefined) {
+  const accounts = only === undefined ? config.accounts : config.accounts.filter((a) => a.name === only);
+  if (accounts.length === 0) {
+    throw new UsageError(`--account '${only}' is not in the config; configured accounts: ${config.accounts.map((a) => a.name).join(', ')}`);
+  }
+  return accounts;
+}
+
+/** An account's URL checked, its credentials registered as secrets and removed: requests authenticate with the key. */
+function accountUrl(a: AccountConfig, apiUrl: string): string {
+  const given = a.apiUrl ?? apiUrl;
+  // a URL no request can use (ftp://, no scheme) is a configuration error now, not seven retries later
+  checkApiUrl(given, a.apiUrl ? `apiUrl of account '${a.name}'` : 'API URL');
+  registerUrlSecrets(given);
+  return withoutCredentials(given).replace(/\/+$/, '');
+}
+
+/**
+ * The accounts a plan covers, each with its key when the environment has one (no key is not an error here: the plan
+ * is made without asking the API); an account sharing an earlier one's key is marked `notRead`, as a sync skips it.
+ */
+export function resolvePlanAccounts(config: Config, apiUrl: string, env: NodeJS.ProcessEnv, only?: string): PlanAccount[] {
+  const firstByKey = new Map<string, AccountConfig>();
+  return selectAccounts(config, only).map((a) => {
+    const account: PlanAccount = { name: a.name, apiUrl: accountUrl(a, apiUrl), apiKey: readSecretEnv(a.apiKeyEnv, env), apiKeyEnv: a.apiKeyEnv, simulated: a.simulated ?? false };
+    if (!account.apiKey) return account;
+    const id = JSON.stringify([account.apiUrl, account.apiKey]);
+    const first = firstByKey.get(id);
+    if (!first) firstByKey.set(id, a);
+    else if (!a.allowSharedKey) return { ...account, notRead: { status: 'skipped', message: sharedKey(first, a) } };
+    return account;
+  });
 }
 
 /**
@@ -19,22 +57,14 @@ function missingKey(a: AccountConfig): string {
  * others still sync (issue 26 §7); only when no account has a key is it a configuration error (exit 2) up front.
  */
 export function resolveAccounts(config: Config, apiUrl: string, env: NodeJS.ProcessEnv, only?: string): ResolvedAccount[] {
-  const accounts = only === undefined ? config.accounts : config.accounts.filter((a) => a.name === only);
-  if (accounts.length === 0) {
-    throw new UsageError(`--account '${only}' is not in the config; configured accounts: ${config.accounts.map((a) => a.name).join(', ')}`);
-  }
+  const accounts = selectAccounts(config, only);
   const keys = accounts.map((a) => readSecretEnv(a.apiKeyEnv, env));
   const firstWithout = accounts.find((_, i) => !keys[i]);
   if (firstWithout && keys.every((k) => !k)) throw new ConfigError(missingKey(firstWithout));
   // the first account to use a key (on an API URL) reads it; a later one is the same platform account again
   const firstByKey = new Map<string, AccountConfig>();
   return accounts.map((a, i) => {
-    // a URL no request can use (ftp://, no scheme) is a configuration error now, not seven retries later
-    const given = a.apiUrl ?? apiUrl;
-    checkApiUrl(given, a.apiUrl ? `apiUrl of account '${a.name}'` : 'API URL');
-    registerUrlSecrets(given);
-    // requests authenticate with the key and send no URL credentials: the account keeps none to store or show
-    const url = withoutCredentials(given).replace(/\/+$/, '');
+    const url = accountUrl(a, apiUrl);
     const apiKey = keys[i] ?? '';
     const account: ResolvedAccount = { name: a.name, apiUrl: url, apiKey, apiKeyEnv: a.apiKeyEnv, simulated: a.simulated ?? false };
     if (!apiKey) return { ...account, notRead: { status: 'failed', message: missingKey(a) } };

@@ -1,12 +1,13 @@
 // `sync --plan`: the requests a sync would make and what they cost at the current quota, without calling a billing
 // route. The platform's time and quota come from one cheap inventory call; densities from the store's previous
-// loads, else from the inventory the key can see.
+// loads, else from the inventory the key can see. An account without a key is planned without asking the API at
+// all: this machine's clock, the store's densities or one record per bucket, and no quota (issue 25 §6).
 import { ApiClient } from '../api/index.ts';
 import type { Config } from '../config/schema.ts';
 import { BILLING_SOURCES, type BillingSource, type Source } from '../config/sync.ts';
 import type { Store } from '../store/database.ts';
 import { countBuckets, formatRfc3339, type BucketSize } from '../util/buckets.ts';
-import type { ResolvedAccount } from './accounts.ts';
+import type { PlanAccount } from './accounts.ts';
 import { INVENTORY_KINDS } from './inventory.ts';
 import { EMPTY_SYNC_STATE, readSyncState } from './sync-state.ts';
 import { chunkRange, planRange } from './window-plan.ts';
@@ -30,15 +31,17 @@ export interface SyncPlan {
   /** Minutes the billing requests take at the tightest quota window (undefined when the API sent no policy). */
   minutes: number | undefined;
   quota: string | undefined;
-  /** One line per account the sync would not read (an unset key variable, a key another account already reads). */
+  /** One line per account the sync would not read (a key another account already reads). */
   notRead: string[];
+  /** Accounts planned without a key: their densities are guesses and their quota unknown. */
+  withoutKey: string[];
 }
 
 export interface PlanOptions {
   /** Absent when no database exists yet: everything is a first backfill. */
   store: Store | undefined;
   config: Config;
-  accounts: readonly ResolvedAccount[];
+  accounts: readonly PlanAccount[];
   sources?: readonly Source[];
   bucketSize?: BucketSize;
   since?: Date;
@@ -53,16 +56,19 @@ export async function planSync(options: PlanOptions): Promise<SyncPlan> {
   let quotaText: string | undefined;
   let perMinute: number | undefined;
   const notRead: string[] = [];
+  const withoutKey: string[] = [];
   for (const account of options.accounts) {
     if (account.notRead) {
       notRead.push(account.notRead.message);
       continue;
     }
-    const client = new ApiClient({ baseUrl: account.apiUrl, apiKey: account.apiKey, apiKeyEnv: account.apiKeyEnv });
+    const apiKey = account.apiKey;
+    if (apiKey === undefined) withoutKey.push(account.name);
+    const client = apiKey === undefined ? undefined : new ApiClient({ baseUrl: account.apiUrl, apiKey, apiKeyEnv: account.apiKeyEnv });
     try {
-      await client.probe();
-      const now = client.serverTime() ?? new Date();
-      const quota = client.quota();
+      await client?.probe();
+      const now = client?.serverTime() ?? new Date();
+      const quota = client?.quota();
       if (quota && quota.windows.length > 0) {
         // the sustainable rate is the tightest window's quota over its length
         const rate = Math.min(...quota.windows.map((w) => (w.quota / w.windowSeconds) * 60));
@@ -87,7 +93,7 @@ export async function planSync(options: PlanOptions): Promise<SyncPlan> {
           let density = state.lastDensity(account.name, source, plan.size);
           const kind = BILLING_SOURCE_DEFS[source].inventoryKind;
           if (density === undefined) {
-            if (!kind) density = 1;
+            if (!kind || !client) density = 1;
             else {
               if (!inventoryCounts.has(kind)) {
                 const list = INVENTORY_KINDS.find((k) => k.kind === kind)!.list;
@@ -111,9 +117,9 @@ export async function planSync(options: PlanOptions): Promise<SyncPlan> {
         }
       }
     } finally {
-      await client.close();
+      await client?.close();
     }
   }
   const requests = rows.reduce((s, r) => s + r.requests, 0);
-  return { rows, requests, minutes: perMinute ? requests / perMinute : undefined, quota: quotaText, notRead };
+  return { rows, requests, minutes: perMinute ? requests / perMinute : undefined, quota: quotaText, notRead, withoutKey };
 }

@@ -37,7 +37,8 @@ export interface ImportSummary {
 }
 
 /**
- * The account rows belong to: --account, else the config's only account. It must be an account the database holds
+ * The account rows belong to: --account, else the database's only account (the demo's 'demo' under a default config),
+ * else the config's only account. It must be an account the database holds
  * (or, in a database that holds none yet, one the config names): metrics of an account without synced cost would be
  * stored and never divide any cost, so they are refused with the accounts that are known. `named` says where a name
  * came from when a row's account field gave it (e.g. "m.csv line 3, field account: 'x'").
@@ -45,9 +46,10 @@ export interface ImportSummary {
 export function importAccount(config: Config, requested: string | undefined, inDatabase: readonly string[], named?: string): string {
   const configured = config.accounts.map((a) => a.name);
   const known = [...new Set([...inDatabase, ...configured])].sort();
-  const account = requested ?? (configured.length === 1 ? configured[0]! : inDatabase.length === 1 ? inDatabase[0]! : undefined);
+  // with one account in the database there is nothing to choose: metrics for any other would divide nothing
+  const account = requested ?? (inDatabase.length === 1 ? inDatabase[0]! : configured.length === 1 ? configured[0]! : undefined);
   if (account === undefined) throw new UsageError(`there are ${known.length} accounts (${known.join(', ')}); say which with --account NAME or an account column`);
-  const where = named ?? (requested === undefined ? `the config's account '${account}'` : `--account '${account}'`);
+  const where = named ?? (requested !== undefined ? `--account '${account}'` : inDatabase.length === 1 ? `the database's only account '${account}'` : `the config's account '${account}'`);
   const Refusal = named === undefined ? UsageError : MetricsFileError;
   if (inDatabase.length > 0 && !inDatabase.includes(account)) {
     throw new Refusal(`${where} has no synced cost in this database, so its metrics would divide nothing; accounts in the database: ${inDatabase.join(', ')} (pass --account NAME, or sync '${account}' first)`);

@@ -1,6 +1,9 @@
-// The public SQL interface (DESIGN.md): every view in sql/views except the int_* building blocks, with the first
-// sentence of its header comment – what one row is.
+// The public SQL interface (DESIGN.md): every view in sql/views except the internal stg_* and int_* ones, each with
+// one line saying what one row is (src/store/view-descriptions.ts – the same line DuckDB's catalog carries).
+import { isInternalView, oneLineDescription } from '../store/view-descriptions.ts';
 import { listViewFiles } from '../store/views.ts';
+
+export { firstSentence } from '../store/view-descriptions.ts';
 
 export interface PublicView {
   name: string;
@@ -8,14 +11,16 @@ export interface PublicView {
   description: string;
 }
 
-/** The first sentence of a header comment. */
-export function firstSentence(text: string): string {
-  const m = /^(.*?[.!?])(\s|$)/.exec(text);
-  return (m ? m[1]! : text).trim();
+export interface ListedView extends PublicView {
+  internal: boolean;
+}
+
+/** Every view: the public ones, then (with `all`) the internal ones – each group in layer and name order. */
+export function listViews(options: { all?: boolean } = {}): ListedView[] {
+  const views = listViewFiles().map((v) => ({ name: v.name, layer: v.layer, description: oneLineDescription(v.description), internal: isInternalView(v.name) }));
+  return [...views.filter((v) => !v.internal), ...(options.all ? views.filter((v) => v.internal) : [])];
 }
 
 export function listPublicViews(): PublicView[] {
-  return listViewFiles()
-    .filter((v) => !v.name.startsWith('int_'))
-    .map((v) => ({ name: v.name, layer: v.layer, description: firstSentence(v.description) }));
+  return listViews().map(({ name, layer, description }) => ({ name, layer, description }));
 }

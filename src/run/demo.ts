@@ -2,6 +2,7 @@
 // and waste) on a free loopback port, the whole nightly job against it into data/demo.duckdb and out/, and a plain
 // statement that the data was simulated and how to use a real account instead.
 import { resolve } from 'node:path';
+import { DEMO_ACCOUNT, DEMO_DB } from '../config/demo-database.ts';
 import { parseConfig } from '../config/load.ts';
 import type { Config } from '../config/schema.ts';
 import { resolveAccounts } from '../extract/accounts.ts';
@@ -10,11 +11,10 @@ import type { Logger } from '../util/log.ts';
 import { demoAnchor } from './demo-anchor.ts';
 import { runNightly, type NightlyResult } from './nightly.ts';
 
-export const DEMO_DB = 'data/demo.duckdb';
-const DEMO_KEY_ENV = 'GPULEDGER_DEMO_KEY';
+export { DEMO_DB } from '../config/demo-database.ts';
 
 export interface DemoOptions {
-  /** The user's config: output folder, time zone, alert and report settings carry over; accounts do not. */
+  /** demoBaseConfig: the user's config (or the example's) – output folder, time zone, allocation, alert and report settings carry over; accounts do not. */
   config: Config;
   cwd?: string;
   log: Logger;
@@ -23,15 +23,18 @@ export interface DemoOptions {
   signal?: AbortSignal;
 }
 
+/** The demo's config: demoBaseConfig (what reaches beyond this machine removed) pointed at the simulator. */
 export function demoConfig(base: Config, apiUrl: string): Config {
   return parseConfig(
     {
       ...JSON.parse(JSON.stringify(base)),
       apiUrl,
-      accounts: [{ name: 'demo', apiKeyEnv: DEMO_KEY_ENV, apiUrl, simulated: true }],
+      accounts: [{ ...DEMO_ACCOUNT, apiUrl }],
       // the demo's own email never goes anywhere: no SMTP, whatever the user's config says, and simulated alerts
-      // stay on this machine (stdout and the NDJSON file), never in the team's webhook
+      // stay on this machine (stdout and the NDJSON file), never in the team's webhook; nor does demo data go to
+      // the team's PostgreSQL
       smtp: undefined,
+      export: {},
       alerts: { ...JSON.parse(JSON.stringify(base.alerts)), channels: [{ type: 'stdout' }, { type: 'file' }] },
     },
     '(demo)',
@@ -48,7 +51,7 @@ export async function runDemo(options: DemoOptions): Promise<NightlyResult & { a
   try {
     options.log.info(`demo: no API key configured – running the nightly job against the built-in simulator at ${sim.url} (simulated data)`);
     const config = demoConfig(options.config, sim.url);
-    const accounts = resolveAccounts(config, sim.url, { [DEMO_KEY_ENV]: DEFAULT_KEY });
+    const accounts = resolveAccounts(config, sim.url, { [DEMO_ACCOUNT.apiKeyEnv]: DEFAULT_KEY });
     const result = await runNightly({
       config,
       dbPath,

@@ -32,7 +32,7 @@ export const writerHeld = { ms: 0, sessions: 0 };
 
 /** The database file does not exist: nothing has been synced into it yet. */
 export class DatabaseMissingError extends GpuledgerError {
-  constructor(path: string, detail = 'does not exist yet; run gpuledger sync first (or pass --db FILE)') {
+  constructor(path: string, detail = 'does not exist yet; run gpuledger sync first (it needs an API key), gpuledger run --demo for simulated data, or pass --db FILE') {
     super('db_missing', `database ${shown(path)} ${detail}`, EXIT.usage);
   }
 }

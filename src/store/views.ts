@@ -8,6 +8,7 @@ import type { Store } from './store.ts';
 import { headerComment, readSqlFolder, SQL_DIR, type SqlFile } from './sql-files.ts';
 import { layerViolations, SqlParseError, type SerializeSql, type SqlObjects } from './sql-layers.ts';
 import { codeOnly } from './sql-text.ts';
+import { commentViews, VIEW_COMMENTS_VERSION } from './view-comments.ts';
 
 export const VIEW_LAYERS = ['staging', 'marts', 'reports'] as const;
 
@@ -60,6 +61,7 @@ export function orderViews(views: ViewFile[]): ViewFile[] {
 /** A hash over every view file's name and text: what the database's views were created from. */
 export function viewsHash(views: readonly ViewFile[]): string {
   const hash = createHash('sha256');
+  hash.update(`comments ${VIEW_COMMENTS_VERSION}\n`);
   for (const v of views) hash.update(`${v.layer}/${v.name}\n${v.sql}\n`);
   return hash.digest('hex');
 }
@@ -106,7 +108,8 @@ export async function applyViews(store: Store, sqlDir: string = SQL_DIR): Promis
   const views = orderViews(files);
   const hash = viewsHash(views);
   // macro files (int_*_in, int_runway_hours) create no view: only view files are counted against duckdb_views()
-  const viewCount = views.filter((v) => /^\s*create\s+or\s+replace\s+view\b/im.test(codeOnly(v.sql))).length;
+  const viewFiles = views.filter((v) => /^\s*create\s+or\s+replace\s+view\b/im.test(codeOnly(v.sql)));
+  const viewCount = viewFiles.length;
   // files the database's views were already made from were checked then
   if (await upToDate(store, hash, viewCount)) return;
   await checkViewLayers(files, storeSerializer(store));
@@ -118,6 +121,7 @@ export async function applyViews(store: Store, sqlDir: string = SQL_DIR): Promis
       throw new StoreError(`view ${fileOf(view)} failed: ${first}`, { cause: e });
     }
   }
+  await commentViews(store, viewFiles);
   const recorded = await store.one(`select 1 as x from duckdb_tables() where table_name = '_meta_applied_views' and schema_name = 'main'`);
   if (recorded) {
     await store.transaction(async () => {

@@ -49,6 +49,9 @@ describe('gpuledger sync on the command line', () => {
     const r = await run([], null);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toMatch(/no API key for account 'sim': set the environment variable GPULEDGER_TEST_KEY/);
+    // npm start exists only in a checkout; `npx gpuledger run --demo` also where gpuledger is an installed package
+    expect(r.stderr).toContain('`npx gpuledger run --demo`');
+    expect(r.stderr).not.toContain('npm start');
   });
 
   it('names the variable of a rejected key and never the key (exit 2)', async () => {
@@ -75,6 +78,15 @@ describe('gpuledger sync on the command line', () => {
     for (const route of Object.keys(after).filter((k) => k.startsWith('/v2/billing'))) {
       expect(after[route]).toBe(before[route]);
     }
+  });
+
+  it('plans without a key, asking the API nothing, and says the plan is a guess', async () => {
+    const before = sim.stats().requests;
+    const r = await run(['--plan'], null);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/pods\s+hour/);
+    expect(r.stdout).toMatch(/no API key for sim: planned without asking the API/);
+    expect(sim.stats().requests).toBe(before);
   });
 
   it('syncs, prints a summary, and keeps the key out of the output and the database file', async () => {

@@ -56,6 +56,20 @@ describe('views on a simulated account', () => {
     expect(await store.one(`select sum(amount)::varchar as total from cost_daily`)).toEqual({ total: expected });
   });
 
+  it('joins cost_daily to dim_gpu_type on (account, gpu_type_id) without losing a dollar, Serverless pools included', async () => {
+    const row = await store.one<{ with_gpu: string; joined: string; pools: string }>(
+      `select
+         (select sum(amount)::varchar from cost_daily where gpu_type_id is not null) as with_gpu,
+         (select sum(c.amount)::varchar from cost_daily as c join dim_gpu_type as g using (account, gpu_type_id)) as joined,
+         (select count(*)::varchar from dim_gpu_type where is_pool) as pools`,
+    );
+    // the simulated account has Serverless endpoints on pools of several GPU types (ADA_24): cost names them by pool
+    expect(Number(row?.pools)).toBeGreaterThan(0);
+    expect(row?.joined).toBe(row?.with_gpu);
+    // one dim row per key: the join never counts a dollar twice
+    expect(await store.one(`select count(*)::int as n from (select account, gpu_type_id from dim_gpu_type group by all having count(*) > 1)`)).toEqual({ n: 0 });
+  });
+
   it('reconciles the aggregate route with the family routes: every difference is zero', async () => {
     const rows = await store.all(`select bucket_size, count(*) as n, count(*) filter (where difference <> 0 or difference is null) as off from rpt_reconciliation group by 1 order by 1`);
     expect(rows.length).toBeGreaterThan(0);

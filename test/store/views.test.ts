@@ -88,3 +88,31 @@ describe('applying views only when a file changed', () => {
     }
   });
 });
+
+describe('what DuckDB\'s catalog says about the views', () => {
+  it('comments every view with one line of its header and the common columns of the public ones; internal views say so', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'gpuledger-comments-')), 'c.duckdb');
+    const s = await openStore({ path, command: 'test' });
+    try {
+      const views = await s.all<{ view_name: string; comment: string | null }>(
+        `select view_name, comment from duckdb_views() where schema_name = 'main' and not internal order by all`,
+      );
+      expect(views.length).toBeGreaterThan(50);
+      for (const v of views) {
+        expect(v.comment, v.view_name).toBeTruthy();
+        expect(v.comment!.length, v.view_name).toBeLessThanOrEqual(190);
+        expect(v.comment, v.view_name).not.toMatch(/\n|\.md\b|\.sql\b|§/);
+        expect(v.comment!.startsWith('Internal, may change in any release: '), v.view_name).toBe(/^(stg|int)_/.test(v.view_name));
+      }
+      expect(views.find((v) => v.view_name === 'cost_daily')?.comment).toMatch(/^One row per account, family, UTC day/);
+      const columns = await s.all<{ table_name: string; column_name: string; comment: string | null }>(
+        `select table_name, column_name, comment from duckdb_columns() where table_name in ('cost_daily', 'dim_gpu_type') and column_name in ('amount', 'gpu_type_id', 'account') order by all`,
+      );
+      expect(columns.length).toBe(5);
+      for (const c of columns) expect(c.comment, `${c.table_name}.${c.column_name}`).toBeTruthy();
+      expect(columns.find((c) => c.table_name === 'cost_daily' && c.column_name === 'amount')?.comment).toMatch(/exact DECIMAL/);
+    } finally {
+      await s.close();
+    }
+  });
+});

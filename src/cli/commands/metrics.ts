@@ -9,7 +9,7 @@ export function registerMetrics(program: Command, _exit: ExitState): void {
   metrics
     .command('import')
     .argument('<file>', 'CSV with the header date,metric,value[,scope][,account]; - for CSV on stdin; .parquet or .json are read by DuckDB')
-    .option('--account <name>', 'the account of rows that name none in an account column (needed when the config has several)')
+    .option('--account <name>', 'the account of rows that name none in an account column (needed only when the database holds several)')
     .description('import business metrics; a (date, metric, scope) imported again replaces its value')
     .action(async (file: string, flags: { account?: string }, command: Command) => {
       // implementations load only when the command runs, so --help and other commands start fast (issue 11)

@@ -16,6 +16,14 @@ interface RunFlags {
   wait: string;
 }
 
+/** What the demo's summary suggests next: commands that work as printed right after the demo, checked by a test. */
+export const DEMO_NEXT_STEPS: readonly (readonly [string, string])[] = [
+  ['npx gpuledger views', 'the public SQL views, one line each'],
+  ['npx gpuledger query "select * from rpt_by_template"', 'SQL on the database, read-only'],
+  ['npx gpuledger allocation explain --category team', 'which rule put each resource in which team'],
+  ['npx gpuledger serve', 'the reports, drill-downs and SQL in a browser'],
+];
+
 export function renderSummary(result: NightlyResult, demo: { apiUrl: string; dbPath: string } | undefined): string {
   const lines: string[] = [];
   lines.push(demo ? 'gpuledger run – DEMO ON SIMULATED DATA' : 'gpuledger run');
@@ -32,7 +40,10 @@ export function renderSummary(result: NightlyResult, demo: { apiUrl: string; dbP
   if (demo) {
     lines.push('');
     lines.push(`This was a demo: the data came from gpuledger's built-in simulator (${demo.apiUrl}), stored in ${demo.dbPath}.`);
-    lines.push('To report on your real account: export RUNPOD_API_KEY=<your key> and run `npm start` (or `gpuledger run`) again;');
+    // each of these runs as printed on the demo database (test/integration/readme.test.ts runs the README's)
+    lines.push('Try next (every command reads the demo database until a real one exists):');
+    for (const [command, what] of DEMO_NEXT_STEPS) lines.push(`  ${command.padEnd(58)} ${what}`);
+    lines.push('To report on your real account: export RUNPOD_API_KEY=<your key> and run `npx gpuledger run` (or `npm start` in a checkout);');
     lines.push('several accounts or another API URL go in gpuledger.config.json (see README, "Pointing gpuledger at a real account").');
   }
   return lines.join('\n') + '\n';
@@ -50,15 +61,17 @@ export function registerRun(program: Command, exit: ExitState): void {
     .option('--wait <seconds>', 'wait up to this long for another gpuledger process holding the database', '0')
     .action(async (flags: RunFlags, command: Command) => {
       // the whole pipeline (simulator, undici, exceljs, nodemailer) loads only when the job runs (issue 11)
-      const [{ contextFor }, { checkFolderOutput }, { checkFileChannels }, { resolveAccounts }, { runDemo, DEMO_DB }, { runNightly }] = await Promise.all([
+      const [{ contextFor }, { checkFolderOutput }, { checkFileChannels }, { resolveAccounts }, { runDemo, DEMO_DB }, { runNightly }, { demoBaseConfig }] = await Promise.all([
         import('../context.ts'),
         import('../../outputs/output-guard.ts'),
         import('../../alert/channels/file-path.ts'),
         import('../../extract/accounts.ts'),
         import('../../run/demo.ts'),
         import('../../run/nightly.ts'),
+        import('../../config/demo-database.ts'),
       ]);
-      const { settings, log } = contextFor(command);
+      // the demo writes its own database; a real run never falls back to it (src/config/demo-database.ts)
+      const { settings, log } = contextFor(command, { demoFallback: false });
       // the workbook and the alert file may go beside the database, never onto its files (issue 18 §1)
       if (flags.outDir !== undefined) checkFolderOutput({ flag: '--out-dir', path: flags.outDir, dbPath: settings.dbPath }, { mayHoldDatabase: true });
       const wait = Number(flags.wait);
@@ -74,7 +87,7 @@ export function registerRun(program: Command, exit: ExitState): void {
       process.on('SIGTERM', stop);
       try {
         if (flags.demo || (flags.demoIfNoKey && noKey)) {
-          const result = await runDemo({ config: settings.config, log, outDir: flags.outDir, signal: controller.signal });
+          const result = await runDemo({ config: demoBaseConfig(settings.config, settings.configPath), log, outDir: flags.outDir, signal: controller.signal });
           print(renderSummary(result, { apiUrl: result.apiUrl, dbPath: DEMO_DB }));
           exit.code = result.exitCode;
           return;

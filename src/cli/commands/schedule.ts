@@ -21,7 +21,7 @@ export function registerSchedule(program: Command, _exit: ExitState): void {
         import('../../schedule/state.ts'),
         import('../../store/lock.ts'),
       ]);
-      const { settings, log } = contextFor(command);
+      const { settings, log } = contextFor(command, { demoFallback: false });
       const timeZone = settings.config.schedule.timeZone ?? settings.config.timeZone;
       const globals = command.optsWithGlobals<GlobalOptions>();
       const globalArgs = [

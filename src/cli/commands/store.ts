@@ -70,7 +70,10 @@ export function registerStore(program: Command, exit: ExitState): void {
     .action(async (flags: { from?: string; wait?: string }, command: Command) => {
       const waitMs = parseWait(flags.wait);
       const [{ contextFor }, { restoreStore }] = await Promise.all([import('../context.ts'), import('../../store/restore.ts')]);
-      const { settings, log } = contextFor(command);
+      // a backup file is restored as the real database even while only the demo's exists (a lost database is
+      // exactly when that happens); the copies named by role or set aside are those of the database in use
+      const backupFile = flags.from !== undefined && (/[\\/]/.test(flags.from) || flags.from.endsWith('.duckdb'));
+      const { settings, log } = contextFor(command, { demoFallback: !backupFile });
       const result = await restoreStore(settings.dbPath, { from: flags.from, waitMs });
       const from = `${shown(result.from.path)} (${result.from.role}, last run ${result.from.lastRun ?? 'none'}, newest record ${result.from.newest ?? 'none'})`;
       if (result.nothingToDo) return log.info(`nothing to restore: the newest good copy ${from} is already the writer copy and the published database`);

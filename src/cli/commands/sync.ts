@@ -102,7 +102,7 @@ export function summaryTable(result: SyncResult): Table {
 /** The command itself; `stopping` is the signal handler's, installed before anything loads. */
 async function syncCommand(flags: SyncFlags, command: Command, exit: ExitState, stopping: Stopping): Promise<void> {
   // undici, the extractors and DuckDB load only when a sync runs, so --help and other commands start fast
-  const [{ SOURCES }, { contextFor }, { resolveAccounts }, { planSync }, { createProgress }, { runSync }, { openForReading }, { acquireSyncLock, describeWait }, { SESSION_WAIT_MS, writeSessions }] =
+  const [{ SOURCES }, { contextFor }, { resolveAccounts, resolvePlanAccounts }, { planSync }, { createProgress }, { runSync }, { openForReading }, { acquireSyncLock, describeWait }, { SESSION_WAIT_MS, writeSessions }] =
     await Promise.all([
       import('../../config/sync.ts'),
       import('../context.ts'),
@@ -114,14 +114,16 @@ async function syncCommand(flags: SyncFlags, command: Command, exit: ExitState, 
       import('../../store/lock.ts'),
       import('../../store/shared-database.ts'),
     ]);
-  const { settings, log } = contextFor(command);
+  // a sync fills the real database, never the demo's: no demo fallback (src/config/demo-database.ts)
+  const { settings, log } = contextFor(command, { demoFallback: false });
   const parsed = parseSyncFlags(flags, SOURCES);
-  const accounts = resolveAccounts(settings.config, settings.apiUrl, process.env, flags.account);
-  const common = { config: settings.config, accounts, sources: parsed.sources, bucketSize: parsed.bucketSize, since: parsed.since, until: parsed.until };
+  const range = { config: settings.config, sources: parsed.sources, bucketSize: parsed.bucketSize, since: parsed.since, until: parsed.until };
   if (flags.plan) {
+    // a plan calls no billing route, so it needs no key: without one it is made from the store and the clock
+    const accounts = resolvePlanAccounts(settings.config, settings.apiUrl, process.env, flags.account);
     const store = existsSync(settings.dbPath) ? await openForReading(settings.dbPath) : undefined;
     try {
-      const plan = await planSync({ ...common, store });
+      const plan = await planSync({ ...range, accounts, store });
       emit(
         {
           columns: ['account', 'source', 'bucket', 'reason', 'start', 'end', 'buckets', 'expected_records', 'requests'].map((name) => ({
@@ -134,6 +136,9 @@ async function syncCommand(flags: SyncFlags, command: Command, exit: ExitState, 
               (plan.minutes === undefined ? '' : ` ≈ ${plan.minutes.toFixed(1)} min at the current quota (${plan.quota})`) +
               `; plus ~8 inventory requests per account`,
             ...plan.notRead.map((line) => `not read: ${line}`),
+            ...(plan.withoutKey.length === 0
+              ? []
+              : [`no API key for ${plan.withoutKey.join(', ')}: planned without asking the API (this machine's clock, ${store ? 'the densities of earlier loads, else ' : ''}one record per bucket, quota unknown)`]),
           ],
         },
         { format: 'table' },
@@ -143,6 +148,8 @@ async function syncCommand(flags: SyncFlags, command: Command, exit: ExitState, 
     }
     return;
   }
+  const accounts = resolveAccounts(settings.config, settings.apiUrl, process.env, flags.account);
+  const common = { ...range, accounts };
   // one sync at a time for the whole run; the database itself is held only in short writing sessions
   const lock = await acquireSyncLock(settings.dbPath, { command: 'sync', waitMs: parsed.waitMs, onWait: (m) => log.info(m) });
   const waited = describeWait(lock, 'its sync');
