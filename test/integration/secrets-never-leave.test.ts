@@ -34,7 +34,7 @@ const SECRET = {
   hookPassword: `${MARK}-hook-password`,
   hookToken: `${MARK}-hook-token`,
   smtpPassword: `${MARK}-smtp-password`,
-  serveToken: `${MARK}-serve-token`,
+  serveToken: `${MARK}-serve-token-long-enough-for-serve`,
 };
 const withPostgres = requirePostgres();
 
