@@ -41,7 +41,7 @@ describe('gpuledger serve on the command line', () => {
       expect(page).toContain('<code>gpuledger sync --db /nonexistent/gpuledger.duckdb</code>');
       const csv = await fetch(`${m![1]}/view/rpt_runway.csv`);
       expect(csv.status).toBe(503);
-      expect(await csv.text()).toMatch(/^database .* does not exist yet; run gpuledger sync first \(or pass --db FILE\)\n$/);
+      expect(await csv.text()).toMatch(/^database .* does not exist yet; run gpuledger sync first \(it needs an API key\), gpuledger run --demo for simulated data, or pass --db FILE\n$/);
       child.kill('SIGTERM');
       const [code] = (await once(child, 'exit')) as [number];
       expect(code).toBe(0);

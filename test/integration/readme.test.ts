@@ -83,7 +83,8 @@ describe('README.md, step by step after npm start', () => {
     mkdirSync(work);
     writeFileSync(join(shims, 'gpuledger'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
     chmodSync(join(shims, 'gpuledger'), 0o755);
-    expect(PACKAGE.scripts.start).toBe('node bin/gpuledger.js run --demo-if-no-key');
+    // npm start builds a stale dist/ first (npm test has just built it), then runs this
+    expect(PACKAGE.scripts.start).toBe('node scripts/build.js --if-stale && node bin/gpuledger.js run --demo-if-no-key');
     const demo = await shell('gpuledger run --demo-if-no-key', 170_000);
     expect(demo.stderr, demo.stderr).not.toMatch(/\berror\b/);
     expect(demo.code).toBe(0);

@@ -16,7 +16,7 @@ export function readHtmlTables(html: string): Map<string, HtmlTableRead> {
   const out = new Map<string, HtmlTableRead>();
   for (const [, id, body] of html.matchAll(/<section id="([^"]+)"[^>]*>([\s\S]*?)<\/section>/g)) {
     // table sections only: the summary's small tables have no filter
-    const table = /data-filter-table/.test(body!) ? /<table class="data">([\s\S]*?)<\/table>/.exec(body!)?.[1] : undefined;
+    const table = /data-filter-table/.test(body!) ? /<table class="data[^"]*">([\s\S]*?)<\/table>/.exec(body!)?.[1] : undefined;
     if (!table) continue;
     const fields = [...table.matchAll(/<th scope="col" data-field="([^"]*)"/g)].map((m) => unescape(m[1]!));
     const headers = [...table.matchAll(/<th scope="col"[^>]*><button type="button">([^<]*)<\/button>/g)].map((m) => unescape(m[1]!));

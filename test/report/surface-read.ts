@@ -37,7 +37,7 @@ export function htmlSection(html: string, id: string): string {
 
 /** The data table of a table section. */
 export function sectionTable(section: string): ShownTable {
-  const t = /<table class="data">([\s\S]*?)<\/table>/.exec(section)?.[1];
+  const t = /<table class="data[^"]*">([\s\S]*?)<\/table>/.exec(section)?.[1];
   if (!t) throw new Error('no data table in the section');
   return readTable(t);
 }
@@ -46,7 +46,7 @@ export function sectionTable(section: string): ShownTable {
 export function blockTable(section: string, title: string): ShownTable {
   const at = section.indexOf(`<h3>${title.replace(/&/g, '&amp;').replace(/'/g, '&#39;')}</h3>`);
   if (at < 0) throw new Error(`no block '${title}'`);
-  const t = /<table class="data">([\s\S]*?)<\/table>/.exec(section.slice(at))?.[1];
+  const t = /<table class="data[^"]*">([\s\S]*?)<\/table>/.exec(section.slice(at))?.[1];
   if (!t) throw new Error(`no table under '${title}'`);
   return readTable(t);
 }
