@@ -7,11 +7,11 @@ import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderReportFormats, type RenderedFormats } from '../../src/report/index.ts';
-import { openStore, type Store } from '../../src/store/database.ts';
+import type { Store } from '../../src/store/database.ts';
 import { chromiumAvailable, launchBrowser, watchedPage } from '../helpers/browser.ts';
 import { testConfig } from '../report/fixtures.ts';
 import { readHtmlTables } from '../report/html-read.ts';
-import { fastSimulator, smallSyncConfig, syncOnce, tempDir } from '../integration/sync-helpers.ts';
+import { syncedStore } from '../integration/sync-helpers.ts';
 
 describe.skipIf(!chromiumAvailable)('the HTML report in Chromium', () => {
   let dir: string;
@@ -21,16 +21,7 @@ describe.skipIf(!chromiumAvailable)('the HTML report in Chromium', () => {
   let url: string;
 
   beforeAll(async () => {
-    // a simulated account synced as a user would: names, templates and GPU types joined as in real use
-    const tmp = tempDir('gpuledger-browser-');
-    dir = tmp.dir;
-    const sim = await fastSimulator();
-    store = await openStore({ path: tmp.db });
-    try {
-      await syncOnce(store, smallSyncConfig(sim));
-    } finally {
-      await sim.close();
-    }
+    ({ dir, store } = await syncedStore('gpuledger-browser-'));
     out = await renderReportFormats({ store, config: testConfig({ timeZone: 'UTC' }), report: 'nightly', outDir: dir, formats: ['html'] });
     url = pathToFileURL(out.html!.path).href;
     browser = await launchBrowser();

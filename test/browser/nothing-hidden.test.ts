@@ -8,11 +8,11 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderReportFormats, type RenderedFormats } from '../../src/report/index.ts';
-import { openStore, type Store } from '../../src/store/database.ts';
+import type { Store } from '../../src/store/database.ts';
 import { usdText } from '../../src/util/money-text.ts';
 import { chromiumAvailable, launchBrowser } from '../helpers/browser.ts';
 import { testConfig } from '../report/fixtures.ts';
-import { fastSimulator, smallSyncConfig, syncOnce, tempDir } from '../integration/sync-helpers.ts';
+import { syncedStore } from '../integration/sync-helpers.ts';
 
 // what the page functions below use, as the browser has it (declared here, not as the DOM library for the project:
 // its stream types are not Node's)
@@ -54,15 +54,7 @@ describe.skipIf(!chromiumAvailable)('nothing hidden: the HTML report at laptop a
   let url: string;
 
   beforeAll(async () => {
-    const tmp = tempDir('gpuledger-hidden-');
-    dir = tmp.dir;
-    const sim = await fastSimulator();
-    store = await openStore({ path: tmp.db });
-    try {
-      await syncOnce(store, smallSyncConfig(sim));
-    } finally {
-      await sim.close();
-    }
+    ({ dir, store } = await syncedStore('gpuledger-hidden-'));
     out = await renderReportFormats({ store, config: testConfig({ timeZone: 'UTC' }), report: 'nightly', outDir: dir, formats: ['html'] });
     url = pathToFileURL(out.html!.path).href;
     browser = await launchBrowser();

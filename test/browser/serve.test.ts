@@ -6,12 +6,11 @@ import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type RunningServer } from '../../src/serve/index.ts';
-import { openStore } from '../../src/store/database.ts';
 import { writeSessions } from '../../src/store/shared-database.ts';
 import { decimalStringToMicros } from '../../src/util/decimal.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { chromiumAvailable, launchBrowser, watchedPage } from '../helpers/browser.ts';
-import { fastSimulator, smallSyncConfig, syncOnce, tempDir, type TempDir } from '../integration/sync-helpers.ts';
+import { syncedDatabase, type TempDir } from '../integration/sync-helpers.ts';
 import { gpuledger } from '../query/cli.ts';
 import { testConfig } from '../report/fixtures.ts';
 
@@ -22,15 +21,7 @@ describe.skipIf(!chromiumAvailable)('gpuledger serve in Chromium', () => {
   const local = (u: string) => new URL(u).hostname === '127.0.0.1';
 
   beforeAll(async () => {
-    tmp = tempDir('gpuledger-serve-');
-    const sim = await fastSimulator();
-    const store = await openStore({ path: tmp.db });
-    try {
-      await syncOnce(store, smallSyncConfig(sim));
-    } finally {
-      await store.close();
-      await sim.close();
-    }
+    tmp = await syncedDatabase('gpuledger-serve-');
     serve = await startServe({ dbPath: tmp.db, config: testConfig({ timeZone: 'UTC' }), host: '127.0.0.1', port: 0, log: silentLogger });
     browser = await launchBrowser();
   }, 120_000);

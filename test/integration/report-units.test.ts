@@ -16,11 +16,11 @@ import { sectionId } from '../../src/report/html/index.ts';
 import { renderReportFormats, tableHtml, type RenderedFormats } from '../../src/report/index.ts';
 import { columnsOf } from '../../src/query/column-kinds.ts';
 import { sandboxTable } from '../../src/serve/pages.ts';
-import { openStore, type Store } from '../../src/store/database.ts';
+import type { Store } from '../../src/store/database.ts';
 import { testConfig } from '../report/fixtures.ts';
 import { blockTable, excelText, htmlFigures, htmlSection, misreads, sectionTable, type ShownTable } from '../report/surface-read.ts';
 import { readWorkbook, sheet } from '../report/workbook-read.ts';
-import { fastSimulator, smallSyncConfig, syncOnce, tempDir } from './sync-helpers.ts';
+import { syncedStore } from './sync-helpers.ts';
 
 const BUDGET = '25000';
 
@@ -135,15 +135,7 @@ describe('every visible column in its declared unit, in the page and in the work
   let noBudgetHtml: string;
 
   beforeAll(async () => {
-    const tmp = tempDir('gpuledger-units-');
-    dir = tmp.dir;
-    const sim = await fastSimulator();
-    store = await openStore({ path: tmp.db });
-    try {
-      await syncOnce(store, smallSyncConfig(sim));
-    } finally {
-      await sim.close();
-    }
+    ({ dir, store } = await syncedStore('gpuledger-units-'));
     const config = testConfig({ timeZone: 'UTC', reports: { budget: { monthly: BUDGET } } });
     for (const report of ['nightly', 'finance-monthly']) {
       const out = await renderReportFormats({ store, config, report, outDir: join(dir, report), formats: ['xlsx', 'html'] });

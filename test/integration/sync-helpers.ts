@@ -66,6 +66,32 @@ export async function syncOnce(store: Store, config: ConfigInput, overrides: Par
   });
 }
 
+/**
+ * A temp folder holding a database synced from a fresh small simulator, as a user's first sync leaves it – names,
+ * templates and GPU types joined as in real use – with the store left open (close it, or use `syncedDatabase`).
+ */
+export async function syncedStore(prefix: string): Promise<TempDir & { store: Store }> {
+  const tmp = tempDir(prefix);
+  const sim = await fastSimulator();
+  const store = await openStore({ path: tmp.db });
+  try {
+    await syncOnce(store, smallSyncConfig(sim));
+  } catch (e) {
+    await store.close();
+    throw e;
+  } finally {
+    await sim.close();
+  }
+  return { ...tmp, store };
+}
+
+/** The same, closed: a database file for a CLI or server under test to open. */
+export async function syncedDatabase(prefix: string): Promise<TempDir> {
+  const { store, ...tmp } = await syncedStore(prefix);
+  await store.close();
+  return tmp;
+}
+
 export async function openTestStore(db: string): Promise<Store> {
   return openStore({ path: db, command: 'test' });
 }

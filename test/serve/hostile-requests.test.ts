@@ -8,9 +8,8 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe } from '../../src/serve/index.ts';
-import { openStore } from '../../src/store/database.ts';
 import { silentLogger } from '../../src/util/log.ts';
-import { fastSimulator, smallSyncConfig, syncOnce, tempDir, type TempDir } from '../integration/sync-helpers.ts';
+import { syncedDatabase, type TempDir } from '../integration/sync-helpers.ts';
 import { gpuledger } from '../query/cli.ts';
 import { testConfig } from '../report/fixtures.ts';
 import { get } from './http.ts';
@@ -48,15 +47,7 @@ describe('gpuledger serve under careless and hostile requests', () => {
   let idle: number;
 
   beforeAll(async () => {
-    tmp = tempDir('gpuledger-serve-hostile-');
-    const sim = await fastSimulator();
-    const store = await openStore({ path: tmp.db });
-    try {
-      await syncOnce(store, smallSyncConfig(sim));
-    } finally {
-      await store.close();
-      await sim.close();
-    }
+    tmp = await syncedDatabase('gpuledger-serve-hostile-');
     child = spawn(process.execPath, ['bin/gpuledger.js', 'serve', '--port', '0', '--db', tmp.db, '--sql-time-limit', String(LIMIT_S)], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, GPULEDGER_CONFIG: '', GPULEDGER_SERVE_TOKEN: '' },
