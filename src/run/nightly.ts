@@ -13,6 +13,7 @@ import { withRulesReader } from '../allocation/reader-rules.ts';
 import { SESSION_WAIT_MS, writeSessions } from '../store/shared-database.ts';
 import { EXIT, errorMessage, isGpuledgerError, type ExitCode } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
+import { displayPath } from '../util/display-path.ts';
 import { storingRules } from '../allocation/load-rules.ts';
 
 export interface NightlyOptions {
@@ -107,7 +108,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
       const workbook = rendered.workbook!;
       result.workbook = workbook;
       result.html = rendered.html;
-      const kb = (f: { path: string; bytes: number }) => `${f.path} (${(f.bytes / 1024).toFixed(0)} KB)`;
+      const kb = (f: { path: string; bytes: number }) => `${displayPath(f.path)} (${(f.bytes / 1024).toFixed(0)} KB)`;
       step({ step: 'report', status: 'ok', detail: rendered.html ? `${kb(workbook)} and ${kb(rendered.html)}` : kb(workbook) });
     } catch (e) {
       step({ step: 'report', status: 'failed', detail: errorMessage(e) });

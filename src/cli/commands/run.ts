@@ -2,6 +2,7 @@
 // `run --demo-if-no-key`: without any API key it runs the same job against the built-in simulator instead.
 import type { Command } from 'commander';
 import type { NightlyResult } from '../../run/nightly.ts';
+import { displayPath } from '../../util/display-path.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
 import { exitWith } from '../last-resort.ts';
 import type { ExitState } from '../exit-state.ts';
@@ -32,7 +33,7 @@ export function renderSummary(result: NightlyResult, demo: { apiUrl: string; dbP
     const money = result.sync.ranges.filter((r) => r.source === 'aggregate' && r.bucketSize === 'day');
     for (const r of money) lines.push(`  synced  ${r.account}: aggregate day buckets ${r.start?.slice(0, 10) ?? ''}..${r.end?.slice(0, 10) ?? ''}, complete through ${r.completeThrough ?? 'n/a'}`);
   }
-  if (result.workbook) lines.push(`  workbook ${result.workbook.path}`);
+  if (result.workbook) lines.push(`  workbook ${displayPath(result.workbook.path)}`);
   if (result.alerts) {
     for (const e of result.alerts.events.slice(0, 20)) lines.push(`  alert   ${e.event.padEnd(9)} ${e.severity.padEnd(8)} ${e.title}`);
     if (result.alerts.events.length > 20) lines.push(`  alert   … and ${result.alerts.events.length - 20} more`);

@@ -49,7 +49,7 @@ function cell(value: unknown, c: HtmlColumn, timeZone: string, layout: string): 
 /** Text this long in a column makes it wrap instead of widening the table past the screen. */
 const WRAP_AT = 60;
 // a name column, most telling first: a linked column, then *_name, then the resource-like ones, then a finding's kind
-const NAME_FIELDS = [/(^|_)name$/, /^(resource|endpoint|template|view|metric|category|value|dimension)$/, /^(kind|finding)$/];
+const NAME_FIELDS = [/(^|_)name$/, /^(resource|endpoint|template|view|metric|category|value|dimension|title)$/, /^(kind|finding)$/];
 const MINOR_FIELD = /(^|_)id$|^(account|bucket_size|attribution|basis)$/;
 
 /**
