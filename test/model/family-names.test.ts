@@ -5,7 +5,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COST_FAMILIES, FAMILIES, isCostFamily } from '../../src/model/index.ts';
+import { DuckDBTypeId } from '@duckdb/node-api';
 import { columnHeading } from '../../src/report/cells/index.ts';
+import { stackedBarsData } from '../../src/report/charts/build-chart.ts';
 import { listReportFiles } from '../../src/report/definition/index.ts';
 import { parseReportDefinition } from '../../src/report/definition/load.ts';
 import { SQL_DIR } from '../../src/store/sql-files.ts';
@@ -51,6 +53,17 @@ describe('cost families named only as the model names them', () => {
     for (const f of FAMILIES) expect(columnHeading(f)).toBe(COST_FAMILIES[f].label);
     expect(columnHeading('storage')).toBe('Network Volumes');
     expect(columnHeading('gpu_type_name')).toBe('GPU type name');
+  });
+
+  it('stacks a chart by family in the model order, each series under the model label', () => {
+    const columns = [
+      { name: 'day', typeId: DuckDBTypeId.DATE },
+      { name: 'family', typeId: DuckDBTypeId.VARCHAR },
+      { name: 'amount', typeId: DuckDBTypeId.DECIMAL },
+    ];
+    const rows = [...FAMILIES].reverse().map((f) => ['2026-10-01', f, '1.000000']);
+    const data = stackedBarsData({ id: 'c', kind: 'stacked_bars', title: 't', x: 'day', series: 'family', value: 'amount' } as never, { columns, rows }, 'test');
+    expect(data.series.map((s) => s.label)).toEqual(FAMILIES.map((f) => COST_FAMILIES[f].label));
   });
 
   it('finds no SQL file comparing family with a name the model does not have', () => {
