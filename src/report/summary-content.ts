@@ -7,7 +7,7 @@ import { hasView } from '../store/has-view.ts';
 import { ReportDefinitionError, type ColumnDefinition, type SummarySheetDefinition } from './definition/index.ts';
 import { buildChart, type ChartFont, type RenderedChart } from './charts/index.ts';
 import { queryAll, type QueryParameters, type QueryResult } from './query.ts';
-import { columnHeading, formatText, humanize, inferFormat, type ColumnFormat } from './cells/index.ts';
+import { columnHeading, formatText, inferFormat, type ColumnFormat } from './cells/index.ts';
 
 export interface SummaryFigure {
   label: string;
