@@ -1,7 +1,7 @@
 // The SQL that restates the cost model, generated from it (STYLE.md §16): the billing_* staging views (a raw table's
 // columns), int_billing_records (which amount column becomes which component of which family), int_aggregate_amounts
-// (the aggregate route's columns per family and component) and dim_cost_component (the words for families and
-// components). The files are checked in, so SQL stays greppable and reviewable; test/model/generated-sql.test.ts
+// (the aggregate route's columns per family and component), dim_cost_component (the words for families and
+// components) and rpt_spend_daily_by_family (one column per family, in the model's order). The files are checked in, so SQL stays greppable and reviewable; test/model/generated-sql.test.ts
 // regenerates them and names the source and field of any line that differs. Regenerate: npm run sql:generate.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -228,9 +228,35 @@ select * from final
   return { path: 'materialize/cost_inputs.sql', text };
 }
 
+// the families side by side: a PIVOT that takes its columns from the data cannot be a view, so the model writes them
+function spendDailyByFamily(): GeneratedSqlFile {
+  const columns = FAMILIES.map((f) => `        sum(amount) filter (where family = ${quote(f)}) as ${f},`);
+  const text = `-- One row per UTC day of rpt_spend_daily, all accounts together: one amount column per family in the order reports show families (null on days before the family's first cost), the total and whether the day is complete. What every report that shows families side by side reads; a family added to the model adds its column here.
+
+${MARK}
+create or replace view rpt_spend_daily_by_family as
+with daily as (
+    select * from rpt_spend_daily
+),
+
+final as (
+    select
+        day,
+${columns.join('\n')}
+        sum(amount) as total,
+        bool_and(is_complete) as is_complete,
+    from daily
+    group by day
+)
+
+select * from final;
+`;
+  return { path: 'views/reports/rpt_spend_daily_by_family.sql', text };
+}
+
 /** Every generated file, with the text the cost model gives it now. */
 export function generatedSqlFiles(): GeneratedSqlFile[] {
-  return [...Object.values(BILLING_SOURCE_DEFS).map(stagingView), billingRecords(), costRecords(), aggregateAmounts(), costComponents(), costInputs()];
+  return [...Object.values(BILLING_SOURCE_DEFS).map(stagingView), billingRecords(), costRecords(), aggregateAmounts(), costComponents(), costInputs(), spendDailyByFamily()];
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

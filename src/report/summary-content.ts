@@ -7,7 +7,7 @@ import { hasView } from '../store/has-view.ts';
 import { ReportDefinitionError, type ColumnDefinition, type SummarySheetDefinition } from './definition/index.ts';
 import { buildChart, type ChartFont, type RenderedChart } from './charts/index.ts';
 import { queryAll, type QueryParameters, type QueryResult } from './query.ts';
-import { formatText, humanize, inferFormat, type ColumnFormat } from './cells/index.ts';
+import { columnHeading, formatText, inferFormat, type ColumnFormat } from './cells/index.ts';
 
 export interface SummaryFigure {
   label: string;
@@ -54,7 +54,7 @@ function tableBlock(title: string, cols: ColumnDefinition[] | undefined, result:
   const resolved = defs.map((d, i) => {
     const at = result.columns.findIndex((c) => c.name === d.field);
     if (at < 0) throw new ReportDefinitionError(`${where}.columns.${i + 1}.field: the query has no column '${d.field}' (it has ${result.columns.map((c) => c.name).join(', ')})`);
-    return { at, column: { field: d.field, header: d.header ?? humanize(d.field), format: d.unit ?? inferFormat(result.columns[at]!.typeId, d.field), upIsBad: d.upIsBad, linksTo: d.linksTo } };
+    return { at, column: { field: d.field, header: d.header ?? columnHeading(d.field), format: d.unit ?? inferFormat(result.columns[at]!.typeId, d.field), upIsBad: d.upIsBad, linksTo: d.linksTo } };
   });
   const rows = result.rows.slice(0, limit).map((row) => resolved.map((c) => row[c.at] ?? null));
   return { kind: 'table', title, columns: resolved.map((c) => c.column), rows, more: Math.max(0, result.rows.length - limit), emptyText };

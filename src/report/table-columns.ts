@@ -2,7 +2,7 @@
 // and colours. The workbook's table sheets and the HTML report's table sections resolve them here, the same way.
 import { ReportDefinitionError, type ColumnDefinition } from './definition/index.ts';
 import type { QueryColumn } from './query.ts';
-import { humanize, inferFormat, isNumericFormat } from './cells/index.ts';
+import { columnHeading, inferFormat, isNumericFormat } from './cells/index.ts';
 import type { ColumnFormat } from './cells/index.ts';
 
 /** What a column became: where it is in the result, how it is shown and totalled. */
@@ -35,7 +35,7 @@ export function resolveColumns(spec: { columns: readonly ColumnDefinition[] | un
     return {
       field: d.field,
       index: at,
-      header: d.header ?? humanize(d.field),
+      header: d.header ?? columnHeading(d.field),
       format: d.unit ?? inferFormat(result[at]!.typeId, d.field),
       total: d.total,
       dataBar: d.dataBar,

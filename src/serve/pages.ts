@@ -2,7 +2,7 @@
 // resource's daily cost, any public view as a table, the alert history, and the SQL page. Each is the report's page
 // shell and tables (src/report/html), over the published database opened for the one request.
 import type { Config } from '../config/schema.ts';
-import { esc, htmlPage, humanize, inferFormat, printedFormat, queryAll, readAccounts, resetReportVariables, setReportClock, tableHtml, type HtmlTable } from '../report/index.ts';
+import { columnHeading, esc, htmlPage, inferFormat, printedFormat, queryAll, readAccounts, resetReportVariables, setReportClock, tableHtml, type HtmlTable } from '../report/index.ts';
 import type { Store } from '../store/database.ts';
 import type { Table } from '../util/table-text.ts';
 
@@ -49,7 +49,7 @@ export function periodForm(url: URL, period: string | undefined): string {
 export function resultTable(result: Awaited<ReturnType<typeof queryAll>>, o: { emptyText?: string } = {}): HtmlTable {
   const columns = result.columns.map((c) => {
     const format = inferFormat(c.typeId, c.name);
-    return { field: c.name, header: humanize(c.name), format, upIsBad: /change/.test(c.name) && format !== 'text' };
+    return { field: c.name, header: columnHeading(c.name), format, upIsBad: /change/.test(c.name) && format !== 'text' };
   });
   return { columns, rows: result.rows.slice(0, PAGE_ROWS), totalRows: result.rows.length, emptyText: o.emptyText ?? 'No rows.' };
 }

@@ -107,7 +107,7 @@ export async function applyViews(store: Store, sqlDir: string = SQL_DIR): Promis
   const files = listViewFiles(sqlDir);
   const views = orderViews(files);
   const hash = viewsHash(views);
-  // macro files (int_*_in, int_runway_hours) create no view: only view files are counted against duckdb_views()
+  // macro files (int_*_in, int_runway_hours, int_change_pct) create no view: only view files are counted against duckdb_views()
   const viewFiles = views.filter((v) => /^\s*create\s+or\s+replace\s+view\b/im.test(codeOnly(v.sql)));
   const viewCount = viewFiles.length;
   // files the database's views were already made from were checked then

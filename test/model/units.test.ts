@@ -5,7 +5,7 @@ import { DuckDBTypeId } from '@duckdb/node-api';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLUMN_UNITS, declaredUnit, UNITS, unitText, type Unit } from '../../src/model/index.ts';
-import { humanize, inferFormat } from '../../src/report/cells/index.ts';
+import { columnHeading, inferFormat } from '../../src/report/cells/index.ts';
 import { NUM_FMT, SIGNED_NUM_FMT } from '../../src/report/cells/styles.ts';
 import { loadReportDefinition } from '../../src/report/definition/index.ts';
 import { parseReportDefinition } from '../../src/report/definition/load.ts';
@@ -96,8 +96,8 @@ describe('units said once', () => {
         const where = `${name} ${sheet.name}`;
         const cols = await columnsOf(sheetSql(sheet), where);
         const defs = sheet.columns ?? cols.map((c) => ({ field: c.name, header: undefined, unit: undefined }));
-        for (const d of defs) shown.push({ where, field: d.field, header: d.header ?? humanize(d.field), unit: d.unit });
-        headings.push(...duplicates(where, defs.map((d) => d.header ?? humanize(d.field))));
+        for (const d of defs) shown.push({ where, field: d.field, header: d.header ?? columnHeading(d.field), unit: d.unit });
+        headings.push(...duplicates(where, defs.map((d) => d.header ?? columnHeading(d.field))));
         continue;
       }
       for (const [j, block] of sheet.blocks.entries()) {
@@ -106,7 +106,7 @@ describe('units said once', () => {
         if (block.kind === 'table') {
           const defs = block.columns ?? cols.map((c) => ({ field: c.name, header: undefined, unit: undefined }));
           for (const d of defs) shown.push({ where, field: d.field, header: d.header, unit: d.unit });
-          headings.push(...duplicates(where, defs.map((d) => d.header ?? humanize(d.field))));
+          headings.push(...duplicates(where, defs.map((d) => d.header ?? columnHeading(d.field))));
           continue;
         }
         for (const item of block.items) {

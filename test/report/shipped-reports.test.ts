@@ -2,6 +2,7 @@ import { displayPath } from '../../src/util/display-path.ts';
 import ExcelJS from 'exceljs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COST_FAMILIES, FAMILIES } from '../../src/model/index.ts';
 import { renderReport, type RenderedReport } from '../../src/report/render.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { readSqlFile } from '../../src/store/sql-files.ts';
@@ -87,7 +88,7 @@ describe('shipped reports on two accounts of raw billing', () => {
     const mtd = await one(`select sum(amount)::varchar as v from cost_daily where day between '2026-11-01' and '2026-11-21'`);
     expectCents(totalValue(ws.getRow(h - 1).getCell(totalCol)), mtd);
     expect(ws.rowCount - h).toBe(21);
-    const families = ['Pods', 'Serverless', 'Storage', 'Public endpoints', 'Clusters'].map((x) => columnOf(ws, h, x));
+    const families = FAMILIES.map((f) => columnOf(ws, h, COST_FAMILIES[f].label));
     for (let r = h + 1; r <= ws.rowCount; r++) {
       const row = ws.getRow(r);
       const parts = families.map((c) => row.getCell(c).value).filter((v): v is number => typeof v === 'number');

@@ -39,6 +39,20 @@ describe('report views', () => {
   });
   afterAll(async () => store.close());
 
+  it('int_change_pct: the change in percent of the amount before, 4 decimals, null from nothing', async () => {
+    const rows = await store.all(
+      `select int_change_pct(now_::decimal(18,6), before_::decimal(18,6))::varchar as pct, typeof(int_change_pct(now_::decimal(18,6), before_::decimal(18,6))) as type
+       from (values (4, 3, 1), (2, 3, 2), (0, 21.5, 3), (5, 0, 4), (5, null, 5)) as t(now_, before_, n) order by n`,
+    );
+    expect(rows).toEqual([
+      { pct: '33.3333', type: 'DECIMAL(18,4)' },
+      { pct: '-33.3333', type: 'DECIMAL(18,4)' },
+      { pct: '-100.0000', type: 'DECIMAL(18,4)' },
+      { pct: null, type: 'DECIMAL(18,4)' },
+      { pct: null, type: 'DECIMAL(18,4)' },
+    ]);
+  });
+
   it('rpt_spend_daily: one row per day up to as_of_date, zero days included, with the change against the day before', async () => {
     const rows = await store.all(
       `select day::varchar as day, amount, previous_amount, change_amount, change_pct, is_complete from rpt_spend_daily

@@ -86,10 +86,7 @@ final as (
         c.amount,
         c.previous_amount,
         c.amount - c.previous_amount as change_amount,
-        case
-            when c.previous_amount <> 0
-                then round((c.amount - c.previous_amount) / c.previous_amount * 100, 4)::decimal(18,4)
-        end as change_pct,
+        int_change_pct(c.amount, c.previous_amount) as change_pct,
         c.period_end <= clock.as_of_date and coalesce(c.period_end <= f.complete_through_date, false) as is_complete,
     from compared as c
     cross join clock

@@ -49,10 +49,7 @@ final as (
         previous_month_to_date,
         previous_month,
         month_to_date - previous_month_to_date as change_amount,
-        case
-            when previous_month_to_date <> 0
-                then round((month_to_date - previous_month_to_date) / previous_month_to_date * 100, 4)::decimal(18,4)
-        end as change_pct,
+        int_change_pct(month_to_date, previous_month_to_date) as change_pct,
         case
             when category_month_to_date <> 0
                 then round(month_to_date / category_month_to_date * 100, 4)::decimal(18,4)

@@ -33,10 +33,7 @@ final as (
         p.previous_month_to_date,
         p.previous_month,
         p.month_to_date - p.previous_month_to_date as change_amount,
-        case
-            when p.previous_month_to_date <> 0
-                then round((p.month_to_date - p.previous_month_to_date) / p.previous_month_to_date * 100, 4)::decimal(18,4)
-        end as change_pct,
+        int_change_pct(p.month_to_date, p.previous_month_to_date) as change_pct,
         p.month_to_last_day,
         p.previous_month_to_last_day,
     from per_template as p

@@ -34,10 +34,7 @@ final as (
         month_to_last_day,
         previous_month_to_last_day,
         month_to_last_day - previous_month_to_last_day as change_amount,
-        case
-            when previous_month_to_last_day <> 0
-                then round((month_to_last_day - previous_month_to_last_day) / previous_month_to_last_day * 100, 4)::decimal(18,4)
-        end as change_pct,
+        int_change_pct(month_to_last_day, previous_month_to_last_day) as change_pct,
     from movers
     where month_to_last_day <> previous_month_to_last_day
 )

@@ -4,4 +4,4 @@ export { cellStyle, COLORS, COLUMN_FORMATS, isNumericFormat, STYLE, type ColumnF
 export { displayLength, inferFormat, parseTimestamp, printedFormat, toCellValue, type CellValue } from './values.ts';
 export { ExactSum, rawConverter, type RawConverter } from './raw-values.ts';
 export { formatText, instantText } from './text-format.ts';
-export { humanize } from './humanize.ts';
+export { columnHeading, humanize } from './humanize.ts';

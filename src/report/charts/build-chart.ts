@@ -6,7 +6,8 @@ import { addDays } from '../period/index.ts';
 import { queryAll, type QueryParameters, type QueryResult } from '../query.ts';
 import { renderPng, type ChartFont } from './png.ts';
 import { cumulativeSvg, stackedBarsSvg, type CumulativeData, type StackedBarsData } from './svg.ts';
-import { humanize } from '../cells/index.ts';
+import { FAMILIES } from '../../model/index.ts';
+import { columnHeading } from '../cells/index.ts';
 
 export interface RenderedChart {
   id: string;
@@ -19,8 +20,8 @@ export interface RenderedChart {
   sql: string;
 }
 
-// family order of views-contract.md, so colours stay put from one day's workbook to the next
-const SERIES_ORDER = ['pod', 'serverless', 'storage', 'public_endpoint', 'cluster'];
+// the model's family order (src/model/cost-families.ts), so colours stay put from one day's workbook to the next
+const SERIES_ORDER: readonly string[] = FAMILIES;
 
 function column(result: QueryResult, field: string | undefined, where: string, key: string): number {
   if (field === undefined) return -1;
@@ -54,7 +55,7 @@ export function stackedBarsData(def: ChartDefinition, result: QueryResult, where
   });
   return {
     days,
-    series: names.map((name) => ({ label: humanize(name), values: days.map((d) => byDay.get(d)?.get(name) ?? 0) })),
+    series: names.map((name) => ({ label: columnHeading(name), values: days.map((d) => byDay.get(d)?.get(name) ?? 0) })),
   };
 }
 

@@ -44,7 +44,7 @@ function withUnit<T extends { unit?: Unit | undefined; format?: Unit | 'integer'
 const columnObject = z
   .object({
     field: identifier.describe('Column of the query result.'),
-    header: z.string().min(1).optional().describe('Heading shown in the sheet (default: the field name in words).'),
+    header: z.string().min(1).optional().describe('Heading shown in the sheet (default: the model label of a cost family column – pod, storage … – else the field name in words).'),
     unit,
     format: olderFormat,
     width: z.number().min(3).max(120).optional().describe('Column width in characters (default: fit the content).'),
