@@ -1,7 +1,8 @@
 -- 006_alert_outbox: what each channel still owes. Evaluation queues one row per (event, channel) in the same
 -- transaction that records the event; delivery runs with the database closed, and a second short session records
 -- the outcome. A row stays pending until the channel takes it (sent) or it is older than alerts.outbox.maxAgeHours
--- (expired, with the reason), so an alert that failed during an outage goes out on the next run instead of being lost.
+-- (expired, with the reason), so an alert that failed during an outage goes out on the next run instead of being
+-- lost.
 create table _meta_alert_outbox (
     event_id         varchar not null,
     channel          varchar not null,         -- stdout | file:<path> | webhook:<name> | email

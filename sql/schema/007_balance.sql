@@ -17,7 +17,8 @@ create table raw_balance_observations (
     _extracted_at    timestamptz not null
 );
 
--- raw_balance_top_ups: one row per top-up (stripeReloadHistory), stored once: a top-up read again is not added again.
+-- raw_balance_top_ups: one row per top-up (stripeReloadHistory), stored once: a top-up read again is not added
+-- again.
 create table raw_balance_top_ups (
     account          varchar not null,
     completed_at     timestamptz not null,      -- transactionCompletedAt

@@ -1,6 +1,7 @@
 -- 015_materialized_cost: the attributed daily cost as a table that readers read, instead of every query re-deriving
 -- it from raw billing through the attribution views. A writing session refreshes it for what its loads changed
--- (src/store/materialize.ts): billing loads mark the windows they replaced, inventory changes are found by comparing
+-- (src/store/materialize.ts): billing loads mark the windows they replaced, inventory changes are found by
+-- comparing
 -- the resource timeline with the snapshot the table was computed from, and a change of the view files (an upgrade)
 -- recomputes everything.
 

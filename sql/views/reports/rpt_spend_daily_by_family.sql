@@ -1,4 +1,7 @@
--- One row per UTC day of rpt_spend_daily, all accounts together: one amount column per family (null on days before the family's first cost), the total and whether the day is complete. The family list is written here once for every report that shows families side by side; a new family adds a column here (a PIVOT that takes its columns from the data cannot be a view).
+-- One row per UTC day of rpt_spend_daily, all accounts together: one amount column per family (null on days before
+-- the family's first cost), the total and whether the day is complete. The family list is written here once for
+-- every report that shows families side by side; a new family adds a column here (a PIVOT that takes its columns
+-- from the data cannot be a view).
 create or replace view rpt_spend_daily_by_family as
 with daily as (
     select * from rpt_spend_daily
