@@ -1,7 +1,6 @@
 -- One row: a budget's period as of report_clock ($period 'month' or 'week', UTC), the spend in it so far (actual,
 -- including the open day) and a forecast of its end: actual + for each day still to come the average spend of the
--- same
--- weekday over the 4 weeks before today (today: what that average says is still to come). Spend is
+-- same weekday over the 4 weeks before today (today: what that average says is still to come). Spend is
 -- rpt_spend_by_resource_daily restricted to $account (null: all accounts) and the scope: $family, $template,
 -- $endpoint, $gpu_type (ids or names; null: any) – or, with $category and $value, that allocation value's share
 -- (rpt_allocated_daily).

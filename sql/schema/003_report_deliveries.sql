@@ -1,7 +1,6 @@
 -- 003_report_deliveries: one row per attempt to email a workbook (a report for a period): who it went to, how it
 -- was attached, how many sends it took and how it ended. A failed delivery stays here with its last error
--- (redacted,
--- never the SMTP password), and the workbook stays on disk at `path`, so nothing is dropped silently.
+-- (redacted, never the SMTP password), and the workbook stays on disk at `path`, so nothing is dropped silently.
 create table _meta_report_deliveries (
     delivery_id   varchar primary key,
     report        varchar not null,

@@ -1,7 +1,6 @@
 -- 004_alerts: alert state, so a condition alerts once, again only when it escalates, and once more when it clears.
 -- _meta_alert_state: one row per condition gpuledger has ever alerted on (alert_key is stable across runs: the
--- rule,
--- account and series or finding), with the level it last alerted at and whether it is still firing.
+-- rule, account and series or finding), with the level it last alerted at and whether it is still firing.
 create table _meta_alert_state (
     alert_key         varchar primary key,
     rule              varchar not null,        -- budget | anomaly | waste | data_quality

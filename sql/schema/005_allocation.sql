@@ -1,7 +1,6 @@
 -- 005_allocation: the allocation rules of the config (issue 13) as data, so the views apply the current rules to
--- all
--- history. gpuledger replaces the content of these tables from the config every time it opens the file for writing
--- (src/allocation/load-rules.ts); they hold no history of their own.
+-- all history. gpuledger replaces the content of these tables from the config every time it opens the file for
+-- writing (src/allocation/load-rules.ts); they hold no history of their own.
 
 -- _meta_allocation_categories: one row per category (team, project, cost center…).
 create table _meta_allocation_categories (

@@ -17,8 +17,8 @@ create table raw_metrics (
 );
 
 -- raw_queue_health: one row per sample of GET /v2/{endpoint_id}/health (balance-and-queue.md §3), in the API's
--- shape.
--- completed/failed/retried may be lifetime counters or a rolling window [open]: views use positive deltas only.
+-- shape. completed/failed/retried may be lifetime counters or a rolling window [open]: views use positive deltas
+-- only.
 create table raw_queue_health (
     account        varchar not null,
     endpoint_id    varchar not null,

@@ -1,9 +1,8 @@
 -- 015_materialized_cost: the attributed daily cost as a table that readers read, instead of every query re-deriving
 -- it from raw billing through the attribution views. A writing session refreshes it for what its loads changed
 -- (src/store/materialize.ts): billing loads mark the windows they replaced, inventory changes are found by
--- comparing
--- the resource timeline with the snapshot the table was computed from, and a change of the view files (an upgrade)
--- recomputes everything.
+-- comparing the resource timeline with the snapshot the table was computed from, and a change of the view files (an
+-- upgrade) recomputes everything.
 
 -- One row per account, family, component, UTC day and resource, attributed and named as of the day's start: the
 -- rows of int_cost_attributed_in at grain 'day'. cost_daily selects from it.

@@ -63,8 +63,7 @@ with_template as (
 ),
 
 -- Serverless bills per endpoint, not per GPU, and workers go to the preferred (first) pool first: the GPU type is
--- that
--- pool's only catalog type when it has exactly one (AMPERE_16 → RTX A4000), else the pool id itself (ADA_24)
+-- that pool's only catalog type when it has exactly one (AMPERE_16 → RTX A4000), else the pool id itself (ADA_24)
 pools as (
     select
         *,
