@@ -2,7 +2,7 @@
 // declarations (billing-sources/) say which API amount field becomes which [family, component]; this file says what
 // a family and a component are called – in FOCUS columns, workbook labels and chart legends – and the order families
 // are shown in. SQL reads both from views generated from here (dim_cost_component, int_billing_records…, see
-// generated-sql.ts), never retyped; hand-written SQL names a family only by its key ('pod') where it treats it apart.
+// generated-sql.ts), never retyped; hand-written SQL that treats a family apart names it by its key ('pod').
 
 /** A cost family: one billing route's kind of resource (DESIGN.md public SQL interface, `cost.family`). */
 export interface CostFamilyDef {
