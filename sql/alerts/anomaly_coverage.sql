@@ -1,9 +1,10 @@
 -- One row per account and day of the last $window_days before report_clock that the anomaly rule cannot score, with
--- why: anomaly_days.sql scores a day against the days of the account's synced billing in the $baseline_days before it
--- – only days of the same kind (weekday or weekend) when $weekday_aware – and needs at least 5 of them. like_days is
--- how many it has; short_history says the baseline window reaches back before the first synced day (a young
--- database: sync.start further back helps), and when it does not, the window itself holds too few like days (weekend
--- days in a short baseline). The dry run and the log name these days instead of calling every series new spend.
+-- why: anomaly_days.sql scores a day against the days of the account's synced billing in the $baseline_days before
+-- it – only days of the same kind (weekday or weekend) when $weekday_aware – and needs at least 5 of them.
+-- like_days is how many it has; short_history says the baseline window reaches back before the first synced day (a
+-- young database: sync.start further back helps), and when it does not, the window itself holds too few like days
+-- (weekend days in a short baseline). The dry run and the log name these days instead of calling every series new
+-- spend.
 with clock as (
     select * from report_clock
 ),

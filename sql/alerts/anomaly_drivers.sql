@@ -1,6 +1,6 @@
--- One row per resource of one series ($account, $dimension, $series_id) on one day ($day): its spend that day beside
--- its average day over the $baseline_days days before, and the excess – the resources that drove an anomaly, biggest
--- excess first (at most 5).
+-- One row per resource of one series ($account, $dimension, $series_id) on one day ($day): its spend that day
+-- beside its average day over the $baseline_days days before, and the excess – the resources that drove an anomaly,
+-- biggest excess first (at most 5).
 with base as (
     select *
     from rpt_spend_by_resource_daily

@@ -1,6 +1,6 @@
--- One row: month to date and the forecast of the month's end exactly as the workbook shows them (rpt_month_forecast),
--- for $account (null: all accounts together) and $family (null: every family), so a month budget without a finer
--- scope alerts on the same figures finance reads.
+-- One row: month to date and the forecast of the month's end exactly as the workbook shows them
+-- (rpt_month_forecast), for $account (null: all accounts together) and $family (null: every family), so a month
+-- budget without a finer scope alerts on the same figures finance reads.
 with clock as (
     select * from report_clock
 ),

@@ -1,6 +1,6 @@
 -- One row: a budget's period as of report_clock ($period 'month' or 'week', UTC), the spend in it so far (actual,
--- including the open day) and a forecast of its end: actual + for each day still to come the average spend of the same
--- weekday over the 4 weeks before today (today: what that average says is still to come). Spend is
+-- including the open day) and a forecast of its end: actual + for each day still to come the average spend of the
+-- same weekday over the 4 weeks before today (today: what that average says is still to come). Spend is
 -- rpt_spend_by_resource_daily restricted to $account (null: all accounts) and the scope: $family, $template,
 -- $endpoint, $gpu_type (ids or names; null: any) – or, with $category and $value, that allocation value's share
 -- (rpt_allocated_daily).
@@ -48,7 +48,8 @@ forecast_days as (
     select * from rpt_forecast_days
 ),
 
--- the 28 complete days before today (int_forecast_days.is_history) that have data at all (a young database has fewer)
+-- the 28 complete days before today (int_forecast_days.is_history) that have data at all (a young database has
+-- fewer)
 reference_days as (
     select day from forecast_days where is_history
 ),

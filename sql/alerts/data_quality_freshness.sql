@@ -1,6 +1,6 @@
 -- One row per account, billing source and bucket size that is stale at $now: no successful sync in the $stale_hours
--- hours before $now, or data that ends more than $stale_hours hours before the newest data of any source (one source
--- falling behind the others).
+-- hours before $now, or data that ends more than $stale_hours hours before the newest data of any source (one
+-- source falling behind the others).
 with freshness as (
     select * from rpt_data_freshness where source <> 'inventory'
 ),

@@ -1,5 +1,5 @@
--- One row per account and family whose aggregate-route amount and family-route sum differ by more than $tolerance in
--- a bucket of the $days days before report_clock (both routes loaded): how many buckets, the largest difference,
+-- One row per account and family whose aggregate-route amount and family-route sum differ by more than $tolerance
+-- in a bucket of the $days days before report_clock (both routes loaded): how many buckets, the largest difference,
 -- the net difference and the worst bucket.
 with clock as (
     select * from report_clock

@@ -1,4 +1,5 @@
--- One row per account with a balance observation (rpt_runway): the runway figures the runway rule compares with its thresholds.
+-- One row per account with a balance observation (rpt_runway): the runway figures the runway rule compares with its
+-- thresholds.
 select
     account,
     strftime(observed_at, '%Y-%m-%dT%H:%M:%SZ') as observed_at,

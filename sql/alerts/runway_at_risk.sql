@@ -1,4 +1,5 @@
--- One row per resource of $account that $0 would hurt (rpt_runway_at_risk): pods that lose their data first, then pods that stop, then network volumes; the costliest first.
+-- One row per resource of $account that $0 would hurt (rpt_runway_at_risk): pods that lose their data first, then
+-- pods that stop, then network volumes; the costliest first.
 select
     resource_kind,
     resource_id,

@@ -1,7 +1,8 @@
--- One row per account, metric and scope of rpt_unit_cost whose latest complete day (before report_clock's day, with a
--- quantity) cost at least $ratio times the median unit cost of the $baseline_days days before it, and at least
--- $min_cost: the day's cost, quantity and unit cost beside the baseline's medians, so the message can say whether the
--- cost rose or the volume fell. Medians are of DECIMAL values (quantile_disc picks a value, no averaging of money).
+-- One row per account, metric and scope of rpt_unit_cost whose latest complete day (before report_clock's day, with
+-- a quantity) cost at least $ratio times the median unit cost of the $baseline_days days before it, and at least
+-- $min_cost: the day's cost, quantity and unit cost beside the baseline's medians, so the message can say whether
+-- the cost rose or the volume fell. Medians are of DECIMAL values (quantile_disc picks a value, no averaging of
+-- money).
 with clock as (
     select * from report_clock
 ),

@@ -1,4 +1,7 @@
--- One row per allocation category, account, family and resource (id and name as billed) with the value the rules gave its cost before splits, the rule (1-based index, null for the default) and the keys and values that matched, with the resource's total cost over all history. $1: a category or null for all; $2: a resource id or name, or null for all.
+-- One row per allocation category, account, family and resource (id and name as billed) with the value the rules
+-- gave its cost before splits, the rule (1-based index, null for the default) and the keys and values that matched,
+-- with the resource's total cost over all history. $1: a category or null for all; $2: a resource id or name, or
+-- null for all.
 with direct as (
     select * from int_allocation_direct
 ),

@@ -1,4 +1,5 @@
--- The largest resources whose cost no rule matched (it got the category's default value), over all history: one row per category, account, family and resource, largest first. $1: a category or null for all; $2: how many rows.
+-- The largest resources whose cost no rule matched (it got the category's default value), over all history: one row
+-- per category, account, family and resource, largest first. $1: a category or null for all; $2: how many rows.
 with direct as (
     select * from int_allocation_direct
 ),

@@ -1,4 +1,6 @@
--- One row per allocation rule that gave its value to no cost: its category, 1-based index, value, match keys and globs, and whether it matched nothing at all or only cost an earlier rule had already taken. $1: a category or null for all.
+-- One row per allocation rule that gave its value to no cost: its category, 1-based index, value, match keys and
+-- globs, and whether it matched nothing at all or only cost an earlier rule had already taken. $1: a category or
+-- null for all.
 with rules as (
     select * from _meta_allocation_rules
 ),

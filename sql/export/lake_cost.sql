@@ -1,4 +1,6 @@
--- One row per cost fact of the public `cost` view – every billed amount at every extracted bucket size (filter on bucket_size, or read the lake's cost_daily) – with the UTC month of its bucket: the lake's `cost` table, partitioned account=/family=/month=.
+-- One row per cost fact of the public `cost` view – every billed amount at every extracted bucket size (filter on
+-- bucket_size, or read the lake's cost_daily) – with the UTC month of its bucket: the lake's `cost` table,
+-- partitioned account=/family=/month=.
 with cost_facts as (
     select * from cost
 ),

@@ -1,4 +1,7 @@
--- One row per account, family, UTC day, component and resource, as in `cost_daily` (one bucket size per day, so the rows add up without double counting), with the day's month: the lake's `cost_daily` table, partitioned account=/family=/month=. The amount carries the same DECIMAL(18,6) as `cost` (a day of hourly amounts fits; a value that did not would fail the export, never be rounded).
+-- One row per account, family, UTC day, component and resource, as in `cost_daily` (one bucket size per day, so the
+-- rows add up without double counting), with the day's month: the lake's `cost_daily` table, partitioned
+-- account=/family=/month=. The amount carries the same DECIMAL(18,6) as `cost` (a day of hourly amounts fits; a
+-- value that did not would fail the export, never be rounded).
 with daily as (
     select * from cost_daily
 ),

@@ -1,4 +1,6 @@
--- One row per partition (account, family, month) of a staged lake table ($staged): its rows, its amount sum and a content fingerprint – the order-independent sum of every row's hash over the columns a Parquet file holds (the partition keys live in its path). An export rewrites a file only when its partition's fingerprint changed.
+-- One row per partition (account, family, month) of a staged lake table ($staged): its rows, its amount sum and a
+-- content fingerprint – the order-independent sum of every row's hash over the columns a Parquet file holds (the
+-- partition keys live in its path). An export rewrites a file only when its partition's fingerprint changed.
 with staged as (
     select * from query_table($staged)
 ),

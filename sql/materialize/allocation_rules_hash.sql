@@ -1,4 +1,5 @@
--- One row: a hash of the allocation rules in _meta_allocation_* (not of when they were loaded) – what fct_cost_allocated was computed under; a refresh computes it again when the rules differ.
+-- One row: a hash of the allocation rules in _meta_allocation_* (not of when they were loaded) – what
+-- fct_cost_allocated was computed under; a refresh computes it again when the rules differ.
 with rules as (
     select 'category' as kind, to_json([category, default_value]) as entry from _meta_allocation_categories
     union all

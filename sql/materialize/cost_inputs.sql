@@ -1,4 +1,6 @@
--- One row per account and family billed in day or hour buckets: how many records the raw tables hold and their total – what _meta_cost_inputs compares with, to notice a change to fct_cost_daily's inputs that no load marked. Straight from the raw tables (total_amount), so that a refresh with nothing to do costs a scan of two columns.
+-- One row per account and family billed in day or hour buckets: how many records the raw tables hold and their
+-- total – what _meta_cost_inputs compares with, to notice a change to fct_cost_daily's inputs that no load marked.
+-- Straight from the raw tables (total_amount), so that a refresh with nothing to do costs a scan of two columns.
 
 -- Generated from src/model/ by `npm run sql:generate`: change the declaration there, not this file.
 with counts as (

@@ -1,4 +1,5 @@
--- One row: a hash of the catalog's list prices per GPU-hour (int_gpu_list_prices) – what fct_gpu_hours_daily was computed under; a refresh computes every day again when the prices differ.
+-- One row: a hash of the catalog's list prices per GPU-hour (int_gpu_list_prices) – what fct_gpu_hours_daily was
+-- computed under; a refresh computes every day again when the prices differ.
 with prices as (
     select * from int_gpu_list_prices
 ),

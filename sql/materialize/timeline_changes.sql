@@ -1,4 +1,7 @@
--- One row per resource whose attribution changed since fct_cost_daily was computed: the first UTC day whose start lies at or after the earliest moment at which the stored islands (_meta_timeline_snapshot) and the current ones (temp table timeline_islands) say different things – null when that is the beginning of time. Cost is named as of a day's start, so days before it keep their names.
+-- One row per resource whose attribution changed since fct_cost_daily was computed: the first UTC day whose start
+-- lies at or after the earliest moment at which the stored islands (_meta_timeline_snapshot) and the current ones
+-- (temp table timeline_islands) say different things – null when that is the beginning of time. Cost is named as of
+-- a day's start, so days before it keep their names.
 with stored as (
     select * from _meta_timeline_snapshot
 ),

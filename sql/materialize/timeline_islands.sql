@@ -1,4 +1,8 @@
--- One row per resource and stretch of time [valid_from, valid_to) in which what attribution reads from the resource timeline – names, template, endpoint, GPU type and count, cloud, data center, how it was attributed – stays the same: int_resource_timeline with neighbouring stretches that differ in nothing attribution reads (a status change, say) merged, and a fingerprint of those fields. What _meta_timeline_snapshot keeps, to find the resources whose attribution changed.
+-- One row per resource and stretch of time [valid_from, valid_to) in which what attribution reads from the resource
+-- timeline – names, template, endpoint, GPU type and count, cloud, data center, how it was attributed – stays the
+-- same: int_resource_timeline with neighbouring stretches that differ in nothing attribution reads (a status
+-- change, say) merged, and a fingerprint of those fields. What _meta_timeline_snapshot keeps, to find the resources
+-- whose attribution changed.
 with timeline as (
     select * from int_resource_timeline
 ),

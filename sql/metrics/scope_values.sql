@@ -1,4 +1,6 @@
--- One row per account, scope kind and value a metric's scope can name and find cost under: the Serverless endpoints, templates and GPU types of the account's cost rows, each by id and by name – what int_scope_cost_daily matches an endpoint:, template: or gpuType: scope against. A scope naming none of them would divide $0.
+-- One row per account, scope kind and value a metric's scope can name and find cost under: the Serverless
+-- endpoints, templates and GPU types of the account's cost rows, each by id and by name – what int_scope_cost_daily
+-- matches an endpoint:, template: or gpuType: scope against. A scope naming none of them would divide $0.
 with costs as (
     select * from cost_daily
 ),

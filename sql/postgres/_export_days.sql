@@ -1,4 +1,5 @@
--- One row per day table, account and UTC day the last export wrote: the fingerprint of that slice's rows as computed in DuckDB (row count and hash sum). The next export rewrites only the slices whose fingerprint changed.
+-- One row per day table, account and UTC day the last export wrote: the fingerprint of that slice's rows as
+-- computed in DuckDB (row count and hash sum). The next export rewrites only the slices whose fingerprint changed.
 create table if not exists _export_days (
     table_name   text not null,
     account      text not null,

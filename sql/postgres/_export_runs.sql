@@ -1,4 +1,5 @@
--- One row per export that committed (an export that failed or was killed leaves no row, and no other trace): when it ran, which published DuckDB file it read, and what it rewrote. The latest row is the export a reader sees.
+-- One row per export that committed (an export that failed or was killed leaves no row, and no other trace): when
+-- it ran, which published DuckDB file it read, and what it rewrote. The latest row is the export a reader sees.
 create table if not exists _export_runs (
     export_id             bigint generated always as identity primary key,
     started_at            timestamptz not null,  -- the transaction's start; freshness.exported_at

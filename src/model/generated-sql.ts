@@ -17,6 +17,31 @@ export interface GeneratedSqlFile {
 
 const MARK = '-- Generated from src/model/ by `npm run sql:generate`: change the declaration there, not this file.';
 
+/**
+ * Header comment lines wrapped at word boundaries to the code width, one `-- ` line per piece; a line never starts
+ * with '–', '%' or '=' (they stay with the word before them).
+ */
+export function commentLines(text: string, width = 116): string {
+  const lines: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    let line = '--';
+    const words = paragraph.split(' ').reduce<string[]>((glued, word) => {
+      if (['–', '%', '='].includes(word) && glued.length > 0) glued[glued.length - 1] += ` ${word}`;
+      else glued.push(word);
+      return glued;
+    }, []);
+    for (const word of words) {
+      if (line !== '--' && line.length + 1 + word.length > width) {
+        lines.push(line);
+        line = '--';
+      }
+      line += ` ${word}`;
+    }
+    lines.push(line);
+  }
+  return lines.join('\n');
+}
+
 const quote = (s: string) => `'${s.replaceAll("'", "''")}'`;
 
 /** The comment that ends an amount's line: which declaration it comes from, so a wrong line names its field. */
@@ -25,8 +50,7 @@ const origin = (def: BillingSourceDef, a: AmountDef) => `-- ${def.source}.${a.fi
 function stagingView(def: BillingSourceDef): GeneratedSqlFile {
   const name = `billing_${def.table.replace(/^raw_billing_/, '')}`;
   const columns = def.columns.filter((c) => !c.startsWith('_'));
-  const text = `-- ${def.rowIs} (${def.path}): the latest version the API returned for that bucket (re-reads replace, never append).
--- Public interface (DESIGN.md): columns and names are stable.
+  const text = `${commentLines(`${def.rowIs} (${def.path}): the latest version the API returned for that bucket (re-reads replace, never append).\nPublic interface (DESIGN.md): columns and names are stable.`)}
 
 ${MARK}
 create or replace view ${name} as
@@ -63,7 +87,7 @@ ${amounts.join('\n')}
     from ${def.table.replace(/^raw_billing_/, '')}`;
   });
   const components = componentColumns();
-  const text = `-- One row per record of the family billing routes (${FAMILY_SOURCE_DEFS.map((d) => d.source).join(', ')}) in one wide shape: the family's amount components side by side (${components.join(', ')}), null where a family has no such component. Every extracted bucket size; the aggregate route is not a family (it only reconciles: int_aggregate_amounts, rpt_reconciliation).
+  const text = `${commentLines(`One row per record of the family billing routes (${FAMILY_SOURCE_DEFS.map((d) => d.source).join(', ')}) in one wide shape: the family's amount components side by side (${components.join(', ')}), null where a family has no such component. Every extracted bucket size; the aggregate route is not a family (it only reconciles: int_aggregate_amounts, rpt_reconciliation).`)}
 
 ${MARK}
 create or replace view int_billing_records as
@@ -106,7 +130,7 @@ ${entries.join('\n')}
         ], recursive := true),
     from ${def.table.replace(/^raw_billing_/, '')}`;
   });
-  const text = `-- One row per family billing record and non-zero amount component, at every extracted bucket size, before attribution: the long form of the family routes (totalAmount is the sum of the components, billing-api-v2.md §2, so it is not a row).
+  const text = `${commentLines(`One row per family billing record and non-zero amount component, at every extracted bucket size, before attribution: the long form of the family routes (totalAmount is the sum of the components, billing-api-v2.md §2, so it is not a row).`)}
 
 ${MARK}
 create or replace view int_cost_records as
@@ -140,7 +164,7 @@ function aggregateAmounts(): GeneratedSqlFile {
   const entries = def.amounts
     .filter((a) => a.target)
     .map((a) => `            {'family': ${quote(a.target![0])}, 'component': ${quote(a.target![1])}, 'amount': ${a.column}}, ${origin(def, a)}`);
-  const text = `-- One row per bucket of the aggregated billing route (${def.path}), family and component: the amount the aggregate bills for it (what rpt_reconciliation compares with the family routes).
+  const text = `${commentLines(`One row per bucket of the aggregated billing route (${def.path}), family and component: the amount the aggregate bills for it (what rpt_reconciliation compares with the family routes).`)}
 
 ${MARK}
 create or replace view int_aggregate_amounts as
@@ -178,7 +202,7 @@ function costComponents(): GeneratedSqlFile {
       rows.push(`        (${values.join(', ')}), ${origin(def, a)}`);
     }
   }
-  const text = `-- One row per cost family and amount component: the family route (source) and its amount field and column that bill it, and the words people read for them – family_label (FOCUS ServiceName, legends), resource_type, the FOCUS service category and subcategory, component_label – with family_order, the order reports show families in.
+  const text = `${commentLines(`One row per cost family and amount component: the family route (source) and its amount field and column that bill it, and the words people read for them – family_label (FOCUS ServiceName, legends), resource_type, the FOCUS service category and subcategory, component_label – with family_order, the order reports show families in.`)}
 
 ${MARK}
 create or replace view dim_cost_component as
@@ -207,7 +231,7 @@ function costInputs(): GeneratedSqlFile {
     where bucket_size in ('day', 'hour')
     group by account`,
   );
-  const text = `-- One row per account and family billed in day or hour buckets: how many records the raw tables hold and their total – what _meta_cost_inputs compares with, to notice a change to fct_cost_daily's inputs that no load marked. Straight from the raw tables (total_amount), so that a refresh with nothing to do costs a scan of two columns.
+  const text = `${commentLines(`One row per account and family billed in day or hour buckets: how many records the raw tables hold and their total – what _meta_cost_inputs compares with, to notice a change to fct_cost_daily's inputs that no load marked. Straight from the raw tables (total_amount), so that a refresh with nothing to do costs a scan of two columns.`)}
 
 ${MARK}
 with counts as (
@@ -231,7 +255,7 @@ select * from final
 // the families side by side: a PIVOT that takes its columns from the data cannot be a view, so the model writes them
 function spendDailyByFamily(): GeneratedSqlFile {
   const columns = FAMILIES.map((f) => `        sum(amount) filter (where family = ${quote(f)}) as ${f},`);
-  const text = `-- One row per UTC day of rpt_spend_daily, all accounts together: one amount column per family in the order reports show families (null on days before the family's first cost), the total and whether the day is complete. What every report that shows families side by side reads; a family added to the model adds its column here.
+  const text = `${commentLines(`One row per UTC day of rpt_spend_daily, all accounts together: one amount column per family in the order reports show families (null on days before the family's first cost), the total and whether the day is complete. What every report that shows families side by side reads; a family added to the model adds its column here.`)}
 
 ${MARK}
 create or replace view rpt_spend_daily_by_family as

@@ -1,6 +1,7 @@
-// The report module's public API for the rest of the program: render a workbook, email it (the mailer itself is
-// src/mail), load a definition, parse --period. Inside, one folder per concern – see "Layout of src/report" in
-// docs/report.md.
+// The report module's public API for the rest of the program: render a report as a workbook or an HTML page,
+// deliver it (the mailer itself is src/mail), load a definition, parse --period and set the report clock, read
+// within a report session, and the HTML pieces serve builds its pages from. Inside, one folder per concern – see
+// "Layout of src/report" in docs/report.md.
 export { renderReport, workbookFileName, type RenderReportOptions, type RenderedReport, type ReportSummary } from './render.ts';
 export { checkDeliveryConfig, deliverReport, ReportDeliveryError, type DeliverReportOptions, type DeliveryResult } from './delivery/index.ts';
 export { listReportFiles, loadReportDefinition, ReportDefinitionError } from './definition/index.ts';
@@ -9,7 +10,7 @@ export { parseReportFormats, renderReportFormats, reportFormats, type RenderedFo
 export { reportPage, htmlFileName, HTML_ROW_LIMIT } from './html/index.ts';
 export { readAccounts, withReportSession, type ReportSession } from './report-session.ts';
 export { setReportClock, resetReportVariables, type ReportClock } from './period/index.ts';
-export { esc, htmlPage, sectionId, tableHtml, tableSection, exactText, contentSecurityPolicy, type HtmlColumn, type HtmlTable } from './html/index.ts';
+export { esc, htmlPage, sectionId, tableHtml, tableSection, contentSecurityPolicy, type HtmlColumn, type HtmlTable } from './html/index.ts';
 export { columnHeading, inferFormat, humanize, printedFormat } from './cells/index.ts';
 export { queryAll } from './query.ts';
 export { sheetSql } from './report-session.ts';

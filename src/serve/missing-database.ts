@@ -8,21 +8,21 @@ import type { Config } from '../config/schema.ts';
 import { esc } from '../report/index.ts';
 import { DEMO_DB } from '../run/demo.ts';
 import { shell } from './pages.ts';
-import type { Answer } from './routes.ts';
+import type { Reply } from './routes.ts';
 
 const RELOAD_SECONDS = 10;
 
-export function missingDatabaseAnswer(message: string, o: { dbPath: string; config: Config; url: URL; cwd?: string }): Answer {
+export function missingDatabaseAnswer(message: string, request: { dbPath: string; config: Config; url: URL; cwd?: string }): Reply {
   const headers = { 'Retry-After': String(RELOAD_SECONDS), Refresh: String(RELOAD_SECONDS) };
-  if (!o.url.pathname.endsWith('.html') && /\.[a-z]+$/.test(o.url.pathname)) {
+  if (!request.url.pathname.endsWith('.html') && /\.[a-z]+$/.test(request.url.pathname)) {
     return { status: 503, type: 'text/plain; charset=utf-8', body: `${message}\n`, headers };
   }
-  const cwd = o.cwd ?? process.cwd();
+  const cwd = request.cwd ?? process.cwd();
   const demo = resolve(cwd, DEMO_DB);
-  const servingDemo = resolve(cwd, o.dbPath) === demo;
-  const rel = relative(cwd, resolve(cwd, o.dbPath));
-  const db = rel && !rel.startsWith('..') ? rel : o.dbPath;
-  const code = (s: string) => `<code>${esc(s)}</code>`;
+  const servingDemo = resolve(cwd, request.dbPath) === demo;
+  const rel = relative(cwd, resolve(cwd, request.dbPath));
+  const db = rel && !rel.startsWith('..') ? rel : request.dbPath;
+  const code = (text: string) => `<code>${esc(text)}</code>`;
   const steps = servingDemo
     ? [`To see it with simulated data, run ${code('npm start')} without an API key: the demo writes ${code(DEMO_DB)}.`]
     : [
@@ -34,6 +34,6 @@ export function missingDatabaseAnswer(message: string, o: { dbPath: string; conf
   const body =
     `<section id="s-no-database"><h2>Nothing to show yet</h2><p class="error" role="alert">${esc(message)}</p><ul>${steps.map((s) => `<li>${s}</li>`).join('')}</ul>` +
     `<p class="note">This page looks again every ${RELOAD_SECONDS} s and shows the report as soon as the database is published; no restart needed.</p></section>`;
-  const page = shell({ config: o.config, url: o.url, simulatedAccounts: [] }, 'gpuledger serve: no database yet', [`gpuledger serve reads ${db}.`], body);
+  const page = shell({ config: request.config, url: request.url, simulatedAccounts: [] }, 'gpuledger serve: no database yet', [`gpuledger serve reads ${db}.`], body);
   return { status: 503, type: 'text/html; charset=utf-8', body: page, headers };
 }

@@ -28,7 +28,7 @@ export const NAV: Array<[string, string]> = [
 
 /** The accounts whose data is simulated: every page says so in its banner. */
 export async function simulatedAccounts(store: Store, config: Config): Promise<string[]> {
-  return (await readAccounts(store, config)).filter((a) => a.simulated).map((a) => a.account);
+  return (await readAccounts(store, config)).filter((account) => account.simulated).map((account) => account.account);
 }
 
 export function shell(ctx: PageContext, title: string, lines: string[], body: string, controls = ''): string {
@@ -38,7 +38,7 @@ export function shell(ctx: PageContext, title: string, lines: string[], body: st
 
 /** A period picker that keeps the page's other parameters: a view is a link (?period=2026-10). */
 export function periodForm(url: URL, period: string | undefined): string {
-  const hidden = [...url.searchParams].filter(([k]) => k !== 'period').map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`).join('');
+  const hidden = [...url.searchParams].filter(([name]) => name !== 'period').map(([name, value]) => `<input type="hidden" name="${esc(name)}" value="${esc(value)}">`).join('');
   return (
     `<form class="tools" method="get" action="${esc(url.pathname)}">${hidden}<label>Period <input name="period" value="${esc(period ?? '')}" placeholder="2026-10 or 2026-10-01..2026-10-15" aria-label="Period"></label>` +
     '<button type="submit">Show</button></form>'
@@ -46,20 +46,20 @@ export function periodForm(url: URL, period: string | undefined): string {
 }
 
 /** A query result (report/query.ts) as a page table, every column formatted from its SQL type. */
-export function resultTable(result: Awaited<ReturnType<typeof queryAll>>, o: { emptyText?: string } = {}): HtmlTable {
+export function resultTable(result: Awaited<ReturnType<typeof queryAll>>, options: { emptyText?: string } = {}): HtmlTable {
   const columns = result.columns.map((c) => {
     const format = inferFormat(c.typeId, c.name);
     return { field: c.name, header: columnHeading(c.name), format, upIsBad: /change/.test(c.name) && format !== 'text' };
   });
-  return { columns, rows: result.rows.slice(0, PAGE_ROWS), totalRows: result.rows.length, emptyText: o.emptyText ?? 'No rows.' };
+  return { columns, rows: result.rows.slice(0, PAGE_ROWS), totalRows: result.rows.length, emptyText: options.emptyText ?? 'No rows.' };
 }
 
 /** A sandboxed query's result (query/run-query.ts) as a page table. */
-export function sandboxTable(t: Table): HtmlTable {
+export function sandboxTable(result: Table): HtmlTable {
   return {
-    columns: t.columns.map((c) => ({ field: c.name, header: c.name, format: printedFormat(c.name, c.kind), upIsBad: false })),
-    rows: t.rows.slice(0, PAGE_ROWS),
-    totalRows: t.rows.length,
+    columns: result.columns.map((c) => ({ field: c.name, header: c.name, format: printedFormat(c.name, c.kind), upIsBad: false })),
+    rows: result.rows.slice(0, PAGE_ROWS),
+    totalRows: result.rows.length,
     emptyText: '(no rows)',
   };
 }
@@ -72,16 +72,16 @@ const DIMENSIONS = {
 type Dimension = keyof typeof DIMENSIONS;
 
 function link(params: Record<string, string | undefined>): string {
-  const q = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
-  return `/drill?${q}`;
+  const search = new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''));
+  return `/drill?${search}`;
 }
 
 /** A table whose first column links one level down. */
-function linked(t: HtmlTable, timeZone: string, href: (row: unknown[]) => string): string {
-  const html = tableHtml(t, timeZone, 'drill-down');
+function linked(table: HtmlTable, timeZone: string, href: (row: unknown[]) => string): string {
+  const html = tableHtml(table, timeZone, 'drill-down');
   let i = 0;
   // the first cell of each body row becomes a link; the exact values stay in data-v
-  return html.replace(/<tr><td([^>]*)>([^<]*)<\/td>/g, (_m, attrs: string, text: string) => `<tr><td${attrs}><a href="${esc(href(t.rows[i++]!))}">${text}</a></td>`);
+  return html.replace(/<tr><td([^>]*)>([^<]*)<\/td>/g, (_m, attrs: string, text: string) => `<tr><td${attrs}><a href="${esc(href(table.rows[i++]!))}">${text}</a></td>`);
 }
 
 /**
@@ -89,15 +89,15 @@ function linked(t: HtmlTable, timeZone: string, href: (row: unknown[]) => string
  * level is a link, and the path back is a breadcrumb.
  */
 export async function drillPage(store: Store, ctx: PageContext): Promise<string> {
-  const p = ctx.url.searchParams;
-  const clock = await setReportClock(store, { periodText: p.get('period') ?? undefined, defaultPeriod: 'month_to_date', budgetMonthly: undefined });
+  const search = ctx.url.searchParams;
+  const clock = await setReportClock(store, { periodText: search.get('period') ?? undefined, defaultPeriod: 'month_to_date', budgetMonthly: undefined });
   try {
-    const period = p.get('period') ?? undefined;
-    const family = p.get('family') ?? undefined;
-    const by = (p.get('by') ?? undefined) as Dimension | undefined;
+    const period = search.get('period') ?? undefined;
+    const family = search.get('family') ?? undefined;
+    const by = (search.get('by') ?? undefined) as Dimension | undefined;
     if (by !== undefined && !(by in DIMENSIONS)) throw new PageError(400, `by must be ${Object.keys(DIMENSIONS).join(', ')}, got '${by}'`);
-    const value = p.get('value') ?? undefined;
-    const resource = p.get('resource') ?? undefined;
+    const value = search.get('value') ?? undefined;
+    const resource = search.get('resource') ?? undefined;
     const range = { start: clock.period.start, end: clock.period.end };
     const where = ['day between $start::date and $end::date'];
     const params: Record<string, string> = { ...range };
@@ -109,22 +109,22 @@ export async function drillPage(store: Store, ctx: PageContext): Promise<string>
     if (family) crumbs.push([family, link({ period, family })]);
     if (by && value !== undefined) crumbs.push([`${DIMENSIONS[by].label}: ${value}`, link({ period, family, by, value })]);
     if (resource) crumbs.push([resource, link({ period, family, by, value, resource })]);
-    const parts: string[] = [`<nav aria-label="Drill-down path"><p>${crumbs.map(([l, h]) => `<a href="${esc(h)}">${esc(l)}</a>`).join(' › ')}</p></nav>`];
-    const q = (sql: string) => queryAll(store, sql, params, 'drill-down');
+    const parts: string[] = [`<nav aria-label="Drill-down path"><p>${crumbs.map(([label, href]) => `<a href="${esc(href)}">${esc(label)}</a>`).join(' › ')}</p></nav>`];
+    const rowsOf = (sql: string) => queryAll(store, sql, params, 'drill-down');
     if (resource) {
-      const daily = await q(`select day, component, sum(amount) as amount from rpt_cost_detail where ${filter} group by all order by day, component`);
+      const daily = await rowsOf(`select day, component, sum(amount) as amount from rpt_cost_detail where ${filter} group by all order by day, component`);
       parts.push(`<section id="s-resource"><h2>Daily cost of ${esc(resource)}</h2>${tableHtml(resultTable(daily), ctx.config.timeZone, 'daily cost')}</section>`);
     } else if (!family) {
-      const t = resultTable(await q(`select family, sum(amount) as amount from rpt_cost_detail where ${filter} group by all order by amount desc, family`));
-      parts.push(`<section id="s-families"><h2>Cost by family</h2>${linked(t, ctx.config.timeZone, (r) => link({ period, family: String(r[0]) }))}</section>`);
+      const table = resultTable(await rowsOf(`select family, sum(amount) as amount from rpt_cost_detail where ${filter} group by all order by amount desc, family`));
+      parts.push(`<section id="s-families"><h2>Cost by family</h2>${linked(table, ctx.config.timeZone, (row) => link({ period, family: String(row[0]) }))}</section>`);
     } else if (!(by && value !== undefined)) {
       for (const [key, d] of Object.entries(DIMENSIONS)) {
-        const t = resultTable(await q(`select coalesce(${d.field}, '(none)') as ${d.field}, sum(amount) as amount from rpt_cost_detail where ${filter} group by all order by amount desc, 1`));
-        parts.push(`<section id="s-${key}"><h2>${esc(family)} by ${esc(d.label.toLowerCase())}</h2>${linked(t, ctx.config.timeZone, (r) => link({ period, family, by: key, value: String(r[0]) }))}</section>`);
+        const table = resultTable(await rowsOf(`select coalesce(${d.field}, '(none)') as ${d.field}, sum(amount) as amount from rpt_cost_detail where ${filter} group by all order by amount desc, 1`));
+        parts.push(`<section id="s-${key}"><h2>${esc(family)} by ${esc(d.label.toLowerCase())}</h2>${linked(table, ctx.config.timeZone, (row) => link({ period, family, by: key, value: String(row[0]) }))}</section>`);
       }
     } else {
-      const t = resultTable(await q(`select resource_id, any_value(resource_name) as resource_name, sum(amount) as amount from rpt_cost_detail where ${filter} group by resource_id order by amount desc, resource_id`));
-      parts.push(`<section id="s-resources"><h2>Resources</h2>${linked(t, ctx.config.timeZone, (r) => link({ period, family, by, value, resource: String(r[0]) }))}</section>`);
+      const table = resultTable(await rowsOf(`select resource_id, any_value(resource_name) as resource_name, sum(amount) as amount from rpt_cost_detail where ${filter} group by resource_id order by amount desc, resource_id`));
+      parts.push(`<section id="s-resources"><h2>Resources</h2>${linked(table, ctx.config.timeZone, (row) => link({ period, family, by, value, resource: String(row[0]) }))}</section>`);
     }
     return shell(ctx, 'Drill down', [`${clock.period.title} · amounts in USD`], parts.join(''), periodForm(ctx.url, period));
   } finally {

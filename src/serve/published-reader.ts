@@ -20,8 +20,8 @@ export interface PublishedReader {
 
 export function fileIdentity(path: string): string {
   try {
-    const s = statSync(path);
-    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`;
+    const stats = statSync(path);
+    return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
   } catch {
     return '';
   }
@@ -65,19 +65,19 @@ export function answerCache<V extends { body: string }>(maxBytes = 64 * 1024 * 1
   let bytes = 0;
   return {
     get(key: string): V | undefined {
-      const v = entries.get(key);
-      if (v) (entries.delete(key), entries.set(key, v));
-      return v;
+      const answer = entries.get(key);
+      if (answer) (entries.delete(key), entries.set(key, answer));
+      return answer;
     },
-    set(key: string, v: V): void {
-      if (maxBytes === 0 || v.body.length > maxBytes / 4) return;
+    set(key: string, answer: V): void {
+      if (maxBytes === 0 || answer.body.length > maxBytes / 4) return;
       const old = entries.get(key);
       if (old) (entries.delete(key), (bytes -= old.body.length));
-      entries.set(key, v);
-      bytes += v.body.length;
-      for (const [k, old] of entries) {
+      entries.set(key, answer);
+      bytes += answer.body.length;
+      for (const [oldestKey, old] of entries) {
         if (bytes <= maxBytes) break;
-        entries.delete(k);
+        entries.delete(oldestKey);
         bytes -= old.body.length;
       }
     },

@@ -15,8 +15,8 @@ export interface Refusal {
 /** host[:port] as a URL spells it: lower case, IPv6 in brackets, the default port dropped. */
 function authority(host: string, scheme = 'http:'): string | undefined {
   try {
-    const u = new URL(`${scheme}//${host}`);
-    return u.username || u.password || u.pathname !== '/' || u.search || u.hash ? undefined : u.host;
+    const url = new URL(`${scheme}//${host}`);
+    return url.username || url.password || url.pathname !== '/' || url.search || url.hash ? undefined : url.host;
   } catch {
     return undefined;
   }
@@ -28,14 +28,14 @@ const bracketed = (name: string) => (name.includes(':') && !name.startsWith('[')
 export function ownNames(listenHost: string, port: number): string[] {
   const names = new Set([listenHost]);
   const loopback = ['localhost', '127.0.0.1', '::1'];
-  if (loopback.includes(listenHost) || /^127\./.test(listenHost)) loopback.forEach((n) => names.add(n));
+  if (loopback.includes(listenHost) || /^127\./.test(listenHost)) loopback.forEach((name) => names.add(name));
   if (listenHost === '0.0.0.0' || listenHost === '::') {
     // listening on every address: reached by any of this machine's own addresses, or its name
-    loopback.forEach((n) => names.add(n));
+    loopback.forEach((name) => names.add(name));
     names.add(hostname());
-    for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) names.add(a.address.replace(/%.*$/, ''));
+    for (const list of Object.values(networkInterfaces())) for (const address of list ?? []) names.add(address.address.replace(/%.*$/, ''));
   }
-  return [...names].map((n) => authority(`${bracketed(n)}:${port}`)).filter((a): a is string => a !== undefined);
+  return [...names].map((name) => authority(`${bracketed(name)}:${port}`)).filter((spelled): spelled is string => spelled !== undefined);
 }
 
 /**
@@ -43,11 +43,11 @@ export function ownNames(listenHost: string, port: number): string[] {
  * Refused: anything that is not a host name or address, e.g. a URL or a wildcard.
  */
 export function parseAllowedHost(value: string): { name: string; port?: string } {
-  const a = authority(value.trim());
-  if (!a || value.includes('*') || value.includes('/')) {
+  const spelled = authority(value.trim());
+  if (!spelled || value.includes('*') || value.includes('/')) {
     throw new UsageError(`--allow-host takes a host name or address, optionally with :port (e.g. ledger.internal or ledger.internal:8443), got '${value}'`);
   }
-  const { hostname: name, port } = new URL(`http://${a}`);
+  const { hostname: name, port } = new URL(`http://${spelled}`);
   return { name, port: /:\d+$/.test(value.trim()) ? port || '80' : undefined };
 }
 
@@ -56,8 +56,8 @@ export function requestGuard(listenHost: string, port: number, allowed: readonly
   const extra = allowed.map(parseAllowedHost);
   const isOurs = (host: string): boolean => {
     if (own.has(host)) return true;
-    const { hostname: name, port: p } = new URL(`http://${host}`);
-    return extra.some((x) => x.name === name && (x.port === undefined || x.port === (p || '80')));
+    const { hostname: name, port: hostPort } = new URL(`http://${host}`);
+    return extra.some((allowedHost) => allowedHost.name === name && (allowedHost.port === undefined || allowedHost.port === (hostPort || '80')));
   };
   return (headers) => {
     const host = authority(headers.host ?? '');
@@ -70,8 +70,8 @@ export function requestGuard(listenHost: string, port: number, allowed: readonly
       if (value === undefined) continue;
       let from: string | undefined;
       try {
-        const u = new URL(value);
-        from = authority(u.host, u.protocol === 'https:' ? 'https:' : 'http:');
+        const url = new URL(value);
+        from = authority(url.host, url.protocol === 'https:' ? 'https:' : 'http:');
       } catch {
         from = undefined; // 'null' (a sandboxed or privacy-sensitive context) and anything unreadable: not ours
       }

@@ -14,7 +14,8 @@ import { alertsPage } from './alerts-page.ts';
 import { allocationPage } from './allocation-page.ts';
 import { answerCache, type PublishedReader } from './published-reader.ts';
 
-export interface Answer {
+/** What serve sends back for one request: an HTTP reply (not the API client's ApiAnswer, src/api/answer.ts). */
+export interface Reply {
   status: number;
   type: string;
   body: string;
@@ -23,20 +24,20 @@ export interface Answer {
 
 const HTML = 'text/html; charset=utf-8';
 const CSV = 'text/csv; charset=utf-8';
-const html = (body: string, status = 200): Answer => ({ status, type: HTML, body });
-const csv = (table: Table, name: string): Answer => ({ status: 200, type: CSV, body: renderOutput(table, 'csv'), headers: { 'Content-Disposition': `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, '_')}"` } });
+const html = (body: string, status = 200): Reply => ({ status, type: HTML, body });
+const csv = (table: Table, name: string): Reply => ({ status: 200, type: CSV, body: renderOutput(table, 'csv'), headers: { 'Content-Disposition': `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, '_')}"` } });
 
 // the public views are the files shipped with this build: read once
 let views: ReturnType<typeof listPublicViews> | undefined;
 const publicViews = () => (views ??= listPublicViews());
 
 function publicView(name: string): ReturnType<typeof listPublicViews>[number] {
-  const v = publicViews().find((x) => x.name === name);
-  if (!v) throw new PageError(404, `no public view '${name}' (see /views)`);
-  return v;
+  const found = publicViews().find((candidate) => candidate.name === name);
+  if (!found) throw new PageError(404, `no public view '${name}' (see /views)`);
+  return found;
 }
 
-async function answer(store: Store, url: URL, config: Config): Promise<Answer> {
+async function answer(store: Store, url: URL, config: Config): Promise<Reply> {
   const ctx: PageContext = { config, url, simulatedAccounts: await simulatedAccounts(store, config) };
   const path = url.pathname;
   const period = url.searchParams.get('period') || undefined;
@@ -47,17 +48,17 @@ async function answer(store: Store, url: URL, config: Config): Promise<Answer> {
       if (sheetName !== undefined) {
         const sheet = session.def.sheets.find((s) => s.name === decodeURIComponent(sheetName));
         if (!sheet || sheet.kind === 'summary') throw new PageError(404, `report ${name} has no table sheet '${decodeURIComponent(sheetName)}'`);
-        const r = await queryAll(store, sheetSql(sheet), session.clock.params, `report ${name} sheet ${sheet.name}`);
-        const fields = (sheet.columns ?? r.columns.map((c) => ({ field: c.name }))).map((c) => c.field);
-        const at = fields.map((f) => r.columns.findIndex((c) => c.name === f));
-        return csv({ columns: fields.map((f) => ({ name: f, kind: 'text' as const })), rows: r.rows.map((row) => at.map((i) => row[i])) }, `${name}-${session.clock.period.label}-${sheet.name}.csv`);
+        const result = await queryAll(store, sheetSql(sheet), session.clock.params, `report ${name} sheet ${sheet.name}`);
+        const fields = (sheet.columns ?? result.columns.map((c) => ({ field: c.name }))).map((c) => c.field);
+        const at = fields.map((f) => result.columns.findIndex((c) => c.name === f));
+        return csv({ columns: fields.map((f) => ({ name: f, kind: 'text' as const })), rows: result.rows.map((row) => at.map((i) => row[i])) }, `${name}-${session.clock.period.label}-${sheet.name}.csv`);
       }
       const base = `/report/${name}`;
-      const q = period ? `?${new URLSearchParams({ period })}` : '';
+      const periodQuery = period ? `?${new URLSearchParams({ period })}` : '';
       const { html: page } = await reportPage(session, {
         formAction: "'self'",
-        controls: `<nav class="sections" aria-label="Pages">${['Drill down:/drill', 'Allocation:/allocation', 'Runway:/view/rpt_runway', 'Unit costs:/view/rpt_unit_cost', 'Alerts:/alerts', 'Views:/views', 'SQL:/sql'].map((x) => x.split(':')).map(([l, h]) => `<a href="${h}">${l}</a>`).join('')}</nav>${periodForm(url, period)}`,
-        csvHref: (sheet) => `${base}/${encodeURIComponent(sheet)}.csv${q}`,
+        controls: `<nav class="sections" aria-label="Pages">${['Drill down:/drill', 'Allocation:/allocation', 'Runway:/view/rpt_runway', 'Unit costs:/view/rpt_unit_cost', 'Alerts:/alerts', 'Views:/views', 'SQL:/sql'].map((entry) => entry.split(':')).map(([label, href]) => `<a href="${href}">${label}</a>`).join('')}</nav>${periodForm(url, period)}`,
+        csvHref: (sheet) => `${base}/${encodeURIComponent(sheet)}.csv${periodQuery}`,
         fullTable: () => 'Download CSV has every row',
       });
       return html(page);
@@ -75,11 +76,11 @@ async function answer(store: Store, url: URL, config: Config): Promise<Answer> {
     // the page shows the first rows: the view is computed once for them and their count, not converted whole
     const first = await store.connection.runAndReadAll(`with t as materialized (select * from ${name}) select *, (select count(*) from t) as __rows from t order by all limit ${PAGE_ROWS}`);
     const names = first.columnNames().slice(0, -1);
-    const rows = first.getRowsJson().map((r) => r.slice(0, -1));
+    const rows = first.getRowsJson().map((row) => row.slice(0, -1));
     const total = Number(first.getRowsJson()[0]?.at(-1) ?? 0);
-    const t: Table = { columns: columnsOf(names, first.columnTypes().slice(0, -1)), rows };
+    const table: Table = { columns: columnsOf(names, first.columnTypes().slice(0, -1)), rows };
     const note = total > rows.length ? `<p class="note">The first ${PAGE_ROWS.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows; the CSV has them all.</p>` : '';
-    const body = `<section id="s-view"><h2>${esc(name)}</h2><div class="tools"><input type="search" data-filter-table placeholder="Filter rows" aria-label="Filter the rows of ${esc(name)}"><a class="button" href="/view/${esc(name)}.csv" download>Download CSV</a><span class="count" aria-live="polite"></span></div>${note}${tableHtml(sandboxTable(t), config.timeZone, name)}</section>`;
+    const body = `<section id="s-view"><h2>${esc(name)}</h2><div class="tools"><input type="search" data-filter-table placeholder="Filter rows" aria-label="Filter the rows of ${esc(name)}"><a class="button" href="/view/${esc(name)}.csv" download>Download CSV</a><span class="count" aria-live="polite"></span></div>${note}${tableHtml(sandboxTable(table), config.timeZone, name)}</section>`;
     return html(shell(ctx, name, [publicView(name).description], body));
   }
   if (path === '/alerts') return html(await alertsPage(store, ctx));
@@ -91,44 +92,44 @@ async function answer(store: Store, url: URL, config: Config): Promise<Answer> {
  * answer, and byte for byte what `gpuledger query` prints for the same statement – the same sandbox says it.
  */
 export function viewCsvQuery(pathname: string): { sql: string; filename: string } | undefined {
-  const m = /^\/view\/([A-Za-z_][A-Za-z0-9_]*)\.csv$/.exec(pathname);
-  if (!m) return undefined;
-  const name = publicView(m[1]!).name;
+  const match = /^\/view\/([A-Za-z_][A-Za-z0-9_]*)\.csv$/.exec(pathname);
+  if (!match) return undefined;
+  const name = publicView(match[1]!).name;
   return { sql: `select * from ${name} order by all`, filename: `${name}.csv` };
 }
 
 export interface RouteDeps {
   config: Config;
   reader: PublishedReader;
-  cache: ReturnType<typeof answerCache<Answer>>;
+  cache: ReturnType<typeof answerCache<Reply>>;
 }
 
-export async function route(url: URL, o: RouteDeps): Promise<Answer> {
+export async function route(url: URL, deps: RouteDeps): Promise<Reply> {
   if (url.pathname === '/' || url.pathname === '') return { status: 302, type: 'text/plain; charset=utf-8', body: '', headers: { Location: '/report/nightly' } };
   if (url.pathname === '/favicon.ico') return { status: 204, type: 'text/plain', body: '' };
   // the same file answers the same URL the same way: computed once per publish, and a page computed before is
   // answered at once, not after the turn of a slow page being computed now
   const keyOf = (identity: string) => `${identity} ${url.pathname}${url.search}`;
-  const ready = o.cache.get(keyOf(o.reader.identity()));
+  const ready = deps.cache.get(keyOf(deps.reader.identity()));
   if (ready) return ready;
   try {
-    return await o.reader.use(async (store, identity) => {
+    return await deps.reader.use(async (store, identity) => {
       const key = keyOf(identity);
-      const cached = o.cache.get(key);
+      const cached = deps.cache.get(key);
       if (cached) return cached;
-      const fresh = await answer(store, url, o.config);
-      if (fresh.status === 200) o.cache.set(key, fresh);
+      const fresh = await answer(store, url, deps.config);
+      if (fresh.status === 200) deps.cache.set(key, fresh);
       return fresh;
     });
-  } catch (e) {
-    return errorAnswer(e);
+  } catch (error) {
+    return errorAnswer(error);
   }
 }
 
 /** A request the user can put right, said in one line: a bad ?period=, an unknown report or page. Anything else
  * is thrown on (the server answers 500), and a database not there yet is the server's own page. */
-export function errorAnswer(e: unknown): Answer {
-  if (e instanceof PageError) return { status: e.status, type: 'text/plain; charset=utf-8', body: `${e.message}\n` };
-  if (isGpuledgerError(e) && e.exitCode === EXIT.usage && !(e instanceof DatabaseMissingError)) return { status: 400, type: 'text/plain; charset=utf-8', body: `${e.message}\n` };
-  throw e;
+export function errorAnswer(error: unknown): Reply {
+  if (error instanceof PageError) return { status: error.status, type: 'text/plain; charset=utf-8', body: `${error.message}\n` };
+  if (isGpuledgerError(error) && error.exitCode === EXIT.usage && !(error instanceof DatabaseMissingError)) return { status: 400, type: 'text/plain; charset=utf-8', body: `${error.message}\n` };
+  throw error;
 }

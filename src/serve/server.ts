@@ -14,7 +14,7 @@ import type { Logger } from '../util/log.ts';
 import { missingDatabaseAnswer } from './missing-database.ts';
 import { answerCache, publishedReader } from './published-reader.ts';
 import { parseAllowedHost, requestGuard } from './request-guard.ts';
-import { errorAnswer, route, viewCsvQuery, type Answer } from './routes.ts';
+import { errorAnswer, route, viewCsvQuery, type Reply } from './routes.ts';
 import { SQL_TIME_LIMIT_MS, sqlAnswerer } from './sql-answer.ts';
 import { checkToken, TOKEN_COOKIE, TOKEN_ENV, tokenGuard, tokensOf, type ThrottleOptions } from './token-guard.ts';
 
@@ -53,56 +53,56 @@ const HEADERS = {
   'Cache-Control': 'no-store',
 };
 
-function send(res: ServerResponse, req: IncomingMessage, a: Answer): void {
-  const body = Buffer.from(a.body);
-  res.writeHead(a.status, { ...HEADERS, 'Content-Type': a.type, 'Content-Length': String(body.length), ...(a.headers ?? {}) });
+function send(res: ServerResponse, req: IncomingMessage, reply: Reply): void {
+  const body = Buffer.from(reply.body);
+  res.writeHead(reply.status, { ...HEADERS, 'Content-Type': reply.type, 'Content-Length': String(body.length), ...(reply.headers ?? {}) });
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
 const TEXT = 'text/plain; charset=utf-8';
 
-export async function startServe(o: ServeOptions): Promise<RunningServer> {
-  if (!isLoopback(o.host) && !o.token) {
-    throw new UsageError(`serving on ${o.host} (not loopback) needs a token: set ${TOKEN_ENV} (requests then send Authorization: Bearer <token>, or open /?token=<token> once)`);
+export async function startServe(options: ServeOptions): Promise<RunningServer> {
+  if (!isLoopback(options.host) && !options.token) {
+    throw new UsageError(`serving on ${options.host} (not loopback) needs a token: set ${TOKEN_ENV} (requests then send Authorization: Bearer <token>, or open /?token=<token> once)`);
   }
-  if (o.token !== undefined) checkToken(o.token);
-  const allowHosts = o.allowHosts ?? [];
+  if (options.token !== undefined) checkToken(options.token);
+  const allowHosts = options.allowHosts ?? [];
   allowHosts.forEach(parseAllowedHost); // a bad name is said at start, not on every request
-  const tokens = o.token === undefined ? undefined : tokenGuard(o.token, o.throttle);
-  const reader = publishedReader(o.dbPath, o.config.allocation);
-  const cache = answerCache<Answer>(o.cacheAnswers === false ? 0 : undefined);
-  const sql = sqlAnswerer({ dbPath: o.dbPath, config: o.config, timeLimitMs: o.sqlTimeLimitMs ?? SQL_TIME_LIMIT_MS });
+  const tokens = options.token === undefined ? undefined : tokenGuard(options.token, options.throttle);
+  const reader = publishedReader(options.dbPath, options.config.allocation);
+  const cache = answerCache<Reply>(options.cacheAnswers === false ? 0 : undefined);
+  const sql = sqlAnswerer({ dbPath: options.dbPath, config: options.config, timeLimitMs: options.sqlTimeLimitMs ?? SQL_TIME_LIMIT_MS });
   // the port is known once listening (--port 0)
   let guard: ReturnType<typeof requestGuard> = () => ({ status: 421, message: 'gpuledger serve is starting' });
   const server = createServer((req, res) => {
     const started = Date.now();
     const url = new URL(req.url ?? '/', 'http://gpuledger.local');
-    const done = (a: Answer) => {
-      send(res, req, a);
-      o.log.debug(`${req.method} ${url.pathname} ${a.status} ${Date.now() - started} ms`);
+    const done = (reply: Reply) => {
+      send(res, req, reply);
+      options.log.debug(`${req.method} ${url.pathname} ${reply.status} ${Date.now() - started} ms`);
     };
     const refused = guard(req.headers);
     if (refused) return done({ status: refused.status, type: TEXT, body: `${refused.message}\n` });
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return done({ status: 405, type: TEXT, body: `${req.method} is not allowed: gpuledger serve only reads (GET, HEAD)\n`, headers: { Allow: 'GET, HEAD' } });
     }
-    const failed = (e: unknown) => {
+    const failed = (error: unknown) => {
       if (res.headersSent) return void res.destroy(); // a streamed answer broken off: never a whole-looking half
-      if (e instanceof DatabaseMissingError) return done(missingDatabaseAnswer(e.message, { dbPath: o.dbPath, config: o.config, url }));
+      if (error instanceof DatabaseMissingError) return done(missingDatabaseAnswer(error.message, { dbPath: options.dbPath, config: options.config, url }));
       try {
-        return done(errorAnswer(e));
+        return done(errorAnswer(error));
       } catch {
-        o.log.error(`${url.pathname}: ${errorMessage(e)}`);
-        return done({ status: 500, type: TEXT, body: `gpuledger serve could not answer: ${errorMessage(e)}\n` });
+        options.log.error(`${url.pathname}: ${errorMessage(error)}`);
+        return done({ status: 500, type: TEXT, body: `gpuledger serve could not answer: ${errorMessage(error)}\n` });
       }
     };
-    const answer = async (): Promise<Answer | undefined> => {
+    const answer = async (): Promise<Reply | undefined> => {
       if (tokens) {
         const verdict = await tokens.check(req.socket.remoteAddress ?? '', tokensOf(req, url));
         if (verdict === 'query') {
           url.searchParams.delete('token');
           // the token leaves the address bar (and history) at once, kept in a cookie only this site gets
-          return { status: 303, type: TEXT, body: '', headers: { Location: url.pathname + url.search, 'Set-Cookie': `${TOKEN_COOKIE}=${o.token}; HttpOnly; SameSite=Strict; Path=/` } };
+          return { status: 303, type: TEXT, body: '', headers: { Location: url.pathname + url.search, 'Set-Cookie': `${TOKEN_COOKIE}=${options.token}; HttpOnly; SameSite=Strict; Path=/` } };
         }
         if (verdict === 'busy') return { status: 429, type: TEXT, body: 'too many wrong tokens from this address; wait and try again\n', headers: { 'Retry-After': String(tokens.retryAfterSeconds()) } };
         if (verdict !== 'header') {
@@ -112,22 +112,22 @@ export async function startServe(o: ServeOptions): Promise<RunningServer> {
       if (url.pathname === '/sql' || url.pathname === '/sql.csv') return sql(url, res, req.method === 'HEAD', HEADERS);
       const viewCsv = viewCsvQuery(url.pathname);
       if (viewCsv) return sql(url, res, req.method === 'HEAD', HEADERS, viewCsv);
-      return route(url, { reader, cache, config: o.config });
+      return route(url, { reader, cache, config: options.config });
     };
-    answer().then((a) => {
-      if (a) done(a);
-      else o.log.debug(`${req.method} ${url.pathname} ${res.statusCode} streamed ${Date.now() - started} ms`);
+    answer().then((reply) => {
+      if (reply) done(reply);
+      else options.log.debug(`${req.method} ${url.pathname} ${res.statusCode} streamed ${Date.now() - started} ms`);
     }, failed);
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (e: NodeJS.ErrnoException) =>
-      reject(new UsageError(`gpuledger serve cannot listen on ${o.host}:${o.port}: ${e.code === 'EADDRINUSE' ? 'the address is already in use (choose another --port, or 0 for any free port)' : e.message}`)),
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new UsageError(`gpuledger serve cannot listen on ${options.host}:${options.port}: ${error.code === 'EADDRINUSE' ? 'the address is already in use (choose another --port, or 0 for any free port)' : error.message}`)),
     );
-    server.listen(o.port, o.host, () => resolve());
+    server.listen(options.port, options.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  guard = requestGuard(o.host, port, allowHosts);
-  const host = o.host.includes(':') ? `[${o.host}]` : o.host;
+  guard = requestGuard(options.host, port, allowHosts);
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     url: `http://${host}:${port}`,
     server,

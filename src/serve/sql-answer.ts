@@ -44,8 +44,8 @@ const SQL_LINES = ['Runs in the same sandbox as gpuledger query: reads the datab
 const HTML = 'text/html; charset=utf-8';
 const TEXT = 'text/plain; charset=utf-8';
 
-function form(q: string | null): string {
-  return `<form class="sql" method="get" action="/sql"><label for="q">Read-only SQL – the sandbox of <code>gpuledger query</code></label><textarea id="q" name="q">${esc(q ?? '')}</textarea><div class="tools"><button type="submit">Run</button></div></form>`;
+function form(query: string | null): string {
+  return `<form class="sql" method="get" action="/sql"><label for="q">Read-only SQL – the sandbox of <code>gpuledger query</code></label><textarea id="q" name="q">${esc(query ?? '')}</textarea><div class="tools"><button type="submit">Run</button></div></form>`;
 }
 
 /** Until the deadline: the store to interrupt once it is open, and whether the time ran out. */
@@ -66,12 +66,12 @@ class Deadline {
 }
 
 /** What to tell about a failed query: the time limit when it passed, and where more memory is to be had. */
-function shownError(e: unknown, deadline: Deadline, limitMs: number): unknown {
+function shownError(error: unknown, deadline: Deadline, limitMs: number): unknown {
   if (deadline.expired) return timedOut(limitMs);
-  if (isGpuledgerError(e) && /Out of Memory Error/.test(e.message)) {
-    return new PageError(400, `${e.message} – the SQL page gives a query ${SQL_MEMORY_LIMIT}; gpuledger query on the command line has no such limit`);
+  if (isGpuledgerError(error) && /Out of Memory Error/.test(error.message)) {
+    return new PageError(400, `${error.message} – the SQL page gives a query ${SQL_MEMORY_LIMIT}; gpuledger query on the command line has no such limit`);
   }
-  return e;
+  return error;
 }
 
 function timedOut(limitMs: number): PageError {
@@ -87,10 +87,10 @@ async function firstRows(stream: QueryStream): Promise<{ rows: unknown[][]; more
     for (const row of chunk) {
       if (rows.length === PAGE_ROWS || chars > PAGE_CHARS) return { rows, more: true, cut };
       rows.push(
-        row.map((v) => {
-          const text = typeof v === 'string' ? v : v !== null && typeof v === 'object' ? JSON.stringify(v) : undefined;
+        row.map((value) => {
+          const text = typeof value === 'string' ? value : value !== null && typeof value === 'object' ? JSON.stringify(value) : undefined;
           chars += text?.length ?? 8;
-          if (text === undefined || text.length <= CELL_CHARS) return v;
+          if (text === undefined || text.length <= CELL_CHARS) return value;
           cut = true;
           return `${text.slice(0, CELL_CHARS)}…`;
         }),
@@ -100,11 +100,11 @@ async function firstRows(stream: QueryStream): Promise<{ rows: unknown[][]; more
   return { rows, more: false, cut };
 }
 
-async function page(store: Store, ctx: PageContext, q: string | null, deadline: Deadline, limitMs: number): Promise<SqlAnswer> {
+async function page(store: Store, ctx: PageContext, query: string | null, deadline: Deadline, limitMs: number): Promise<SqlAnswer> {
   const html = (body: string, status = 200): SqlAnswer => ({ status, type: HTML, body: shell(ctx, 'SQL', SQL_LINES, body) });
-  if (!q || !q.trim()) return html(form(q));
+  if (!query || !query.trim()) return html(form(query));
   try {
-    const stream = await streamReadOnlyQuery(store, q, { limits: { memoryLimit: SQL_MEMORY_LIMIT, threads: 1 } });
+    const stream = await streamReadOnlyQuery(store, query, { limits: { memoryLimit: SQL_MEMORY_LIMIT, threads: 1 } });
     const { rows, more, cut } = await firstRows(stream);
     const notes = [
       more ? `The first ${rows.length.toLocaleString('en-US')} rows; more rows not shown – the CSV has them all.` : '',
@@ -112,12 +112,12 @@ async function page(store: Store, ctx: PageContext, q: string | null, deadline: 
     ].filter(Boolean);
     const count = more ? `${rows.length.toLocaleString('en-US')}+ rows` : `${rows.length.toLocaleString('en-US')} rows`;
     const table = { ...sandboxTable({ columns: stream.columns, rows }), totalRows: rows.length };
-    const body = `${form(q)}<section id="s-result"><h2>Result</h2><div class="tools"><a class="button" href="/sql.csv?${new URLSearchParams({ q })}" download>Download CSV</a><span>${count}</span></div>${notes.map((n) => `<p class="note">${esc(n)}</p>`).join('')}${tableHtml(table, ctx.config.timeZone, 'result')}</section>`;
+    const body = `${form(query)}<section id="s-result"><h2>Result</h2><div class="tools"><a class="button" href="/sql.csv?${new URLSearchParams({ q: query })}" download>Download CSV</a><span>${count}</span></div>${notes.map((n) => `<p class="note">${esc(n)}</p>`).join('')}${tableHtml(table, ctx.config.timeZone, 'result')}</section>`;
     return html(body);
-  } catch (e) {
-    const shown = shownError(e, deadline, limitMs);
+  } catch (error) {
+    const shown = shownError(error, deadline, limitMs);
     if (!isGpuledgerError(shown) && !(shown instanceof PageError)) throw shown;
-    return html(`${form(q)}<p class="error" role="alert">${esc(errorMessage(shown))}</p>`, shown instanceof PageError ? shown.status : 400);
+    return html(`${form(query)}<p class="error" role="alert">${esc(errorMessage(shown))}</p>`, shown instanceof PageError ? shown.status : 400);
   }
 }
 
@@ -139,12 +139,12 @@ function write(res: ServerResponse, text: string): Promise<boolean> {
 }
 
 /** The CSV, written to res as it is read; undefined once it has answered itself. */
-async function csvDownload(store: Store, q: string, filename: string, res: ServerResponse, head: boolean, headers: Record<string, string>, deadline: Deadline, limitMs: number): Promise<SqlAnswer | undefined> {
+async function csvDownload(store: Store, query: string, filename: string, res: ServerResponse, head: boolean, headers: Record<string, string>, deadline: Deadline, limitMs: number): Promise<SqlAnswer | undefined> {
   let stream: QueryStream;
   try {
-    stream = await streamReadOnlyQuery(store, q, { limits: { memoryLimit: SQL_MEMORY_LIMIT, threads: 1 } });
-  } catch (e) {
-    const shown = shownError(e, deadline, limitMs);
+    stream = await streamReadOnlyQuery(store, query, { limits: { memoryLimit: SQL_MEMORY_LIMIT, threads: 1 } });
+  } catch (error) {
+    const shown = shownError(error, deadline, limitMs);
     if (!isGpuledgerError(shown) && !(shown instanceof PageError)) throw shown;
     return { status: shown instanceof PageError ? shown.status : 400, type: TEXT, body: `${errorMessage(shown)}\n` };
   }
@@ -164,7 +164,7 @@ async function csvDownload(store: Store, q: string, filename: string, res: Serve
 }
 
 /** /sql and /sql.csv – or the CSV of our own statement (`fixed`: a view's) –, at most SQL_AT_ONCE at a time. */
-export function sqlAnswerer(o: SqlDeps) {
+export function sqlAnswerer(deps: SqlDeps) {
   let running = 0;
   return async (url: URL, res: ServerResponse, head: boolean, headers: Record<string, string>, fixed?: { sql: string; filename: string }): Promise<SqlAnswer | undefined> => {
     if (running >= SQL_AT_ONCE) {
@@ -172,17 +172,17 @@ export function sqlAnswerer(o: SqlDeps) {
     }
     running++;
     // a CSV under way is cut off when the time is up, whatever it is waiting for (DuckDB or a slow reader)
-    const deadline = new Deadline(o.timeLimitMs, () => res.headersSent && res.destroy());
+    const deadline = new Deadline(deps.timeLimitMs, () => res.headersSent && res.destroy());
     const closed = () => deadline.store?.connection.interrupt(); // the client left: stop computing for nobody
     res.on('close', closed);
     try {
-      return await withRulesReader(o.dbPath, o.config.allocation, async (store) => {
+      return await withRulesReader(deps.dbPath, deps.config.allocation, async (store) => {
         deadline.store = store;
-        if (deadline.expired) throw timedOut(o.timeLimitMs); // opening took the time: no query is started
-        const q = fixed?.sql ?? url.searchParams.get('q');
-        if (fixed || url.pathname === '/sql.csv') return csvDownload(store, q ?? '', fixed?.filename ?? 'query.csv', res, head, headers, deadline, o.timeLimitMs);
-        const ctx: PageContext = { config: o.config, url, simulatedAccounts: await simulatedAccounts(store, o.config) };
-        return page(store, ctx, q, deadline, o.timeLimitMs);
+        if (deadline.expired) throw timedOut(deps.timeLimitMs); // opening took the time: no query is started
+        const query = fixed?.sql ?? url.searchParams.get('q');
+        if (fixed || url.pathname === '/sql.csv') return csvDownload(store, query ?? '', fixed?.filename ?? 'query.csv', res, head, headers, deadline, deps.timeLimitMs);
+        const ctx: PageContext = { config: deps.config, url, simulatedAccounts: await simulatedAccounts(store, deps.config) };
+        return page(store, ctx, query, deadline, deps.timeLimitMs);
       });
     } finally {
       deadline.clear();

@@ -55,14 +55,14 @@ export interface ThrottleOptions {
 
 const MAX_CLIENTS = 10_000;
 
-export function tokenGuard(token: string, o: ThrottleOptions = {}) {
-  const first = o.firstDelayMs ?? 100;
-  const cap = o.maxDelayMs ?? 5_000;
-  const maxWaiting = o.maxWaiting ?? 8;
-  const forget = o.forgetMs ?? 15 * 60_000;
+export function tokenGuard(token: string, options: ThrottleOptions = {}) {
+  const first = options.firstDelayMs ?? 100;
+  const cap = options.maxDelayMs ?? 5_000;
+  const maxWaiting = options.maxWaiting ?? 8;
+  const forget = options.forgetMs ?? 15 * 60_000;
   const clients = new Map<string, Client>();
   const delay = (failures: number) => (failures === 0 ? 0 : Math.min(cap, first * 2 ** (failures - 1)));
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
+  const sleep = (ms: number) => new Promise((wake) => setTimeout(wake, ms).unref());
 
   function judge(tokens: ReturnType<typeof tokensOf>): TokenVerdict {
     if (sameToken(tokens.query, token)) return 'query';
@@ -70,15 +70,15 @@ export function tokenGuard(token: string, o: ThrottleOptions = {}) {
     return tokens.query === undefined && tokens.bearer === undefined && tokens.cookie === undefined ? 'missing' : 'wrong';
   }
 
-  function record(address: string, c: Client | undefined, verdict: TokenVerdict): void {
+  function record(address: string, client: Client | undefined, verdict: TokenVerdict): void {
     if (verdict === 'query' || verdict === 'header') {
-      if (c && c.waiting === 0) clients.delete(address);
-      else if (c) c.failures = 0;
+      if (client && client.waiting === 0) clients.delete(address);
+      else if (client) client.failures = 0;
     } else if (verdict === 'wrong') {
-      const known = c ?? { failures: 0, lastFailure: 0, turn: Promise.resolve(), waiting: 0 };
+      const known = client ?? { failures: 0, lastFailure: 0, turn: Promise.resolve(), waiting: 0 };
       known.failures++;
       known.lastFailure = Date.now();
-      if (!c) {
+      if (!client) {
         // the oldest addresses go first: the table stays small whatever an attacker sends
         if (clients.size >= MAX_CLIENTS) clients.delete(clients.keys().next().value!);
         clients.set(address, known);
@@ -89,16 +89,16 @@ export function tokenGuard(token: string, o: ThrottleOptions = {}) {
   return {
     /** How the request's token compares; an address that failed before waits its turn first. */
     async check(address: string, tokens: ReturnType<typeof tokensOf>): Promise<TokenVerdict> {
-      let c = clients.get(address);
-      if (c && Date.now() - c.lastFailure > forget && c.waiting === 0) (clients.delete(address), (c = undefined));
-      if (!c || (c.failures === 0 && c.waiting === 0)) {
+      let seen = clients.get(address);
+      if (seen && Date.now() - seen.lastFailure > forget && seen.waiting === 0) (clients.delete(address), (seen = undefined));
+      if (!seen || (seen.failures === 0 && seen.waiting === 0)) {
         const verdict = judge(tokens);
-        record(address, c, verdict);
+        record(address, seen, verdict);
         return verdict;
       }
       if (judge(tokens) === 'missing') return 'missing'; // nothing to guess with: no need to wait
-      if (c.waiting >= maxWaiting) return 'busy';
-      const client = c;
+      if (seen.waiting >= maxWaiting) return 'busy';
+      const client = seen;
       client.waiting++;
       const mine = client.turn.then(async () => {
         await sleep(Math.max(0, client.lastFailure + delay(client.failures) - Date.now()));

@@ -1,4 +1,6 @@
--- One row per billing record and non-zero amount component, at every extracted bucket size (filter on bucket_size!), attributed and named as of the bucket's start from inventory history. Public interface (DESIGN.md): columns and names are stable.
+-- One row per billing record and non-zero amount component, at every extracted bucket size (filter on
+-- bucket_size!), attributed and named as of the bucket's start from inventory history. Public interface
+-- (DESIGN.md): columns and names are stable.
 create or replace view cost as
 with attributed as (
     select * from int_cost_attributed_in('bucket', '-infinity'::timestamptz, 'infinity'::timestamptz)

@@ -1,4 +1,6 @@
--- One row per cost family and amount component: the family route (source) and its amount field and column that bill it, and the words people read for them – family_label (FOCUS ServiceName, legends), resource_type, the FOCUS service category and subcategory, component_label – with family_order, the order reports show families in.
+-- One row per cost family and amount component: the family route (source) and its amount field and column that bill
+-- it, and the words people read for them – family_label (FOCUS ServiceName, legends), resource_type, the FOCUS
+-- service category and subcategory, component_label – with family_order, the order reports show families in.
 
 -- Generated from src/model/ by `npm run sql:generate`: change the declaration there, not this file.
 create or replace view dim_cost_component as

@@ -1,4 +1,5 @@
--- One row per Serverless endpoint: its latest v2 settings (workers, GPU pools) with the template link from the GraphQL list, and the GPU type cost attributes it to (the pool's single catalog type, else the pool ids).
+-- One row per Serverless endpoint: its latest v2 settings (workers, GPU pools) with the template link from the
+-- GraphQL list, and the GPU type cost attributes it to (the pool's single catalog type, else the pool ids).
 create or replace view dim_endpoint as
 with endpoints as (
     select * from stg_endpoints where is_current

@@ -1,4 +1,6 @@
--- One row per GPU type in an account's catalog (GET /v2/catalog/gpus), its latest version with list prices per GPU and hour, plus one row per Serverless pool id that cost carries as its GPU type (a pool of several types), so cost joins it on (account, gpu_type_id) without losing a dollar.
+-- One row per GPU type in an account's catalog (GET /v2/catalog/gpus), its latest version with list prices per GPU
+-- and hour, plus one row per Serverless pool id that cost carries as its GPU type (a pool of several types), so
+-- cost joins it on (account, gpu_type_id) without losing a dollar.
 create or replace view dim_gpu_type as
 with gpu_types as (
     select * from stg_gpu_types where is_current

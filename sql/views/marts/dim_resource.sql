@@ -1,4 +1,5 @@
--- One row per billed or inventoried resource (pod, Serverless endpoint, network volume, cluster, and one 'public endpoints' line per account): its latest known names and links, status, and the first and last day it was billed.
+-- One row per billed or inventoried resource (pod, Serverless endpoint, network volume, cluster, and one 'public
+-- endpoints' line per account): its latest known names and links, status, and the first and last day it was billed.
 create or replace view dim_resource as
 with timeline as (
     select * from int_resource_timeline

@@ -1,4 +1,5 @@
--- One row per run of a gpuledger command that writes (sync, run, alerts, …): what ran and when, how it ended, what it fetched and the errors it met.
+-- One row per run of a gpuledger command that writes (sync, run, alerts, …): what ran and when, how it ended, what
+-- it fetched and the errors it met.
 create or replace view dim_run as
 with runs as (
     select * from stg_runs

@@ -1,4 +1,11 @@
--- One row per billed amount in FinOps FOCUS 1.2 columns (all 57, the mandatory ones non-null where the spec says so): the cost facts at one bucket size per account, family and UTC day – `day` buckets where extracted, else `hour` buckets – so the rows add up without double counting. Costs are DECIMAL; contracted and effective cost equal the billed cost (v2 billing has no unit prices or usage quantities). Tags carry the template, endpoint, GPU type and attribution, and each allocation category's value (before splits). GPU rows of pods, clusters and Serverless carry estimated GPU-hours as ConsumedQuantity (GPU amount ÷ the catalog list price per GPU-hour, int_gpu_list_prices; gpu_hours_daily) with ListUnitPrice and ListCost = quantity × price; other rows keep ListCost = billed cost.
+-- One row per billed amount in FinOps FOCUS 1.2 columns (all 57, the mandatory ones non-null where the spec says
+-- so): the cost facts at one bucket size per account, family and UTC day – `day` buckets where extracted, else
+-- `hour` buckets – so the rows add up without double counting. Costs are DECIMAL; contracted and effective cost
+-- equal the billed cost (v2 billing has no unit prices or usage quantities). Tags carry the template, endpoint, GPU
+-- type and attribution, and each allocation category's value (before splits). GPU rows of pods, clusters and
+-- Serverless carry estimated GPU-hours as ConsumedQuantity (GPU amount ÷ the catalog list price per GPU-hour,
+-- int_gpu_list_prices; gpu_hours_daily) with ListUnitPrice and ListCost = quantity × price; other rows keep
+-- ListCost = billed cost.
 create or replace view focus_cost as
 with records as (
     select

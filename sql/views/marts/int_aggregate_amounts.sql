@@ -1,4 +1,5 @@
--- One row per bucket of the aggregated billing route (/v2/billing), family and component: the amount the aggregate bills for it (what rpt_reconciliation compares with the family routes).
+-- One row per bucket of the aggregated billing route (/v2/billing), family and component: the amount the aggregate
+-- bills for it (what rpt_reconciliation compares with the family routes).
 
 -- Generated from src/model/ by `npm run sql:generate`: change the declaration there, not this file.
 create or replace view int_aggregate_amounts as

@@ -1,4 +1,6 @@
--- One row per cost_daily row and allocation category: the value the rules give the row before any split (rule is the 1-based index of the rule that matched, null for the default) and what the rule matched on (null for the default); subject_id is the cost row's subject (int_cost_subjects).
+-- One row per cost_daily row and allocation category: the value the rules give the row before any split (rule is
+-- the 1-based index of the rule that matched, null for the default) and what the rule matched on (null for the
+-- default); subject_id is the cost row's subject (int_cost_subjects).
 create or replace view int_allocation_direct as
 with costs as (
     select * from cost_daily

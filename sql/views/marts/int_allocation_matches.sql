@@ -1,4 +1,6 @@
--- One row per cost subject (int_cost_subjects) and allocation category: the value the first matching rule gives it (rule is its 1-based index) and the keys and values it matched on, or the category's default with rule and matched_on null.
+-- One row per cost subject (int_cost_subjects) and allocation category: the value the first matching rule gives it
+-- (rule is its 1-based index) and the keys and values it matched on, or the category's default with rule and
+-- matched_on null.
 create or replace view int_allocation_matches as
 with subjects as (
     select * from int_cost_subjects

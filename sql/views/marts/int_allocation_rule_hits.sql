@@ -1,4 +1,5 @@
--- One row per cost subject (int_cost_subjects) and allocation rule whose match keys all hold for it, with the values that matched (matched_on) and the value the rule gives.
+-- One row per cost subject (int_cost_subjects) and allocation rule whose match keys all hold for it, with the
+-- values that matched (matched_on) and the value the rule gives.
 create or replace view int_allocation_rule_hits as
 with subjects as (
     select * from int_cost_subjects

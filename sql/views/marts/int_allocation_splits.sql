@@ -1,4 +1,7 @@
--- One row per cost_daily row whose direct value a split moves and per target of that split, with the target's share (exact micro-dollars; the remainder goes by the largest-remainder method, so the shares of a row add up to its amount); or one row with the amount kept where it was (is_kept) when a proportional split has no basis: all targets had no direct cost in the account that UTC day.
+-- One row per cost_daily row whose direct value a split moves and per target of that split, with the target's share
+-- (exact micro-dollars; the remainder goes by the largest-remainder method, so the shares of a row add up to its
+-- amount); or one row with the amount kept where it was (is_kept) when a proportional split has no basis: all
+-- targets had no direct cost in the account that UTC day.
 create or replace view int_allocation_splits as
 -- each read of int_allocation_direct has its own import CTE: DuckDB copies a CTE read twice in full, before any
 -- filter applies, and a refresh of a few days filters by day

@@ -1,4 +1,7 @@
--- One row per account and resource that the balance reaching $0 would hurt (balance-and-queue.md §2), from the current inventory: a running pod without a network volume (lost: terminated with its data), a running pod with one (stopped: its data stays on the volume), a network volume (at risk: keeps billing, may eventually be deleted). hourly_cost is the pod's compute price per hour from the inventory (null for volumes).
+-- One row per account and resource that the balance reaching $0 would hurt (balance-and-queue.md §2), from the
+-- current inventory: a running pod without a network volume (lost: terminated with its data), a running pod with
+-- one (stopped: its data stays on the volume), a network volume (at risk: keeps billing, may eventually be
+-- deleted). hourly_cost is the pod's compute price per hour from the inventory (null for volumes).
 create or replace view int_balance_at_risk as
 with pods as (
     select * from stg_pods

@@ -1,4 +1,7 @@
--- One row per record of the family billing routes (pods, serverless, network-volumes, endpoints, clusters) in one wide shape: the family's amount components side by side (gpu, cpu, disk, fee, standard, high_performance, networking, usage), null where a family has no such component. Every extracted bucket size; the aggregate route is not a family (it only reconciles: int_aggregate_amounts, rpt_reconciliation).
+-- One row per record of the family billing routes (pods, serverless, network-volumes, endpoints, clusters) in one
+-- wide shape: the family's amount components side by side (gpu, cpu, disk, fee, standard, high_performance,
+-- networking, usage), null where a family has no such component. Every extracted bucket size; the aggregate route
+-- is not a family (it only reconciles: int_aggregate_amounts, rpt_reconciliation).
 
 -- Generated from src/model/ by `npm run sql:generate`: change the declaration there, not this file.
 create or replace view int_billing_records as

@@ -1,4 +1,5 @@
--- One row per Instant Cluster and stretch of time in which its name, GPU type and template link stay the same: cluster versions intersected with the versions of its template and GPU type.
+-- One row per Instant Cluster and stretch of time in which its name, GPU type and template link stay the same:
+-- cluster versions intersected with the versions of its template and GPU type.
 create or replace view int_cluster_timeline as
 with clusters as (
     select * from stg_clusters

@@ -1,4 +1,9 @@
--- One row per cost_daily row, allocation category and value after splits, computed from the rules in _meta_allocation_*: the rule that matched (1-based index, null for the category's default), the value a split moved the amount from (split_from, null for direct cost), the split that moved it or kept it (split, is_kept: a proportional split with no basis that day), the cost row's subject and the amount in exact micro-dollars. What fct_cost_allocated (cost_allocated) is materialised from, and what a reader whose config has other rules computes instead.
+-- One row per cost_daily row, allocation category and value after splits, computed from the rules in
+-- _meta_allocation_*: the rule that matched (1-based index, null for the category's default), the value a split
+-- moved the amount from (split_from, null for direct cost), the split that moved it or kept it (split, is_kept: a
+-- proportional split with no basis that day), the cost row's subject and the amount in exact micro-dollars. What
+-- fct_cost_allocated (cost_allocated) is materialised from, and what a reader whose config has other rules computes
+-- instead.
 create or replace view int_cost_allocated as
 with direct as (
     select * from int_allocation_direct

@@ -1,4 +1,12 @@
--- One row per cost record and non-zero amount component whose bucket (or day) starts in [range_from, range_to), attributed and named from inventory history, at two grains: 'bucket' – every billing record at every extracted bucket size, named as of the bucket's start (what `cost` shows) – and 'day' – one row per UTC day, resource and component at the one bucket size that counts for the day (int_cost_days), named as of the day's start (what fct_cost_daily holds; bucket_size is null). valid_from/valid_to: the stretch of int_resource_timeline that matched (null without inventory). subject_id: the cost subject – what allocation rules can match (account, family, component, resource, template, endpoint, GPU type and data center, ids and names) – as one key. The as-of join and the subject key are written once, here. A table macro so that a writer refreshing a few days reads only their rows (int_cost_days_in); views call it with an unbounded range.
+-- One row per cost record and non-zero amount component whose bucket (or day) starts in [range_from, range_to),
+-- attributed and named from inventory history, at two grains: 'bucket' – every billing record at every extracted
+-- bucket size, named as of the bucket's start (what `cost` shows) – and 'day' – one row per UTC day, resource and
+-- component at the one bucket size that counts for the day (int_cost_days), named as of the day's start (what
+-- fct_cost_daily holds; bucket_size is null). valid_from/valid_to: the stretch of int_resource_timeline that
+-- matched (null without inventory). subject_id: the cost subject – what allocation rules can match (account,
+-- family, component, resource, template, endpoint, GPU type and data center, ids and names) – as one key. The as-of
+-- join and the subject key are written once, here. A table macro so that a writer refreshing a few days reads only
+-- their rows (int_cost_days_in); views call it with an unbounded range.
 create or replace macro int_cost_attributed_in(grain_of, range_from, range_to) as table
 with bucket_records as (
     select * from int_cost_records

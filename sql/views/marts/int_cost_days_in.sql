@@ -1,4 +1,9 @@
--- One row per account, family, UTC day, resource and non-zero amount component, before attribution, for the days whose buckets start in [range_from, range_to): the day's billing at the one bucket size that counts for it – `day` buckets where they were extracted, else `hour` buckets rolled up to the day (as int_day_bucket_sizes decides) – so nothing is counted twice. A table macro rather than a view so that a writer refreshing a few days filters the raw tables by bucket start (DuckDB prunes their row groups); readers call it through views with an unbounded range.
+-- One row per account, family, UTC day, resource and non-zero amount component, before attribution, for the days
+-- whose buckets start in [range_from, range_to): the day's billing at the one bucket size that counts for it –
+-- `day` buckets where they were extracted, else `hour` buckets rolled up to the day (as int_day_bucket_sizes
+-- decides) – so nothing is counted twice. A table macro rather than a view so that a writer refreshing a few days
+-- filters the raw tables by bucket start (DuckDB prunes their row groups); readers call it through views with an
+-- unbounded range.
 create or replace macro int_cost_days_in(range_from, range_to) as table
 with records as (
     select * from int_billing_records

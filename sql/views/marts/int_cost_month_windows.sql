@@ -1,4 +1,7 @@
--- One row per cost_daily row of the previous and the current month of report_clock up to as_of_date, flagged with the windows the by-template, by-endpoint, by-GPU-type and top-resources reports compare: month to date (the open day included), the previous month to the same day of month (the whole month when it is shorter), the previous month; and the same two windows up to the last ended day (the open day left out: top movers compare whole days).
+-- One row per cost_daily row of the previous and the current month of report_clock up to as_of_date, flagged with
+-- the windows the by-template, by-endpoint, by-GPU-type and top-resources reports compare: month to date (the open
+-- day included), the previous month to the same day of month (the whole month when it is shorter), the previous
+-- month; and the same two windows up to the last ended day (the open day left out: top movers compare whole days).
 create or replace view int_cost_month_windows as
 with clock as (
     select * from report_clock

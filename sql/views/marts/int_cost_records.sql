@@ -1,4 +1,6 @@
--- One row per family billing record and non-zero amount component, at every extracted bucket size, before attribution: the long form of the family routes (totalAmount is the sum of the components, billing-api-v2.md §2, so it is not a row).
+-- One row per family billing record and non-zero amount component, at every extracted bucket size, before
+-- attribution: the long form of the family routes (totalAmount is the sum of the components, billing-api-v2.md §2,
+-- so it is not a row).
 
 -- Generated from src/model/ by `npm run sql:generate`: change the declaration there, not this file.
 create or replace view int_cost_records as

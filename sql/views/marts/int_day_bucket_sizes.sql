@@ -1,4 +1,6 @@
--- One row per account, family and UTC day billed in day or hour buckets: the one bucket size whose records count for that day – `day` where day buckets were extracted, else `hour` – so that sums over days never count a day twice. cost_daily and focus_cost keep only the records of this size.
+-- One row per account, family and UTC day billed in day or hour buckets: the one bucket size whose records count
+-- for that day – `day` where day buckets were extracted, else `hour` – so that sums over days never count a day
+-- twice. cost_daily and focus_cost keep only the records of this size.
 create or replace view int_day_bucket_sizes as
 with records as (
     select * from int_billing_records where bucket_size in ('day', 'hour')

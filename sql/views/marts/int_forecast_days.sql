@@ -1,4 +1,9 @@
--- One row per UTC day around report_clock, from the start of the forecast history (the earlier of the previous month's start and as_of_date − 28) to the end of the later of the current month and the current ISO week: its weekday, whether it is one of the 28 complete days before as_of_date that a weekday forecast averages over (is_history), and the share of the day still to come at as_of (1 for later days, 0 for past ones, the rest of the open day for as_of_date). The forecast days of rpt_month_forecast and of the budget alerts (sql/alerts/budget_spend.sql).
+-- One row per UTC day around report_clock, from the start of the forecast history (the earlier of the previous
+-- month's start and as_of_date − 28) to the end of the later of the current month and the current ISO week: its
+-- weekday, whether it is one of the 28 complete days before as_of_date that a weekday forecast averages over
+-- (is_history), and the share of the day still to come at as_of (1 for later days, 0 for past ones, the rest of the
+-- open day for as_of_date). The forecast days of rpt_month_forecast and of the budget alerts
+-- (sql/alerts/budget_spend.sql).
 create or replace view int_forecast_days as
 with clock as (
     select * from report_clock

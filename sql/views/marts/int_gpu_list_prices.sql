@@ -1,4 +1,7 @@
--- One row per account, billing family, GPU key and cloud with the catalog's list price per GPU-hour (current catalog, dim_gpu_type): pods at their cloud's price (SECURE, COMMUNITY), Instant Clusters at the Secure price (they run in Secure Cloud), Serverless at its pool's price, keyed both by GPU type and by pool id because int_serverless_timeline names a pool's GPU type only when the pool has one type.
+-- One row per account, billing family, GPU key and cloud with the catalog's list price per GPU-hour (current
+-- catalog, dim_gpu_type): pods at their cloud's price (SECURE, COMMUNITY), Instant Clusters at the Secure price
+-- (they run in Secure Cloud), Serverless at its pool's price, keyed both by GPU type and by pool id because
+-- int_serverless_timeline names a pool's GPU type only when the pool has one type.
 create or replace view int_gpu_list_prices as
 with gpu_types as (
     -- the catalog's own types: a pool's row (is_pool) carries the pool's price, which pool_prices derives here

@@ -1,4 +1,6 @@
--- One row per account, source and bucket size that gpuledger has loaded (billing routes and inventory): how far the history reaches, which buckets are final, and when and how the last run that touched it ended. What freshness and reconciliation read about coverage.
+-- One row per account, source and bucket size that gpuledger has loaded (billing routes and inventory): how far the
+-- history reaches, which buckets are final, and when and how the last run that touched it ended. What freshness and
+-- reconciliation read about coverage.
 create or replace view int_load_coverage as
 with watermarks as (
     select * from stg_watermarks

@@ -1,4 +1,9 @@
--- One row per account, family (plus family = 'all' for the account's total) and day of the previous and the current month of report_clock: the actual amount up to as_of_date, and for the rest of the current month the expected amount – the per-weekday average of the last 28 complete days (4 weeks; the overall average where a weekday has no history) – with the residual spread (sigma) that rpt_month_forecast turns into a range. The days, their history window and the share still to come are int_forecast_days, shared with the budget alerts.
+-- One row per account, family (plus family = 'all' for the account's total) and day from the start of the previous
+-- month of report_clock (or the family's first billed day, if later) to the end of the current month: the actual
+-- amount up to as_of_date, and for the rest of the current month the expected amount – the per-weekday average of
+-- the last 28 complete days (4 weeks; the overall average where a weekday has no history) – with the residual
+-- spread (sigma) that rpt_month_forecast turns into a range. The days, their history window and the share still to
+-- come are int_forecast_days, shared with the budget alerts.
 create or replace view int_month_forecast_days as
 with clock as (
     select * from report_clock

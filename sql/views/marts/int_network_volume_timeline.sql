@@ -1,4 +1,5 @@
--- One row per network volume version: its name and data center as of each stretch of time (no template link exists for storage).
+-- One row per network volume version: its name and data center as of each stretch of time (no template link exists
+-- for storage).
 create or replace view int_network_volume_timeline as
 with volumes as (
     select * from stg_network_volumes

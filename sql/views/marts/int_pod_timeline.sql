@@ -1,4 +1,6 @@
--- One row per pod and stretch of time in which its name, GPU type, template link and their names stay the same: the pod's inventory versions intersected with the versions of its template and GPU type (all small), so that cost can name a bucket as of its start.
+-- One row per pod and stretch of time in which its name, GPU type, template link and their names stay the same: the
+-- pod's inventory versions intersected with the versions of its template and GPU type (all small), so that cost can
+-- name a bucket as of its start.
 create or replace view int_pod_timeline as
 with pods as (
     select * from stg_pods

@@ -1,4 +1,8 @@
--- One row per account, Serverless endpoint, UTC day and job counter (jobs_completed, jobs_failed): jobs derived from stg_queue_health samples. Each interval between consecutive samples of an endpoint contributes the counter's increase (a decrease is a reset: the new value is counted from 0), split over the UTC days it spans in proportion to time, in whole jobs whose day shares add up to the interval's count exactly (balance-and-queue.md §3: whether the counters are lifetime is [open], so these are estimates).
+-- One row per account, Serverless endpoint, UTC day and job counter (jobs_completed, jobs_failed): jobs derived
+-- from stg_queue_health samples. Each interval between consecutive samples of an endpoint contributes the counter's
+-- increase (a decrease is a reset: the new value is counted from 0), split over the UTC days it spans in proportion
+-- to time, in whole jobs whose day shares add up to the interval's count exactly (balance-and-queue.md §3: whether
+-- the counters are lifetime is [open], so these are estimates).
 create or replace view int_queue_jobs_daily as
 with samples as (
     select * from stg_queue_health

@@ -1,4 +1,7 @@
--- One row per billed resource (pod, Serverless endpoint, network volume, cluster) and stretch of time [valid_from, valid_to) with the names and links valid then. The stretches of one resource never overlap and cover all time (the first starts at -infinity, the last ends at infinity), so joining a bucket to its stretch can neither lose nor duplicate a row.
+-- One row per billed resource (pod, Serverless endpoint, network volume, cluster) and stretch of time [valid_from,
+-- valid_to) with the names and links valid then. The stretches of one resource never overlap and cover all time
+-- (the first starts at -infinity, the last ends at infinity), so joining a bucket to its stretch can neither lose
+-- nor duplicate a row.
 create or replace view int_resource_timeline as
 with unioned as (
     select * from int_pod_timeline

@@ -1,4 +1,14 @@
--- One row per account: its latest prepaid-balance observation (at or before gpuledger_as_of when set) and how long the money lasts. runway_hours = balance ÷ the platform's current spend per hour; runs_out_at = observed_at + runway; storage_only_per_hour = what keeps billing once every pod is stopped (network volumes, stopped pods' disks: int_storage_only_rate of the last complete day) and storage_runway_hours = balance ÷ that; spend_limit_used_pct = current spend as % of the hourly spend limit. estimated = the balance source did not answer lately (billing is known more than an hour past the observation): balance is then the last observed balance less what was billed since (day amounts prorated by the hour), at the billing horizon. runway_hours is 0 when the balance is already out ($0 or less) and null when nothing is spent – it does not run out; runway_note says which. After the required columns: billed_per_hour_24h (the last complete UTC day of billing ÷ 24: shows a stale currentSpendPerHr), runway_hours_at_billed_rate and last_observed_at (the observation the row rests on). What rpt_runway shows.
+-- One row per account: its latest prepaid-balance observation (at or before gpuledger_as_of when set) and how long
+-- the money lasts. runway_hours = balance ÷ the platform's current spend per hour; runs_out_at = observed_at +
+-- runway; storage_only_per_hour = what keeps billing once every pod is stopped (network volumes, stopped pods'
+-- disks: int_storage_only_rate of the last complete day) and storage_runway_hours = balance ÷ that;
+-- spend_limit_used_pct = current spend as % of the hourly spend limit. estimated = the balance source did not
+-- answer lately (billing is known more than an hour past the observation): balance is then the last observed
+-- balance less what was billed since (day amounts prorated by the hour), at the billing horizon. runway_hours is 0
+-- when the balance is already out ($0 or less) and null when nothing is spent – it does not run out; runway_note
+-- says which. After the required columns: billed_per_hour_24h (the last complete UTC day of billing ÷ 24: shows a
+-- stale currentSpendPerHr), runway_hours_at_billed_rate and last_observed_at (the observation the row rests on).
+-- What rpt_runway shows.
 create or replace view int_runway as
 with clock as (
     select * from report_clock

@@ -1,4 +1,8 @@
--- One row per account, UTC day and scope used by a metric (metrics_daily): the scope's billed cost that day, all components. '' is the account; family:, endpoint:, template: and gpuType: match cost_daily (an endpoint, template or GPU type by id or by its name as of the day); any other kind is an allocation category, read from cost_allocated after splits. Null when the account has no cost at all that day (not synced yet), 0 when it has cost but none in the scope.
+-- One row per account, UTC day and scope used by a metric (metrics_daily): the scope's billed cost that day, all
+-- components. '' is the account; family:, endpoint:, template: and gpuType: match cost_daily (an endpoint, template
+-- or GPU type by id or by its name as of the day); any other kind is an allocation category, read from
+-- cost_allocated after splits. Null when the account has no cost at all that day (not synced yet), 0 when it has
+-- cost but none in the scope.
 create or replace view int_scope_cost_daily as
 with scopes as (
     select distinct

@@ -1,4 +1,6 @@
--- One row per Serverless endpoint and stretch of time in which its name, GPU pools and template link stay the same: v2 endpoint versions intersected with the GraphQL versions (the only endpoint → template link) and the template's versions.
+-- One row per Serverless endpoint and stretch of time in which its name, GPU pools and template link stay the same:
+-- v2 endpoint versions intersected with the GraphQL versions (the only endpoint → template link) and the template's
+-- versions.
 create or replace view int_serverless_timeline as
 with endpoints as (
     select * from stg_endpoints
@@ -60,8 +62,8 @@ with_template as (
         and w.span_from < t.valid_to
 ),
 
--- Serverless bills per endpoint, not per GPU, and workers go to the preferred (first) pool first: the GPU type is that
--- pool's only catalog type when it has exactly one (AMPERE_16 → RTX A4000), else the pool id itself (ADA_24)
+-- Serverless bills per endpoint, not per GPU, and workers go to the preferred (first) pool first: the GPU type is
+-- that pool's only catalog type when it has exactly one (AMPERE_16 → RTX A4000), else the pool id itself (ADA_24)
 pools as (
     select
         *,

@@ -1,4 +1,7 @@
--- One row per account and UTC day: what keeps billing per hour once every pod is stopped (balance-and-queue.md §2: storage keeps billing after pods stop), read from that day's cost: network volumes (family storage) plus the disk of pods already stopped (pod disk billed on a day with no compute). Running pods' own disks are left out: at $0 pods without a network volume are terminated, and the rest stop.
+-- One row per account and UTC day: what keeps billing per hour once every pod is stopped (balance-and-queue.md §2:
+-- storage keeps billing after pods stop), read from that day's cost: network volumes (family storage) plus the disk
+-- of pods already stopped (pod disk billed on a day with no compute). Running pods' own disks are left out: at $0
+-- pods without a network volume are terminated, and the rest stop.
 create or replace view int_storage_only_rate as
 -- each read of the table has its own import CTE: DuckDB copies a CTE read twice in full, before any filter applies
 with pod_costs as (

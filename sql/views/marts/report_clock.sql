@@ -1,4 +1,6 @@
--- One row: "now" for every report view. as_of is the variable gpuledger_as_of if set (SET VARIABLE gpuledger_as_of = '2026-10-15T12:00:00Z'), else the data horizon (latest loaded_through of the billing watermarks), else now(); with its UTC day and the calendar months around it.
+-- One row: "now" for every report view. as_of is the variable gpuledger_as_of if set (SET VARIABLE
+-- gpuledger_as_of = '2026-10-15T12:00:00Z'), else the data horizon (latest loaded_through of the billing
+-- watermarks), else now(); with its UTC day and the calendar months around it.
 create or replace view report_clock as
 with variable as (
     select getvariable('gpuledger_as_of')::varchar::timestamptz as as_of

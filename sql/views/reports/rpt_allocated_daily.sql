@@ -1,4 +1,5 @@
--- One row per account, allocation category, value and UTC day with cost: the value's spend that day after rules and splits (cost_allocated). What a budget scoped to an allocation value reads.
+-- One row per account, allocation category, value and UTC day with cost: the value's spend that day after rules and
+-- splits (cost_allocated). What a budget scoped to an allocation value reads.
 create or replace view rpt_allocated_daily as
 with allocated as (
     select * from cost_allocated

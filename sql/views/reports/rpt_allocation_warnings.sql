@@ -1,4 +1,6 @@
--- One row per allocation category, split, account and UTC day on which a proportional split could not apply because none of its targets had direct cost that day: the amount that stayed with the split's source value (a data-quality warning).
+-- One row per allocation category, split, account and UTC day on which a proportional split could not apply because
+-- none of its targets had direct cost that day: the amount that stayed with the split's source value (a
+-- data-quality warning).
 create or replace view rpt_allocation_warnings as
 with moved as (
     select * from fct_cost_allocated

@@ -1,4 +1,6 @@
--- One row per UTC day: the prepaid balance of all accounts at the day's end (actual, from rpt_balance_daily) and, from the last day with a balance for up to 30 days on, a straight-line projection to $0 at the current spend per hour (forecast, from rpt_runway) – null when nothing is spent. The balance chart of the nightly Summary.
+-- One row per UTC day: the prepaid balance of all accounts at the day's end (actual, from rpt_balance_daily) and,
+-- from the last day with a balance for up to 30 days on, a straight-line projection to $0 at the current spend per
+-- hour (forecast, from rpt_runway) – null when nothing is spent. The balance chart of the nightly Summary.
 create or replace view rpt_balance_projection as
 with balances as (
     select * from rpt_balance_daily

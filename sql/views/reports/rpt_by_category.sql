@@ -1,4 +1,7 @@
--- One row per account, allocation category and value that had cost in the current or previous month of report_clock: month to date (the open day included), the previous month to the same day of month (the whole month when it is shorter) and in full, the change, and the value's share of the account's month-to-date total in the category (percent).
+-- One row per account, allocation category and value that had cost in the current or previous month of
+-- report_clock: month to date (the open day included), the previous month to the same day of month (the whole month
+-- when it is shorter) and in full, the change, and the value's share of the account's month-to-date total in the
+-- category (percent).
 create or replace view rpt_by_category as
 with clock as (
     select * from report_clock

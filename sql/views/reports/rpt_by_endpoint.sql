@@ -1,4 +1,7 @@
--- One row per account and Serverless endpoint that had cost in the current or previous month of report_clock: its latest name, template and workers.min, month to date, the previous month to the same day and in full, and the change; then month_to_last_day and previous_month_to_last_day, the same without the open day (what rpt_top_movers compares).
+-- One row per account and Serverless endpoint that had cost in the current or previous month of report_clock: its
+-- latest name, template and workers.min, month to date, the previous month to the same day and in full, and the
+-- change; then month_to_last_day and previous_month_to_last_day, the same without the open day (what rpt_top_movers
+-- compares).
 create or replace view rpt_by_endpoint as
 with windowed as (
     select * from int_cost_month_windows

@@ -1,4 +1,7 @@
--- One row per account and GPU type that had cost in the current or previous month of report_clock, plus a '(none)' row for CPU, storage and other cost without a GPU: month to date, the previous month to the same day and in full, and the change. Serverless cost counts under its pool's single catalog type, else under the pool ids; then month_to_last_day and previous_month_to_last_day, the same without the open day (what rpt_top_movers compares).
+-- One row per account and GPU type that had cost in the current or previous month of report_clock, plus a '(none)'
+-- row for CPU, storage and other cost without a GPU: month to date, the previous month to the same day and in full,
+-- and the change. Serverless cost counts under its pool's single catalog type, else under the pool ids; then
+-- month_to_last_day and previous_month_to_last_day, the same without the open day (what rpt_top_movers compares).
 create or replace view rpt_by_gpu_type as
 with windowed as (
     select * from int_cost_month_windows

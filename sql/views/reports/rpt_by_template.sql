@@ -1,4 +1,7 @@
--- One row per account and template that had cost in the current or previous month of report_clock, plus a '(none)' row for cost no template could be linked to: month to date, the previous month to the same day and in full, and the change. attribution lists how the template was linked (inventory, graphql, image_match); then month_to_last_day and previous_month_to_last_day, the same without the open day (what rpt_top_movers compares).
+-- One row per account and template that had cost in the current or previous month of report_clock, plus a '(none)'
+-- row for cost no template could be linked to: month to date, the previous month to the same day and in full, and
+-- the change. attribution lists how the template was linked (inventory, graphql, image_match); then
+-- month_to_last_day and previous_month_to_last_day, the same without the open day (what rpt_top_movers compares).
 create or replace view rpt_by_template as
 with windowed as (
     select * from int_cost_month_windows

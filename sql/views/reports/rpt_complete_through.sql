@@ -1,4 +1,6 @@
--- One row per account with loaded billing: how far its billing is final (complete_through, int_complete_through – the same answer Daily spend's Complete column gives) and the last UTC day that is both final and ended by as_of of report_clock (last_complete_day).
+-- One row per account with loaded billing: how far its billing is final (complete_through, int_complete_through –
+-- the same answer Daily spend's Complete column gives) and the last UTC day that is both final and ended by as_of
+-- of report_clock (last_complete_day).
 create or replace view rpt_complete_through as
 with final_through as (
     select * from int_complete_through

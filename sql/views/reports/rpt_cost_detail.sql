@@ -1,4 +1,5 @@
--- One row per UTC day, account, family, resource and cost component: every cost of cost_daily with the names a Detail sheet shows (resource, GPU type, data center, template, endpoint) and how it was attributed.
+-- One row per UTC day, account, family, resource and cost component: every cost of cost_daily with the names a
+-- Detail sheet shows (resource, GPU type, data center, template, endpoint) and how it was attributed.
 create or replace view rpt_cost_detail as
 with costs as (
     select * from cost_daily

@@ -1,4 +1,5 @@
--- One row per account, source and bucket size that gpuledger has loaded (billing routes and inventory): how far the history reaches, which buckets are final, and when and how the last run that touched it ended.
+-- One row per account, source and bucket size that gpuledger has loaded (billing routes and inventory): how far the
+-- history reaches, which buckets are final, and when and how the last run that touched it ended.
 create or replace view rpt_data_freshness as
 with coverage as (
     select * from int_load_coverage

@@ -1,4 +1,6 @@
--- One row per account and day of the current month of report_clock, all families together: the actual amount and running total up to as_of_date, then the forecast path to the month's end with its 90 % range (the same method as rpt_month_forecast, whose forecast the last day reaches).
+-- One row per account and day of the current month of report_clock, all families together: the actual amount and
+-- running total up to as_of_date, then the forecast path to the month's end with its 90 % range (the same method as
+-- rpt_month_forecast, whose forecast the last day reaches).
 create or replace view rpt_month_cumulative as
 with clock as (
     select * from report_clock

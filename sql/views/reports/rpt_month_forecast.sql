@@ -1,4 +1,6 @@
--- One row per account and family, plus a family = 'all' row per account: the month of report_clock to date and a forecast of its end – the per-weekday average of the last 4 complete weeks for the days still to come – with a 90 % range from the spread of those weeks' residuals, beside the previous month to the same day and in full.
+-- One row per account and family, plus a family = 'all' row per account: the month of report_clock to date and a
+-- forecast of its end – the per-weekday average of the last 4 complete weeks for the days still to come – with a
+-- 90 % range from the spread of those weeks' residuals, beside the previous month to the same day and in full.
 create or replace view rpt_month_forecast as
 with clock as (
     select * from report_clock

@@ -1,4 +1,9 @@
--- One row per account, bucket size, bucket start and family where the aggregate route (/v2/billing) or the family's own route has a record: the aggregate's amount for the family beside the sum of the family route's records, and the difference (aggregate − family; 0 when the routes agree). A route loaded for the bucket without a record there answered 0; family_amount is null where the family route was not loaded for that bucket at that size, aggregate_amount where the aggregate was not – such a bucket is not compared (difference null). status says which: agrees (to the cent), differs, aggregate route not loaded, family route not loaded.
+-- One row per account, bucket size, bucket start and family where the aggregate route (/v2/billing) or the family's
+-- own route has a record: the aggregate's amount for the family beside the sum of the family route's records, and
+-- the difference (aggregate − family; 0 when the routes agree). A route loaded for the bucket without a record
+-- there answered 0; family_amount is null where the family route was not loaded for that bucket at that size,
+-- aggregate_amount where the aggregate was not – such a bucket is not compared (difference null). status says
+-- which: agrees (to the cent), differs, aggregate route not loaded, family route not loaded.
 create or replace view rpt_reconciliation as
 with aggregate_records as (
     select * from int_aggregate_amounts

@@ -1,4 +1,6 @@
--- One row per run of a gpuledger command that writes (sync, run, alerts, …): when it started and ended, its status (running, success, partial, failed, interrupted) and the errors it met. What the data-quality alert reads about the last sync.
+-- One row per run of a gpuledger command that writes (sync, run, alerts, …): when it started and ended, its status
+-- (running, success, partial, failed, interrupted) and the errors it met. What the data-quality alert reads about
+-- the last sync.
 create or replace view rpt_runs as
 with runs as (
     select * from dim_run

@@ -1,4 +1,6 @@
--- One row per account, family, resource and UTC day with cost: the day's spend over all components, with the resource's names and links as of the day (template, endpoint and GPU type, ids and names). What the budget and anomaly alerts read.
+-- One row per account, family, resource and UTC day with cost: the day's spend over all components, with the
+-- resource's names and links as of the day (template, endpoint and GPU type, ids and names). What the budget and
+-- anomaly alerts read.
 create or replace view rpt_spend_by_resource_daily as
 with costs as (
     select * from cost_daily

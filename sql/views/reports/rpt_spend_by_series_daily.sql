@@ -1,4 +1,7 @@
--- One row per account, series and UTC day with cost: the day's spend of each family, template, endpoint and GPU type (dimension 'family', 'template', 'endpoint' or 'gpu_type'; series_id the family or the id, series_name its latest name), and first_covered_day, the account's first day of synced billing – the series anomalies are scored on.
+-- One row per account, series and UTC day with cost: the day's spend of each family, template, endpoint and GPU
+-- type (dimension 'family', 'template', 'endpoint' or 'gpu_type'; series_id the family or the id, series_name its
+-- latest name), and first_covered_day, the account's first day of synced billing – the series anomalies are scored
+-- on.
 create or replace view rpt_spend_by_series_daily as
 with spend as (
     select * from rpt_spend_by_resource_daily

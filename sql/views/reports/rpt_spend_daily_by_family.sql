@@ -1,4 +1,6 @@
--- One row per UTC day of rpt_spend_daily, all accounts together: one amount column per family in the order reports show families (null on days before the family's first cost), the total and whether the day is complete. What every report that shows families side by side reads; a family added to the model adds its column here.
+-- One row per UTC day of rpt_spend_daily, all accounts together: one amount column per family in the order reports
+-- show families (null on days before the family's first cost), the total and whether the day is complete. What
+-- every report that shows families side by side reads; a family added to the model adds its column here.
 
 -- Generated from src/model/ by `npm run sql:generate`: change the declaration there, not this file.
 create or replace view rpt_spend_daily_by_family as

@@ -1,4 +1,5 @@
--- One row per calendar month (UTC) and family of rpt_spend_monthly, all accounts together: the month's amount, the previous month's and the change.
+-- One row per calendar month (UTC) and family of rpt_spend_monthly, all accounts together: the month's amount, the
+-- previous month's and the change.
 create or replace view rpt_spend_monthly_by_family as
 with monthly as (
     select * from rpt_spend_monthly

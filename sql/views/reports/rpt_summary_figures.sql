@@ -1,4 +1,7 @@
--- One row: the headline figures of the month of report_clock over all accounts – month to date, forecast and its range (rpt_month_forecast, family 'all'), the previous month to the same day and in full with the change against each (change_pct in percent, one decimal), and the waste found (rpt_waste). What the workbooks' summary shows; the budget columns are added by the report, which knows the budget.
+-- One row: the headline figures of the month of report_clock over all accounts – month to date, forecast and its
+-- range (rpt_month_forecast, family 'all'), the previous month to the same day and in full with the change against
+-- each (change_pct in percent, one decimal), and the waste found (rpt_waste). What the workbooks' summary shows;
+-- the budget columns are added by the report, which knows the budget.
 create or replace view rpt_summary_figures as
 with forecast as (
     select * from rpt_month_forecast where family = 'all'

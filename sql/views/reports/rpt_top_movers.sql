@@ -1,4 +1,7 @@
--- One row per account and template, Serverless endpoint or GPU type (dimension says which) whose month up to its last ended day differs from the previous month to the same day (the open day is left out: part of a day against a whole one is no change; on the 1st both are empty): rpt_by_template, rpt_by_endpoint and rpt_by_gpu_type side by side, named for a reader ('(none)' where nothing explains the cost).
+-- One row per account and template, Serverless endpoint or GPU type (dimension says which) whose month up to its
+-- last ended day differs from the previous month to the same day (the open day is left out: part of a day against a
+-- whole one is no change; on the 1st both are empty): rpt_by_template, rpt_by_endpoint and rpt_by_gpu_type side by
+-- side, named for a reader ('(none)' where nothing explains the cost).
 create or replace view rpt_top_movers as
 with by_template as (
     select * from rpt_by_template

@@ -1,4 +1,6 @@
--- One row per account and resource among the account's 100 most expensive of the current month of report_clock (rank 1 = highest month to date): its latest billed names, month to date, the previous month to the same day and in full, and the change.
+-- One row per account and resource among the account's 100 most expensive of the current month of report_clock
+-- (rank 1 = highest month to date): its latest billed names, month to date, the previous month to the same day and
+-- in full, and the change.
 create or replace view rpt_top_resources as
 with windowed as (
     select * from int_cost_month_windows

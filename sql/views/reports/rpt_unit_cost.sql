@@ -1,4 +1,7 @@
--- One row per account, metric, scope and UTC day: the scope's cost that day (int_scope_cost_daily), the metric's quantity and unit_cost = cost ÷ quantity as DECIMAL(38,9), computed in integers (micro-dollars ÷ micro-units) and rounded half up at the ninth decimal; null when quantity is 0 or the day's cost is not known. estimated: the quantity is derived (jobs from queue samples, GPU-hours from list prices), not imported.
+-- One row per account, metric, scope and UTC day: the scope's cost that day (int_scope_cost_daily), the metric's
+-- quantity and unit_cost = cost ÷ quantity as DECIMAL(38,9), computed in integers (micro-dollars ÷ micro-units) and
+-- rounded half up at the ninth decimal; null when quantity is 0 or the day's cost is not known. estimated: the
+-- quantity is derived (jobs from queue samples, GPU-hours from list prices), not imported.
 create or replace view rpt_unit_cost as
 with metrics as (
     select * from metrics_daily

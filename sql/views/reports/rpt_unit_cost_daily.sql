@@ -1,4 +1,6 @@
--- One row per account, metric, scope and UTC day with a quantity: the day's cost per unit (rpt_unit_cost) beside its trailing 7 days (rpt_unit_cost_7d), the scope as people read it ('whole account' for the account) and whether the quantity was reported (imported) or estimated (derived).
+-- One row per account, metric, scope and UTC day with a quantity: the day's cost per unit (rpt_unit_cost) beside
+-- its trailing 7 days (rpt_unit_cost_7d), the scope as people read it ('whole account' for the account) and whether
+-- the quantity was reported (imported) or estimated (derived).
 create or replace view rpt_unit_cost_daily as
 with daily as (
     select * from rpt_unit_cost

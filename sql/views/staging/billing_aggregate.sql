@@ -1,4 +1,5 @@
--- One row per bucket of the aggregated billing route, all families side by side (/v2/billing): the latest version the API returned for that bucket (re-reads replace, never append).
+-- One row per bucket of the aggregated billing route, all families side by side (/v2/billing): the latest version
+-- the API returned for that bucket (re-reads replace, never append).
 -- Public interface (DESIGN.md): columns and names are stable.
 
 -- Generated from src/model/ by `npm run sql:generate`: change the declaration there, not this file.

@@ -1,4 +1,5 @@
--- One row per Instant Cluster and bucket (/v2/billing/clusters): the latest version the API returned for that bucket (re-reads replace, never append).
+-- One row per Instant Cluster and bucket (/v2/billing/clusters): the latest version the API returned for that
+-- bucket (re-reads replace, never append).
 -- Public interface (DESIGN.md): columns and names are stable.
 
 -- Generated from src/model/ by `npm run sql:generate`: change the declaration there, not this file.

@@ -1,4 +1,5 @@
--- One row per read of an account's prepaid balance (raw_balance_observations, balance-and-queue.md §1): USD and USD/h as DECIMAL, at the platform's time.
+-- One row per read of an account's prepaid balance (raw_balance_observations, balance-and-queue.md §1): USD and
+-- USD/h as DECIMAL, at the platform's time.
 create or replace view stg_balance_observations as
 with source as (
     select * from raw_balance_observations

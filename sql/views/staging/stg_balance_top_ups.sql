@@ -1,4 +1,7 @@
--- One row per top-up of an account's prepaid balance (stripeReloadHistory, balance-and-queue.md §1) – one per identity (account, completion time, type, medium), its latest version when a store holds more (the amount was once part of the key; 016_balance_top_up_identity.sql); credits_amount is signed (DEBIT and PAYOUT take money out).
+-- One row per top-up of an account's prepaid balance (stripeReloadHistory, balance-and-queue.md §1) – one per
+-- identity (account, completion time, type, medium), its latest version when a store holds more (the amount was
+-- once part of the key; 016_balance_top_up_identity.sql); credits_amount is signed (DEBIT and PAYOUT take money
+-- out).
 create or replace view stg_balance_top_ups as
 with source as (
     select * from raw_balance_top_ups

@@ -1,4 +1,5 @@
--- One row per version of a Serverless endpoint (GET /v2/serverless, billing-api-v2.md §3): typed and renamed; v2 carries no template id (see stg_graphql_endpoints). Versions tile time from -infinity to infinity.
+-- One row per version of a Serverless endpoint (GET /v2/serverless, billing-api-v2.md §3): typed and renamed; v2
+-- carries no template id (see stg_graphql_endpoints). Versions tile time from -infinity to infinity.
 create or replace view stg_endpoints as
 with source as (
     select * from raw_inventory where kind = 'endpoint'

@@ -1,4 +1,5 @@
--- One row per version of a GPU type in the catalog (GET /v2/catalog/gpus, billing-api-v2.md §3) with its list prices per GPU and hour. Versions tile time from -infinity to infinity.
+-- One row per version of a GPU type in the catalog (GET /v2/catalog/gpus, billing-api-v2.md §3) with its list
+-- prices per GPU and hour. Versions tile time from -infinity to infinity.
 create or replace view stg_gpu_types as
 with source as (
     select * from raw_inventory where kind = 'gpu_type'

@@ -1,4 +1,5 @@
--- One row per version of a Serverless endpoint as the deprecated GraphQL API lists it (billing-api-v2.md §4): the only source of the endpoint → template link. Versions tile time from -infinity to infinity.
+-- One row per version of a Serverless endpoint as the deprecated GraphQL API lists it (billing-api-v2.md §4): the
+-- only source of the endpoint → template link. Versions tile time from -infinity to infinity.
 create or replace view stg_graphql_endpoints as
 with source as (
     select * from raw_inventory where kind = 'graphql_endpoint'

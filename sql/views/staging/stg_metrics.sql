@@ -1,4 +1,5 @@
--- One row per account, UTC day, metric and scope of an imported business metric (raw_metrics): its exact value and the file and line it came from.
+-- One row per account, UTC day, metric and scope of an imported business metric (raw_metrics): its exact value and
+-- the file and line it came from.
 create or replace view stg_metrics as
 with source as (
     select * from raw_metrics

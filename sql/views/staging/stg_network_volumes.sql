@@ -1,4 +1,5 @@
--- One row per version of a network volume (GET /v2/network-volumes, billing-api-v2.md §3): typed and renamed. Versions tile time from -infinity to infinity.
+-- One row per version of a network volume (GET /v2/network-volumes, billing-api-v2.md §3): typed and renamed.
+-- Versions tile time from -infinity to infinity.
 create or replace view stg_network_volumes as
 with source as (
     select * from raw_inventory where kind = 'network_volume'

@@ -1,4 +1,5 @@
--- One row per version of a pod (GET /v2/pods, billing-api-v2.md §3): typed and renamed; versions tile time from -infinity (first seen) to infinity (current – also after the pod vanished from the list).
+-- One row per version of a pod (GET /v2/pods, billing-api-v2.md §3): typed and renamed; versions tile time from
+-- -infinity (first seen) to infinity (current – also after the pod vanished from the list).
 create or replace view stg_pods as
 with source as (
     select * from raw_inventory where kind = 'pod'

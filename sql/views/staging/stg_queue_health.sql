@@ -1,4 +1,5 @@
--- One row per sample of a Serverless endpoint's queue /health (raw_queue_health, balance-and-queue.md §3): the job counters and worker counts as the queue API reported them at sampled_at.
+-- One row per sample of a Serverless endpoint's queue /health (raw_queue_health, balance-and-queue.md §3): the job
+-- counters and worker counts as the queue API reported them at sampled_at.
 create or replace view stg_queue_health as
 with source as (
     select * from raw_queue_health

@@ -1,4 +1,5 @@
--- One row per run of a gpuledger command that writes (_meta_runs): what ran, when, how it ended, what it fetched, and the errors it met.
+-- One row per run of a gpuledger command that writes (_meta_runs): what ran, when, how it ended, what it fetched,
+-- and the errors it met.
 create or replace view stg_runs as
 with source as (
     select * from _meta_runs

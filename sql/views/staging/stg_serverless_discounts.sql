@@ -1,4 +1,6 @@
--- One row per version of the account's Serverless discount (GraphQL serverlessDiscount, billing-api-v2.md §4): stored and labelled, never used to re-price (whether the factor is a multiplier or a fraction off is undocumented).
+-- One row per version of the account's Serverless discount (GraphQL serverlessDiscount, billing-api-v2.md §4):
+-- stored and labelled, never used to re-price (whether the factor is a multiplier or a fraction off is
+-- undocumented).
 create or replace view stg_serverless_discounts as
 with source as (
     select * from raw_inventory where kind = 'serverless_discount'

@@ -1,4 +1,6 @@
--- One row per account, source and bucket size that gpuledger has loaded (_meta_watermarks): how far the loaded history reaches, which buckets are final, when the source last loaded and in which run; bucket_size is null for the inventory.
+-- One row per account, source and bucket size that gpuledger has loaded (_meta_watermarks): how far the loaded
+-- history reaches, which buckets are final, when the source last loaded and in which run; bucket_size is null for
+-- the inventory.
 create or replace view stg_watermarks as
 with source as (
     select * from _meta_watermarks

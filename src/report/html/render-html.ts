@@ -74,8 +74,8 @@ export async function reportPage(session: ReportSession, options: PageOptions): 
       totals: stats.totals,
       emptyText: sheet.emptyText,
     };
-    const where2 = options.fullTable?.(sheet.name);
-    const moreNote = `The first ${rows.length.toLocaleString('en-US')} of ${stats.rows.toLocaleString('en-US')} rows (the totals are of all of them)${where2 ? `; ${where2}` : ''}.`;
+    const fullTableNote = options.fullTable?.(sheet.name);
+    const moreNote = `The first ${rows.length.toLocaleString('en-US')} of ${stats.rows.toLocaleString('en-US')} rows (the totals are of all of them)${fullTableNote ? `; ${fullTableNote}` : ''}.`;
     parts.push(tableSection({ name: sheet.name, title: sheet.title ?? sheet.name, description: sheet.description, lines: [], table, csvName: `${def.name}-${clock.period.label}-${sectionId(sheet.name).slice(2)}.csv`, timeZone, moreNote, csvHref: options.csvHref?.(sheet.name) }));
     sections.push({ name: sheet.name, rows: stats.rows, shown: rows.length });
     took();

@@ -32,8 +32,6 @@ export interface HtmlTable {
   emptyText: string;
 }
 
-/** A value as the CSV (and `gpuledger query --format csv`) writes it: exact, no formatting. */
-export const exactText = cellText;
 
 function cell(value: unknown, c: HtmlColumn, timeZone: string, layout: string): string {
   // booleans read as the workbook shows them (Yes/No); everything else as the workbook's number formats show it
@@ -42,8 +40,8 @@ function cell(value: unknown, c: HtmlColumn, timeZone: string, layout: string): 
     .filter(Boolean)
     .join(' ');
   // '(none)' is the views' label for cost nothing explains, not a name the linked section holds
-  const inner = c.linksTo && value !== null && value !== undefined && value !== '(none)' ? `<a href="#${sectionId(c.linksTo)}" data-filter="${esc(exactText(value))}">${esc(text)}</a>` : esc(text);
-  return `<td${classes ? ` class="${classes}"` : ''} data-v="${esc(exactText(value))}">${inner}</td>`;
+  const inner = c.linksTo && value !== null && value !== undefined && value !== '(none)' ? `<a href="#${sectionId(c.linksTo)}" data-filter="${esc(cellText(value))}">${esc(text)}</a>` : esc(text);
+  return `<td${classes ? ` class="${classes}"` : ''} data-v="${esc(cellText(value))}">${inner}</td>`;
 }
 
 /** Text this long in a column makes it wrap instead of widening the table past the screen. */
@@ -97,7 +95,7 @@ export function tableHtml(t: HtmlTable, timeZone: string, label: string): string
           if (c.total !== 'sum') return `<th${cls(i)}></th>`;
           const v = t.totals![c.field] ?? 0;
           // data-fmt: the page script re-adds the shown rows under a filter and writes the total the same way
-          return `<th${cls(i, 'num')} data-v="${esc(exactText(v))}" data-fmt="${c.format}"${c.upIsBad ? ' data-signed="1"' : ''}>${esc(formatText(v, c.format, timeZone, { signed: c.upIsBad }))}</th>`;
+          return `<th${cls(i, 'num')} data-v="${esc(cellText(v))}" data-fmt="${c.format}"${c.upIsBad ? ' data-signed="1"' : ''}>${esc(formatText(v, c.format, timeZone, { signed: c.upIsBad }))}</th>`;
         })
         .join('')}</tr>`
     : '';
@@ -134,7 +132,7 @@ function blockHtml(b: SummaryBlock, timeZone: string): string {
       .map((f) => {
         const n = Number(f.value);
         const tone = f.upIsBad && f.value !== null && n !== 0 ? (n > 0 ? ' up' : ' down') : '';
-        return `<div class="figure"><div class="label">${esc(f.label)}</div><div class="value${tone}" data-v="${esc(exactText(f.value))}">${esc(f.text)}</div>${f.note ? `<div class="fnote">${esc(f.note)}</div>` : ''}</div>`;
+        return `<div class="figure"><div class="label">${esc(f.label)}</div><div class="value${tone}" data-v="${esc(cellText(f.value))}">${esc(f.text)}</div>${f.note ? `<div class="fnote">${esc(f.note)}</div>` : ''}</div>`;
       })
       .join('');
     return `<h3>${esc(b.title)}</h3><div class="figures">${items}</div>`;
