@@ -13,7 +13,9 @@ export const tmpDbPath = (prefix = 'gpuledger-views-'): string => join(mkdtempSy
 // per worker process, made by the same openStore, so a copy is what a new store would have been.
 let template: Promise<string> | undefined;
 
-async function copyTemplate(path: string): Promise<void> {
+/** Puts a just-migrated database (every migration and view, no rows) at `path` unless a file is there already. */
+export async function copyMigratedStore(path: string): Promise<void> {
+  if (existsSync(path)) return;
   template ??= (async () => {
     const file = tmpDbPath('gpuledger-views-template-');
     const store = await openStore({ path: file, command: 'test' });
@@ -33,7 +35,7 @@ async function copyTemplate(path: string): Promise<void> {
  * what a real writing session does before it publishes – so a test can insert rows and read views in any order.
  */
 export async function viewStore(path = tmpDbPath()): Promise<Store> {
-  if (!existsSync(path)) await copyTemplate(path);
+  await copyMigratedStore(path);
   const store = await openStore({ path, command: 'test' });
   let written = false;
   const settled = async () => {
