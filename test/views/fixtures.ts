@@ -10,7 +10,8 @@ export const tmpDbPath = (prefix = 'gpuledger-views-'): string => join(mkdtempSy
 
 // Migrating a new file and creating every view takes 1–2 s; opening a copy of one made so takes well under 0.1 s
 // (migrations and views are already current), and SQL tests open a fresh store for nearly every test. One template
-// per worker process, made by the same openStore, so a copy is what a new store would have been.
+// per test file (per worker under test:quick, which shares modules across files), made by the same openStore, so a
+// copy is what a new store would have been.
 let template: Promise<string> | undefined;
 
 /** Puts a just-migrated database (every migration and view, no rows) at `path` unless a file is there already. */
