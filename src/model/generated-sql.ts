@@ -1,7 +1,8 @@
 // The SQL that restates the cost model, generated from it (STYLE.md §16): the billing_* staging views (a raw table's
 // columns), int_billing_records (which amount column becomes which component of which family), int_aggregate_amounts
 // (the aggregate route's columns per family and component), dim_cost_component (the words for families and
-// components) and rpt_spend_daily_by_family (one column per family, in the model's order). The files are checked in, so SQL stays greppable and reviewable; test/model/generated-sql.test.ts
+// components) and rpt_spend_daily_by_family (one column per family, in the model's order). The files are checked in,
+// so SQL stays greppable and reviewable; test/model/generated-sql.slow.test.ts
 // regenerates them and names the source and field of any line that differs. Regenerate: npm run sql:generate.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

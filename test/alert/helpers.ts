@@ -8,6 +8,7 @@ import type { Config, ConfigInput } from '../../src/config/schema.ts';
 import { openStore } from '../../src/store/database.ts';
 import type { Simulator } from '../../src/simulator/index.ts';
 import { fastSimulator, smallSyncConfig, syncOnce, tempDir, type TempDir } from '../integration/sync-helpers.ts';
+import { copyMigratedStore } from '../views/fixtures.ts';
 
 export class Collect extends Writable {
   text = '';
@@ -29,6 +30,7 @@ export async function syncedDb(prefix: string): Promise<SyncedDb> {
   const sim = await fastSimulator();
   const tmp = tempDir(prefix);
   const base = smallSyncConfig(sim, { outDir: tmp.dir });
+  await copyMigratedStore(tmp.db);
   const store = await openStore({ path: tmp.db, command: 'test' });
   try {
     await syncOnce(store, base);

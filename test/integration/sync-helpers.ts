@@ -12,6 +12,7 @@ import { BILLING_SOURCE_DEFS } from '../../src/model/index.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { decimalStringToMicros } from '../../src/util/decimal.ts';
+import { copyMigratedStore } from '../views/fixtures.ts';
 
 export const NOW = '2026-11-20T12:34:56Z';
 export const KEY = 'sim-demo-key';
@@ -73,6 +74,7 @@ export async function syncOnce(store: Store, config: ConfigInput, overrides: Par
 export async function syncedStore(prefix: string): Promise<TempDir & { store: Store }> {
   const tmp = tempDir(prefix);
   const sim = await fastSimulator();
+  await copyMigratedStore(tmp.db);
   const store = await openStore({ path: tmp.db });
   try {
     await syncOnce(store, smallSyncConfig(sim));

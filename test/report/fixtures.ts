@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { parseConfig } from '../../src/config/load.ts';
 import type { Config, ConfigInput } from '../../src/config/schema.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
+import { copyMigratedStore } from '../views/fixtures.ts';
 
 export function tempDir(prefix = 'gpuledger-report-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
@@ -13,6 +14,7 @@ export function tempDir(prefix = 'gpuledger-report-'): string {
 
 /** 3 families × 40 days from 2026-10-01, amounts with 6 decimals that do not add up nicely as doubles. */
 export async function fixtureStore(dir: string): Promise<Store> {
+  await copyMigratedStore(join(dir, 'test.duckdb'));
   const store = await openStore({ path: join(dir, 'test.duckdb') });
   await store.run(`
     create table fx_spend as
