@@ -1,7 +1,7 @@
 // The SQL that restates the cost model, generated from it (STYLE.md §16): the billing_* staging views (a raw table's
 // columns), int_billing_records (which amount column becomes which component of which family), int_aggregate_amounts
 // (the aggregate route's columns per family and component), dim_cost_component (the words for families and
-// components) and rpt_spend_daily_by_family (one column per family, in the model's order). The files are checked in,
+// components; rpt_spend_daily_by_family, one column per family, is generated-report-sql.ts). The files are checked in,
 // so SQL stays greppable and reviewable; test/model/generated-sql.slow.test.ts
 // regenerates them and names the source and field of any line that differs. Regenerate: npm run sql:generate.
 import { writeFileSync } from 'node:fs';
@@ -9,41 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BILLING_SOURCE_DEFS, FAMILY_SOURCE_DEFS, type AmountDef, type BillingSourceDef } from './billing-sources/index.ts';
 import { COMPONENT_LABELS, COST_FAMILIES, FAMILIES, type CostComponent } from './cost-families.ts';
-
-export interface GeneratedSqlFile {
-  /** Relative to sql/. */
-  path: string;
-  text: string;
-}
-
-const MARK = '-- Generated from src/model/ by `npm run sql:generate`: change the declaration there, not this file.';
-
-/**
- * Header comment lines wrapped at word boundaries to the code width, one `-- ` line per piece; a line never starts
- * with '–', '%' or '=' (they stay with the word before them).
- */
-export function commentLines(text: string, width = 116): string {
-  const lines: string[] = [];
-  for (const paragraph of text.split('\n')) {
-    let line = '--';
-    const words = paragraph.split(' ').reduce<string[]>((glued, word) => {
-      if (['–', '%', '='].includes(word) && glued.length > 0) glued[glued.length - 1] += ` ${word}`;
-      else glued.push(word);
-      return glued;
-    }, []);
-    for (const word of words) {
-      if (line !== '--' && line.length + 1 + word.length > width) {
-        lines.push(line);
-        line = '--';
-      }
-      line += ` ${word}`;
-    }
-    lines.push(line);
-  }
-  return lines.join('\n');
-}
-
-const quote = (s: string) => `'${s.replaceAll("'", "''")}'`;
+import { spendDailyByFamily } from './generated-report-sql.ts';
+import { commentLines, MARK, quote, type GeneratedSqlFile } from './generated-sql-text.ts';
 
 /** The comment that ends an amount's line: which declaration it comes from, so a wrong line names its field. */
 const origin = (def: BillingSourceDef, a: AmountDef) => `-- ${def.source}.${a.field}${a.target ? ` → ${a.target[0]}/${a.target[1]}` : ''}`;
@@ -251,32 +218,6 @@ final as (
 select * from final
 `;
   return { path: 'materialize/cost_inputs.sql', text };
-}
-
-// the families side by side: a PIVOT that takes its columns from the data cannot be a view, so the model writes them
-function spendDailyByFamily(): GeneratedSqlFile {
-  const columns = FAMILIES.map((f) => `        sum(amount) filter (where family = ${quote(f)}) as ${f},`);
-  const text = `${commentLines(`One row per UTC day of rpt_spend_daily, all accounts together: one amount column per family in the order reports show families (null on days before the family's first cost), the total and whether the day is complete. What every report that shows families side by side reads; a family added to the model adds its column here.`)}
-
-${MARK}
-create or replace view rpt_spend_daily_by_family as
-with daily as (
-    select * from rpt_spend_daily
-),
-
-final as (
-    select
-        day,
-${columns.join('\n')}
-        sum(amount) as total,
-        bool_and(is_complete) as is_complete,
-    from daily
-    group by day
-)
-
-select * from final;
-`;
-  return { path: 'views/reports/rpt_spend_daily_by_family.sql', text };
 }
 
 /** Every generated file, with the text the cost model gives it now. */

@@ -1,6 +1,6 @@
 // Whether the generated SQL checked in is what the cost model generates now (generated-sql.ts), said in one
 // sentence that names the billing source and amount field of the first line that differs.
-import type { GeneratedSqlFile } from './generated-sql.ts';
+import type { GeneratedSqlFile } from './generated-sql-text.ts';
 
 /**
  * What differs between a generated file as checked in and as the cost model generates it, in one sentence – naming

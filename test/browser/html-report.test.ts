@@ -3,15 +3,13 @@
 // download holds exactly the rows shown. Screenshots of the light and dark page go to docs/.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderReportFormats, type RenderedFormats } from '../../src/report/index.ts';
+import type { RenderedFormats } from '../../src/report/index.ts';
 import type { Store } from '../../src/store/database.ts';
+import { nightlyPage } from './nightly-page.ts';
 import { chromiumAvailable, launchBrowser, watchedPage } from '../helpers/browser.ts';
-import { testConfig } from '../report/fixtures.ts';
 import { readHtmlTables } from '../report/html-read.ts';
-import { syncedStore } from '../integration/sync-helpers.ts';
 
 describe.skipIf(!chromiumAvailable)('the HTML report in Chromium', () => {
   let dir: string;
@@ -21,9 +19,7 @@ describe.skipIf(!chromiumAvailable)('the HTML report in Chromium', () => {
   let url: string;
 
   beforeAll(async () => {
-    ({ dir, store } = await syncedStore('gpuledger-browser-'));
-    out = await renderReportFormats({ store, config: testConfig({ timeZone: 'UTC' }), report: 'nightly', outDir: dir, formats: ['html'] });
-    url = pathToFileURL(out.html!.path).href;
+    ({ dir, store, out, url } = await nightlyPage('gpuledger-browser-'));
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {

@@ -4,15 +4,13 @@
 // charts share the page's width and draw in its dark colours, and no absolute path of the machine is printed.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderReportFormats, type RenderedFormats } from '../../src/report/index.ts';
+import type { RenderedFormats } from '../../src/report/index.ts';
 import type { Store } from '../../src/store/database.ts';
 import { usdText } from '../../src/util/money-text.ts';
+import { nightlyPage } from './nightly-page.ts';
 import { chromiumAvailable, launchBrowser } from '../helpers/browser.ts';
-import { testConfig } from '../report/fixtures.ts';
-import { syncedStore } from '../integration/sync-helpers.ts';
 
 // what the page functions below use, as the browser has it (declared here, not as the DOM library for the project:
 // its stream types are not Node's)
@@ -54,9 +52,7 @@ describe.skipIf(!chromiumAvailable)('nothing hidden: the HTML report at laptop a
   let url: string;
 
   beforeAll(async () => {
-    ({ dir, store } = await syncedStore('gpuledger-hidden-'));
-    out = await renderReportFormats({ store, config: testConfig({ timeZone: 'UTC' }), report: 'nightly', outDir: dir, formats: ['html'] });
-    url = pathToFileURL(out.html!.path).href;
+    ({ dir, store, out, url } = await nightlyPage('gpuledger-hidden-'));
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {
