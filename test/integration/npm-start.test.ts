@@ -37,6 +37,9 @@ describe('npm start without an API key', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('DEMO ON SIMULATED DATA');
     expect(r.stdout).toMatch(/export RUNPOD_API_KEY=/);
+    // the summary names its files as the user finds them from the folder they ran in, not by the machine's layout
+    expect(r.stdout).toMatch(/^  workbook out\/gpuledger-nightly-\d{4}-\d{2}-\d{2}\.xlsx$/m);
+    expect(r.stdout).not.toContain(dir);
     expect(existsSync(join(dir, 'data', 'demo.duckdb'))).toBe(true);
     // the simulated account's anchor, so that the next `npm start` sees the same past (issue 25 §2)
     expect(JSON.parse(readFileSync(join(dir, 'data', 'demo-simulator.json'), 'utf8')).anchor).toMatch(/^\d{4}-\d{2}-\d{2}T/);
