@@ -72,13 +72,22 @@ async function partitionDigests(db: string): Promise<Map<string, string>> {
 /** Identity of every Parquet file in the lake: a rewritten file is a new inode (renamed into place). */
 function lakeFiles(lake: string): Map<string, string> {
   const files = new Map<string, string>();
+  // read while an export runs (the kill test watches it): a file or folder may be renamed or removed between the
+  // listing and the look at it, and is then simply not there
   const walk = (rel: string) => {
-    for (const e of readdirSync(join(lake, rel), { withFileTypes: true })) {
+    let entries;
+    try {
+      entries = readdirSync(join(lake, rel), { withFileTypes: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw e;
+    }
+    for (const e of entries) {
       const path = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) walk(path);
       else if (e.name.endsWith('.parquet')) {
-        const s = statSync(join(lake, path));
-        files.set(path, `${s.ino}:${s.mtimeMs}`);
+        const s = statSync(join(lake, path), { throwIfNoEntry: false });
+        if (s) files.set(path, `${s.ino}:${s.mtimeMs}`);
       }
     }
   };
@@ -87,7 +96,13 @@ function lakeFiles(lake: string): Map<string, string> {
 }
 
 function temporaryFiles(lake: string): string[] {
-  return readdirSync(lake, { recursive: true, encoding: 'utf8' }).filter((p) => isTemporaryName(p.split('/').at(-1) ?? ''));
+  try {
+    return readdirSync(lake, { recursive: true, encoding: 'utf8' }).filter((p) => isTemporaryName(p.split('/').at(-1) ?? ''));
+  } catch (e) {
+    // a folder removed by the running export while it was listed: none seen this time, the watch looks again
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
 }
 
 const readManifest = (lake: string): Manifest => JSON.parse(readFileSync(join(lake, '_gpuledger_lake.json'), 'utf8'));
