@@ -33,7 +33,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import diagnostics from 'node:diagnostics_channel';
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -44,7 +44,8 @@ import type { ConfigInput } from '../src/config/schema.ts';
 import { BILLING_SOURCES, type BillingSource } from '../src/config/sync.ts';
 import { ApiClient } from '../src/api/index.ts';
 import { createSpool } from '../src/extract/spool.ts';
-import { writeSessions, writerHeld } from '../src/store/shared-database.ts';
+import { openReader, withReader, writeSessions, writerHeld } from '../src/store/shared-database.ts';
+import type { Store } from '../src/store/store.ts';
 import { loadBillingPage } from '../src/extract/load-billing.ts';
 import type { BucketSize } from '../src/util/buckets.ts';
 import { resolveAccounts } from '../src/extract/accounts.ts';
@@ -54,6 +55,7 @@ import { runSync, type SyncResult } from '../src/extract/sync.ts';
 import { openStore } from '../src/store/database.ts';
 import { silentLogger } from '../src/util/log.ts';
 import { manyAccounts } from './sync-accounts.ts';
+import { cpFloor, snapshotSteps, stepsSince } from './sync-steps.ts';
 
 const NOW = '2026-11-20T00:00:00Z';
 const SEED = 42;
@@ -70,7 +72,7 @@ const MIN_PACING_REQUESTS = 100;
 const PACING_TARGET_REQUESTS = 3000;
 const MAX_RECORDS_MIN = 100; // syncConfigSchema.maxRecordsPerRequest: z.number().int().min(100)
 const FLOOR_RUNS = 3;
-const GOALS = { pacing: 0.9, requests: 1.2, throughput: 0.4, rssMb: 1024, lockShare: 0.2 };
+const GOALS = { pacing: 0.9, requests: 1.2, throughput: 0.4, rssMb: 1024, lockShare: 0.2, incrementalToCp: 2 };
 /** The throttled sync of the lock-share figure: a month's backfill at 20 requests a minute (~20 requests, ~1 minute). */
 const LOCK_QUOTA = 20;
 const LOCK_START = 'P30D';
@@ -89,9 +91,10 @@ interface SimProcess {
   close(): Promise<void>;
 }
 
-async function startSim(quotas: { minute: number; hour: number; day: number }): Promise<SimProcess> {
+/** A simulator child; `now` later than NOW (with the account anchored at NOW) shows the same past and the days since. */
+async function startSim(quotas: { minute: number; hour: number; day: number }, now = NOW): Promise<SimProcess> {
   const args = [
-    join(REPO, 'bin/gpuledger.js'), 'simulator', '--port', '0', '--scale', 'large', '--seed', String(SEED), '--now', NOW,
+    join(REPO, 'bin/gpuledger.js'), 'simulator', '--port', '0', '--scale', 'large', '--seed', String(SEED), '--now', now, '--anchor', NOW,
     '--quota-minute', String(quotas.minute), '--quota-hour', String(quotas.hour), '--quota-day', String(quotas.day),
   ];
   const child = spawn(process.execPath, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -181,6 +184,9 @@ interface Backfill {
   stored: Array<{ source: BillingSource; bucketSize: string; records: number; loads: number; loadRecords: number; largestPage: number; perBucket: number[] }>;
   lastLoadedAt: number;
   maxRssMbAfter: number;
+  /** Through writing sessions on a database file (as `gpuledger sync`): that file, and where the database side spent its time. */
+  dbPath?: string;
+  steps?: ReturnType<typeof stepsSince>;
 }
 
 function config(url: string, maxRecordsPerRequest: number): ConfigInput {
@@ -191,17 +197,24 @@ function config(url: string, maxRecordsPerRequest: number): ConfigInput {
   };
 }
 
-async function backfill(label: string, sim: SimProcess, quotaPerMinute: number, maxRecordsPerRequest: number, dir: string): Promise<Backfill> {
+/**
+ * One sync. `sessions`: through real writing sessions on a database file, published as `gpuledger sync` does (the
+ * materialised refresh, the checkpoint and the publish are in its time); otherwise into a store held open.
+ */
+async function backfill(label: string, sim: SimProcess, quotaPerMinute: number, maxRecordsPerRequest: number, dir: string, mode: 'held' | 'sessions' = 'held'): Promise<Backfill> {
   const parsed = parseConfig(config(sim.url, maxRecordsPerRequest), 'bench');
-  const store = await openStore({ path: join(dir, `${label}.duckdb`), command: 'bench' });
+  const dbPath = join(dir, `${label}.duckdb`);
+  const held = mode === 'held' ? await openStore({ path: dbPath, command: 'bench' }) : undefined;
   const requests: Timed[] = [];
   let lastLoadedAt = 0;
   let pages = 0;
+  let store: Store | undefined = held;
   try {
     recording = requests;
+    const before = snapshotSteps();
     const t0 = performance.now();
     const result = await runSync({
-      store,
+      ...(held ? { store: held } : { sessions: writeSessions({ dbPath, command: 'bench' }) }),
       config: parsed,
       accounts: resolveAccounts(parsed, parsed.apiUrl, { [KEY_ENV]: KEY }),
       log: silentLogger,
@@ -218,6 +231,8 @@ async function backfill(label: string, sim: SimProcess, quotaPerMinute: number, 
     lastLoadedAt = performance.now();
     const wallSeconds = (lastLoadedAt - t0) / 1000;
     recording = undefined;
+    const steps = held ? undefined : stepsSince(before);
+    store ??= await openReader(dbPath);
     const stored: Backfill['stored'] = [];
     for (const source of BILLING_SOURCES) {
       const table = BILLING_SOURCE_DEFS[source].table;
@@ -244,11 +259,11 @@ async function backfill(label: string, sim: SimProcess, quotaPerMinute: number, 
     const billing = requests.filter((r) => isBilling(r.path));
     return {
       label, maxRecordsPerRequest, quotaPerMinute, result, wallSeconds, billing, other: requests.filter((r) => !isBilling(r.path)),
-      stored, lastLoadedAt, maxRssMbAfter: rssMb(),
+      stored, lastLoadedAt, maxRssMbAfter: rssMb(), ...(held ? {} : { dbPath, steps }),
     };
   } finally {
     recording = undefined;
-    await store.close();
+    await store?.close();
   }
 }
 
@@ -489,6 +504,56 @@ async function lockShare(dir: string) {
   }
 }
 
+/**
+ * A one-day incremental sync after the backfill: the simulator a day later (same account, anchored at NOW), the same
+ * config, on backfill C's published file, through real writing sessions. Judged: the database side's work (every
+ * writing session's time, less the loader's idle waits for pages: open, loads, refresh, checkpoint, publish – all but
+ * the network) ÷ a plain `cp` of the database file, measured right after in the same run.
+ */
+async function incrementalSync(dbPath: string) {
+  const sim = await startSim(FREE_QUOTAS, new Date(Date.parse(NOW) + 86_400_000).toISOString());
+  try {
+    const parsed = parseConfig(config(sim.url, 50_000), 'bench');
+    const requests: Timed[] = [];
+    recording = requests;
+    const before = snapshotSteps();
+    const t0 = performance.now();
+    const result = await runSync({
+      sessions: writeSessions({ dbPath, command: 'bench' }),
+      config: parsed,
+      accounts: resolveAccounts(parsed, parsed.apiUrl, { [KEY_ENV]: KEY }),
+      log: silentLogger,
+      command: 'bench',
+    });
+    const wallMs = performance.now() - t0;
+    recording = undefined;
+    const database = stepsSince(before);
+    const cp = cpFloor(dbPath);
+    const refreshed = await withReader(dbPath, (store) =>
+      store.all<{ name: string; rows: string }>(`select name, rows::varchar as rows from _meta_materialized order by name`),
+    );
+    const billingRecords = result.ranges.filter((r) => r.source !== 'inventory').reduce((s, r) => s + r.records, 0);
+    const value = database.database_work_ms / cp.ms;
+    return {
+      value: round(value, 2),
+      goal: `≤ ${GOALS.incrementalToCp}`,
+      passed: value <= GOALS.incrementalToCp && result.status === 'success',
+      status: result.status,
+      records: billingRecords,
+      http_requests: result.requests,
+      wall_ms: Math.round(wallMs),
+      some_request_in_flight_ms: Math.round(inFlightMs(requests)),
+      wall_less_in_flight_ms: Math.round(wallMs - inFlightMs(requests)),
+      database,
+      cp_floor: cp,
+      materialized_rows_after: Object.fromEntries(refreshed.map((r) => [r.name, Number(r.rows)])),
+    };
+  } finally {
+    recording = undefined;
+    await sim.close();
+  }
+}
+
 async function readJsonFloor(files: Record<string, { path: string; records: number }>, dir: string, runs: number) {
   let best = Infinity;
   let loaded = 0;
@@ -537,6 +602,7 @@ async function accountsOnly(): Promise<void> {
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'gpuledger-bench-sync-'));
   const started = Date.now();
+  const loadAtStart = loadavg().map((x) => round(x, 2));
   try {
     // phase A: the default backfill, paced by the quota
     log(`backfill A: default maxRecordsPerRequest, quota ${PACED_QUOTAS.minute}/minute…`);
@@ -572,7 +638,7 @@ async function main(): Promise<void> {
     let split: Awaited<ReturnType<typeof stageSplit>>;
     let syncPeakRss: number;
     try {
-      c = await backfill('default-unpaced', sim, FREE_QUOTAS.minute, a.maxRecordsPerRequest, dir);
+      c = await backfill('default-unpaced', sim, FREE_QUOTAS.minute, a.maxRecordsPerRequest, dir, 'sessions');
       syncPeakRss = rssMb();
       log(`  ${c.billing.length} billing requests, ${c.result.records} records, ${round(c.wallSeconds, 1)} s`);
       log(`floor: the same ${c.billing.filter((r) => r.status === 200).length} pages as NDJSON, read_json in a fresh DuckDB, best of ${FLOOR_RUNS}…`);
@@ -584,6 +650,11 @@ async function main(): Promise<void> {
       await sim.close();
     }
     floor = await readJsonFloor(ndjson.files, dir, FLOOR_RUNS);
+
+    // phase C′: the next day's sync on the backfilled file, against the cp of that file
+    log(`incremental: the next day's sync on backfill C's database file…`);
+    const incremental = await incrementalSync(c.dbPath!);
+    log(`  ${incremental.records} records, database work ${incremental.database.database_work_ms} ms, cp ${incremental.cp_floor.ms} ms`);
 
     // phase D: a throttled sync through real writing sessions, for the share of its time the writer file is held
     log(`lock share: a ${LOCK_START} backfill at ${LOCK_QUOTA} requests/minute through writing sessions on a file…`);
@@ -616,7 +687,8 @@ async function main(): Promise<void> {
       judged_by: {
         pacing: `billing requests ÷ (first billing request issued → last billing answer received), ÷ the quota's rate (${PACED_QUOTAS.minute}/minute); zero 429s required`,
         requests: 'billing HTTP requests ÷ Σ over (source, bucket size) of max(1, ⌈records ÷ maxRecordsPerRequest⌉), records counted in the raw tables after the sync; the default backfill (maxRecordsPerRequest 50000) is judged',
-        throughput: "records ÷ seconds of the sync's billing phase (first billing request → runSync returned: every page loaded) with quotas out of reach, ÷ DuckDB read_json of the same records (NDJSON, one file per source, fresh file-backed DuckDB, best of 3)",
+        throughput: "records ÷ seconds of the sync's billing phase (first billing request → runSync returned: every page loaded, the materialised tables refreshed, checkpointed and published – through writing sessions on a database file, as gpuledger sync) with quotas out of reach, ÷ DuckDB read_json of the same records (NDJSON, one file per source, fresh file-backed DuckDB, best of 3)",
+        incremental: "the next day's sync after backfill C, on its published file: the database side's work (writing sessions' time less the loader's idle waits for pages – open, loads, refresh, checkpoint, close, publish; all but the network) ÷ a plain cp of the database file right after (best of 3, same run)",
         lock_share: `share of a throttled sync's wall time (minute quota ${LOCK_QUOTA}) during which the writer file was held`,
         peak_rss: 'process.resourceUsage().maxRSS after the three backfills (before the floor ran in this process)',
       },
@@ -664,6 +736,7 @@ async function main(): Promise<void> {
           floor_ms: floor.ms,
           floor_records_per_second: Math.round(floorRate),
           floor_files: Object.fromEntries(Object.entries(ndjson.files).map(([k, f]) => [k, { records: f.records, bytes: f.bytes }])),
+          database_side: c.steps,
           sync_time_split: (() => {
             // the sync pipelines its next request while a page loads: the time with no billing request in flight is
             // the client's alone (parse, validation, conversion, load), the rest overlaps with the simulator's work
@@ -688,6 +761,7 @@ async function main(): Promise<void> {
             };
           })(),
         },
+        incremental,
         lock_share: {
           ...lock,
           goal: `≤ ${GOALS.lockShare}`,
@@ -712,7 +786,7 @@ async function main(): Promise<void> {
         per_source: summary(c).per_source.map((s) => ({ source: s.source, bucket_size: s.bucket_size, records: s.records })),
       },
       backfills: runs,
-      machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, memory_gb: round(totalmem() / 2 ** 30, 1), platform: `${platform()} ${release()}`, node: process.version },
+      machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, memory_gb: round(totalmem() / 2 ** 30, 1), platform: `${platform()} ${release()}`, node: process.version, load_average_at_start: loadAtStart, load_average_at_end: loadavg().map((x) => round(x, 2)) },
       total_seconds: round((Date.now() - started) / 1000, 1),
       measured_at: new Date().toISOString(),
     };
@@ -725,6 +799,7 @@ async function main(): Promise<void> {
         `pacing      ${f.pacing.value} of the quota's rate (${f.pacing.achieved_per_second}/s of ${f.pacing.quota_per_second}/s over ${f.pacing.billing_requests} requests, ${f.pacing.answers_429} × 429; goal ≥ ${GOALS.pacing}) ${f.pacing.passed ? 'ok' : 'MISSED'}`,
         `requests    ${f.requests.value} × the lower bound (${f.requests.measured_on}; goal ≤ ${GOALS.requests}) ${f.requests.passed ? 'ok' : 'MISSED'}`,
         `throughput  ${f.throughput.value} of read_json (${f.throughput.sync_records_per_second} vs ${f.throughput.floor_records_per_second} records/s; goal ≥ ${GOALS.throughput}) ${f.throughput.passed ? 'ok' : 'MISSED'}`,
+        `incremental ${f.incremental.value} × a cp of the database file (database work ${f.incremental.database.database_work_ms} ms vs cp ${f.incremental.cp_floor.ms} ms of ${f.incremental.cp_floor.bytes} bytes; goal ≤ ${GOALS.incrementalToCp}) ${f.incremental.passed ? 'ok' : 'MISSED'}`,
         `lock share  ${f.lock_share.value} of a throttled sync's wall time (${f.lock_share.writer_held_seconds} s of ${f.lock_share.wall_seconds} s; goal ≤ ${GOALS.lockShare}) ${f.lock_share.passed ? 'ok' : 'MISSED'}`,
         `accounts    ${f.many_accounts.value} × one account alone (${f.many_accounts.ten_accounts.seconds} s vs ${f.many_accounts.one_account.seconds} s, ${f.many_accounts.ten_accounts.rate_limited} × 429, totals ${f.many_accounts.totals.exact ? 'exact' : 'DIFFER'}; goal ≤ 1.5) ${f.many_accounts.passed ? 'ok' : 'MISSED'}`,
         `peak RSS    ${f.peak_rss.value_mb} MB (goal < ${GOALS.rssMb} MB) ${f.peak_rss.passed ? 'ok' : 'MISSED'}`,

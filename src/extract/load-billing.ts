@@ -144,11 +144,24 @@ async function checkPage(ctx: LoadContext, page: SpooledPage): Promise<{ records
   return { records, sums, warnings };
 }
 
+/** Time spent in loadBillingPage in this process (ms) and pages loaded, for bench:sync's step split. */
+export const loadTimings = { ms: 0, pages: 0 };
+
 /**
  * Replace the store's records of the page's window with the page's records, in one transaction with the load
  * record, the restatement log and the watermark.
  */
 export async function loadBillingPage(ctx: LoadContext, page: SpooledPage, defs: readonly BillingSourceDef[]): Promise<LoadResult> {
+  const started = performance.now();
+  try {
+    return await loadPage(ctx, page, defs);
+  } finally {
+    loadTimings.ms += performance.now() - started;
+    loadTimings.pages++;
+  }
+}
+
+async function loadPage(ctx: LoadContext, page: SpooledPage, defs: readonly BillingSourceDef[]): Promise<LoadResult> {
   const { store, def } = ctx;
   await ensureStageTables(store, defs);
   const loadId = randomUUID();

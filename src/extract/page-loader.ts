@@ -8,6 +8,9 @@
 import type { Store } from '../store/database.ts';
 import type { WriteSessions } from '../store/shared-database.ts';
 
+/** Time this process's loaders held an open session waiting for more pages (ms), for bench:sync: the writer held, less this, is database work. */
+export const loaderIdle = { ms: 0 };
+
 export interface Queued<T> {
   /** Resolves when the work is queued: the caller may fetch the next page. */
   queued: Promise<void>;
@@ -77,6 +80,7 @@ export function createPageLoader(options: PageLoaderOptions): PageLoader {
             continue;
           }
           if (closing) return;
+          const idleFrom = performance.now();
           const arrived = await new Promise<boolean>((resolve) => {
             const timer = setTimeout(() => resolve(false), Math.max(minLingerMs, openCostMs));
             wake = () => {
@@ -85,6 +89,7 @@ export function createPageLoader(options: PageLoaderOptions): PageLoader {
             };
           });
           wake = undefined;
+          loaderIdle.ms += performance.now() - idleFrom;
           if (!arrived && jobs.length === 0) return;
         }
       }, { publish: false })

@@ -21,7 +21,15 @@ export interface RefreshSummary {
   kind: 'none' | 'incremental' | 'full';
   /** Rows written into fct_cost_daily. */
   rows: number;
+  /** Rows removed from fct_cost_daily (those computed again, and those of costs gone). */
+  removed: number;
+  /** Account-days the tables computed from cost_daily followed (every one of them on a full refresh). */
+  days: number;
+  /** Rows written into each materialised table: what a refresh cost, whatever the history's length. */
+  written: Record<string, number>;
 }
+
+const NOTHING: RefreshSummary = { kind: 'none', rows: 0, removed: 0, days: 0, written: {} };
 
 let files: Map<string, SqlFile> | undefined;
 
@@ -36,7 +44,8 @@ function sql(name: string): string {
 async function inputsHash(store: Store): Promise<string> {
   const applied = await store.one<{ views_hash: string }>('select views_hash from _meta_applied_views');
   const hash = createHash('sha256').update(applied?.views_hash ?? 'no views recorded');
-  for (const f of readSqlFolder('materialize')) hash.update(`${f.name}\n${f.sql}\n`);
+  sql('changed_cost'); // read the folder once per process, as the statements themselves are
+  for (const f of files!.values()) hash.update(`${f.name}\n${f.sql}\n`);
   return hash.digest('hex');
 }
 
@@ -71,22 +80,27 @@ async function markChanges(store: Store, full: boolean): Promise<void> {
   );
 }
 
-/** The range of bucket starts that holds every day the marks name (unbounded where a mark is). */
-async function changedRange(store: Store): Promise<{ from: string; to: string }> {
+/**
+ * The range of bucket starts that holds every day the marks name (unbounded where a mark is), as timestamps for the
+ * view and as days [fromDay, toDay) for the table – a bound DuckDB prunes row groups by, before the exact test.
+ */
+async function changedRange(store: Store): Promise<{ from: string; to: string; fromDay: string; toDay: string }> {
   const r = await store.one<{ from: string | null; to: string | null }>(
     `select
-         case when bool_or(from_day is null) then '-infinity' else strftime(min(from_day), '%Y-%m-%dT00:00:00Z') end as "from",
-         case when bool_or(to_day is null) then 'infinity' else strftime(max(to_day), '%Y-%m-%dT00:00:00Z') end as "to"
+         case when bool_or(from_day is null) then null else strftime(min(from_day), '%Y-%m-%d') end as "from",
+         case when bool_or(to_day is null) then null else strftime(max(to_day), '%Y-%m-%d') end as "to"
      from _meta_cost_changes`,
   );
-  return { from: r?.from ?? '-infinity', to: r?.to ?? 'infinity' };
+  const fromDay = r?.from ?? '-infinity';
+  const toDay = r?.to ?? 'infinity';
+  return { from: r?.from ? `${r.from}T00:00:00Z` : '-infinity', to: r?.to ? `${r.to}T00:00:00Z` : 'infinity', fromDay, toDay };
 }
 
 /** Bring fct_cost_daily and fct_cost_allocated up to date with the raw tables, the inventory and the allocation rules. */
 export async function refreshMaterialized(store: Store): Promise<RefreshSummary> {
   // one refresh per connection at a time: a refresh reached again from inside one (a wrapper that refreshes before
   // it reads) would drop the temp tables the outer one still reads
-  if (refreshing.has(store.connection)) return { kind: 'none', rows: 0 };
+  if (refreshing.has(store.connection)) return NOTHING;
   refreshing.add(store.connection);
   try {
     return await refreshOnce(store);
@@ -106,7 +120,8 @@ async function refreshOnce(store: Store): Promise<RefreshSummary> {
     await store.run(sql('changed_cost'));
     try {
       const cost = await refreshCostDaily(store, hash);
-      for (const d of DERIVED) await refreshDerived(store, hash, d);
+      for (const d of DERIVED) cost.written[d.table] = await refreshDerived(store, hash, d, cost.kind === 'full');
+      if (cost.kind === 'none' && Object.values(cost.written).every((n) => n === 0)) return NOTHING;
       return cost;
     } finally {
       for (const temp of ['cost_inputs_now', 'timeline_islands', 'changed_days']) await store.run(`drop table if exists temp.${temp}`);
@@ -123,30 +138,51 @@ async function recordRefresh(store: Store, table: string, hash: string): Promise
   await store.run(`insert or replace into _meta_materialized values ($name, $hash, now(), (select count(*) from ${table}))`, { name: table, hash });
 }
 
+/** The account-days of fct_cost_daily's rows that the marks name. */
+const CHANGED_DAYS = `insert into changed_days
+    select distinct account, day from ${TABLE}
+    where day >= $from_day::date and day < $to_day::date and changed_cost(account, family, resource_id, day)`;
+
 async function refreshCostDaily(store: Store, hash: string): Promise<RefreshSummary> {
   const full = (await storedHash(store, TABLE)) !== hash;
   await markChanges(store, full);
   const marks = await count(store, 'select 1 from _meta_cost_changes');
-  if (marks === 0 && !full) return { kind: 'none', rows: 0 };
-  const range = await changedRange(store);
-  // the days whose allocation must follow: those of the rows removed and of the rows written
-  const changedDays = `insert into changed_days select distinct account, day from ${TABLE} where changed_cost(account, family, resource_id, day)`;
-  await store.run(changedDays);
-  await store.run(`delete from ${TABLE} where changed_cost(account, family, resource_id, day)`);
+  if (marks === 0 && !full) return { ...NOTHING, written: { [TABLE]: 0 } };
   const before = await count(store, `select 1 from ${TABLE}`);
-  await store.run(
-    `insert into ${TABLE} select * from (${sql('cost_daily_rows')}) where changed_cost(account, family, resource_id, day)`,
-    { range_from: range.from, range_to: range.to },
-  );
-  const rows = (await count(store, `select 1 from ${TABLE}`)) - before;
-  await store.run(changedDays);
+  let removed: number;
+  let rows: number;
+  let days: number;
+  if (full) {
+    // everything again: no row needs testing against the marks
+    await store.run(`delete from ${TABLE}`);
+    removed = before;
+    // in day order, so a later refresh of recent days touches (and a checkpoint rewrites) the last row groups only
+    await store.run(`insert into ${TABLE} select * from (${sql('cost_daily_rows')}) order by day`, { range_from: '-infinity', range_to: 'infinity' });
+    rows = await count(store, `select 1 from ${TABLE}`);
+    days = await count(store, `select distinct account, day from ${TABLE}`);
+  } else {
+    const range = await changedRange(store);
+    const bounds = { from_day: range.fromDay, to_day: range.toDay };
+    // the days whose allocation must follow: those of the rows removed and of the rows written
+    await store.run(CHANGED_DAYS, bounds);
+    await store.run(`delete from ${TABLE} where day >= $from_day::date and day < $to_day::date and changed_cost(account, family, resource_id, day)`, bounds);
+    const kept = await count(store, `select 1 from ${TABLE}`);
+    removed = before - kept;
+    await store.run(
+      `insert into ${TABLE} select * from (${sql('cost_daily_rows')}) where changed_cost(account, family, resource_id, day) order by day`,
+      { range_from: range.from, range_to: range.to },
+    );
+    rows = (await count(store, `select 1 from ${TABLE}`)) - kept;
+    await store.run(CHANGED_DAYS, bounds);
+    days = await count(store, 'select distinct account, day from changed_days');
+  }
   await store.run('delete from _meta_timeline_snapshot');
   await store.run('insert into _meta_timeline_snapshot select account, family, resource_id, valid_from, valid_to, fingerprint from timeline_islands');
   await store.run('delete from _meta_cost_inputs');
   await store.run('insert into _meta_cost_inputs select account, family, record_count, total_amount from cost_inputs_now');
   await store.run('delete from _meta_cost_changes');
   await recordRefresh(store, TABLE, hash);
-  return { kind: full ? 'full' : 'incremental', rows };
+  return { kind: full ? 'full' : 'incremental', rows, removed, days, written: { [TABLE]: rows } };
 }
 
 /**
@@ -158,26 +194,39 @@ const DERIVED = [
   { table: 'fct_gpu_hours_daily', view: 'int_gpu_hours_daily', inputs: 'gpu_list_prices_hash' },
 ] as const;
 
-async function refreshDerived(store: Store, viewsHash: string, d: (typeof DERIVED)[number]): Promise<void> {
+/** Rows written into the table. `everything`: fct_cost_daily was computed again entirely, so is this table. */
+async function refreshDerived(store: Store, viewsHash: string, d: (typeof DERIVED)[number], everything: boolean): Promise<number> {
   const inputs = (await store.one<{ inputs_hash: string }>(sql(d.inputs)))!.inputs_hash;
   const hash = `${viewsHash}:${inputs}`;
-  if ((await storedHash(store, d.table)) !== hash) {
+  let written: number;
+  if (everything || (await storedHash(store, d.table)) !== hash) {
     await store.run(`delete from ${d.table}`);
-    await store.run(`insert into ${d.table} select * from ${d.view}`);
+    await store.run(`insert into ${d.table} select * from ${d.view} order by day`);
+    written = await count(store, `select 1 from ${d.table}`);
   } else {
     const days = await store.one<{ first: string | null; last: string | null }>('select min(day)::varchar as first, max(day)::varchar as last from changed_days');
-    if (!days?.first) return;
-    await store.run(`delete from ${d.table} as f where exists (select 1 from changed_days as c where c.account = f.account and c.day = f.day)`);
-    // the day range lets DuckDB filter cost_daily before the view's own work; the semi join keeps the exact days
+    if (!days?.first) return 0;
+    const bounds = { first: days.first, last: days.last };
+    // the day range lets DuckDB skip row groups (and filter cost_daily before the view's own work); the semi join keeps the exact days
+    await store.run(
+      `delete from ${d.table} as f
+       where f.day between $first::date and $last::date
+           and exists (select 1 from changed_days as c where c.account = f.account and c.day = f.day)`,
+      bounds,
+    );
+    const kept = await count(store, `select 1 from ${d.table}`);
     await store.run(
       `insert into ${d.table}
        select v.* from ${d.view} as v
        semi join changed_days as c on c.account = v.account and c.day = v.day
-       where v.day between $first::date and $last::date`,
-      { first: days.first, last: days.last },
+       where v.day between $first::date and $last::date
+       order by v.day`,
+      bounds,
     );
+    written = (await count(store, `select 1 from ${d.table}`)) - kept;
   }
   await recordRefresh(store, d.table, hash);
+  return written;
 }
 
 /**

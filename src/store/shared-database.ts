@@ -30,6 +30,18 @@ export const SESSION_WAIT_MS = 60_000;
 /** Time the writer file was held open for writing in this process, for the shared-database benchmark. */
 export const writerHeld = { ms: 0, sessions: 0 };
 
+/** Where the writing sessions of this process spent their time (ms), step by step, for bench:sync. */
+export const sessionSteps = { open: 0, refresh: 0, checkpoint: 0, close: 0, publish: 0 };
+
+async function timed<T>(step: keyof typeof sessionSteps, fn: () => Promise<T>): Promise<T> {
+  const t = performance.now();
+  try {
+    return await fn();
+  } finally {
+    sessionSteps[step] += performance.now() - t;
+  }
+}
+
 /** The database file does not exist: nothing has been synced into it yet. */
 export class DatabaseMissingError extends GpuledgerError {
   constructor(path: string, detail = 'does not exist yet; run gpuledger sync first (it needs an API key), gpuledger run --demo for simulated data, or pass --db FILE') {
@@ -81,6 +93,7 @@ export async function openWriter(options: WriterOptions): Promise<Store> {
     lock.release();
     throw e;
   }
+  sessionSteps.open += Date.now() - opened;
   let closed = false;
   const end = async (publishing: boolean) => {
     if (closed) return;
@@ -88,11 +101,11 @@ export async function openWriter(options: WriterOptions): Promise<Store> {
     try {
       if (publishing) {
         // readers of the published file read the materialised tables: they follow what this session wrote
-        if ((options.applyViews ?? true) && (options.publish ?? true)) await refreshMaterialized(store);
-        await store.run('checkpoint');
+        if ((options.applyViews ?? true) && (options.publish ?? true)) await timed('refresh', () => refreshMaterialized(store));
+        await timed('checkpoint', () => store.run('checkpoint'));
       }
-      await store.close();
-      if (publishing && (options.publish ?? true)) await publish(dbPath, writerPath, { knownGood, log: options.log });
+      await timed('close', () => store.close());
+      if (publishing && (options.publish ?? true)) await timed('publish', () => publish(dbPath, writerPath, { knownGood, log: options.log }));
       rememberWriter(dbPath);
     } finally {
       writerHeld.ms += Date.now() - opened;
@@ -190,7 +203,7 @@ export function heldSessions(store: Store): WriteSessions {
   return {
     async write(fn, o) {
       const result = await fn(store);
-      if (o?.publish ?? true) await refreshMaterialized(store);
+      if (o?.publish ?? true) await timed('refresh', () => refreshMaterialized(store));
       return result;
     },
   };

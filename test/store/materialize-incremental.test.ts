@@ -1,0 +1,145 @@
+// A sync costs what changed (issue 28 §1): after a long history is materialised, a one-day restatement loaded by the
+// real loader (read_json of a spooled page, compared, logged, replaced) rewrites only that day's rows of the
+// materialised tables – the same count whether the history holds two months or two years – and leaves every table
+// equal, to the micro-dollar, to a computation from scratch.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadBillingPage, type SpooledPage } from '../../src/extract/load-billing.ts';
+import { BILLING_SOURCE_DEFS } from '../../src/model/index.ts';
+import { openStore, type Store } from '../../src/store/database.ts';
+import { dropShadowedMaterialized, refreshMaterialized, shadowMaterialized } from '../../src/store/materialize.ts';
+import { addInventory, copyMigratedStore, setWatermark, tmpDbPath } from '../views/fixtures.ts';
+
+const PODS = 12;
+const LAST_DAY = '2026-10-31';
+const CHANGED = '2026-10-20';
+const TABLES = ['fct_cost_daily', 'fct_cost_allocated', 'fct_gpu_hours_daily'];
+
+let store: Store | undefined;
+afterEach(async () => {
+  await store?.close();
+  store = undefined;
+});
+
+/** `historyDays` day buckets of PODS pods up to LAST_DAY, with amounts that differ per pod and day (exact decimals). */
+async function longHistory(historyDays: number): Promise<Store> {
+  const path = tmpDbPath('gpuledger-materialize-');
+  await copyMigratedStore(path);
+  const s = await openStore({ path, command: 'test' });
+  await addInventory(s, Array.from({ length: PODS }, (_, p) => ({ kind: 'pod', id: `pod-${p}`, doc: { name: `svc-${p % 3}`, status: 'RUNNING', gpuTypeId: 'NVIDIA A40', gpuCount: 1 } })));
+  await s.run(
+    `insert into raw_billing_pods
+     with grid as (
+         select d.day, p.p,
+                (((p.p * 7919 + d.i * 104729) % 1000000) / 1000000)::decimal(18,6) as gpu,
+                (((p.p * 31 + d.i * 17) % 1000) / 1000000)::decimal(18,6) as disk
+         from (select i, $last::date - i::integer as day from range($days) t(i)) as d,
+              (select range as p from range(${PODS})) as p
+     )
+     select 'acme', 'day', day::timestamptz, (day + 1)::timestamptz, 'pod-' || p, gpu + disk, gpu, 0, disk, 'history', now()
+     from grid`,
+    { last: LAST_DAY, days: historyDays },
+  );
+  await setWatermark(s, { source: 'pods', size: 'day', from: '2020-01-01T00:00:00Z', through: `${LAST_DAY}T00:00:00Z` });
+  return s;
+}
+
+/** The day's records as the API would answer them (one pod's GPU amount restated), loaded by the real loader. */
+async function restateOneDay(s: Store): Promise<void> {
+  const rows = await s.all<{ pod_id: string; gpu: string; disk: string }>(
+    `select pod_id, gpu_amount::varchar gpu, disk_amount::varchar disk from raw_billing_pods where start_time = $d::timestamptz order by pod_id`,
+    { d: `${CHANGED}T00:00:00Z` },
+  );
+  const records = rows.map((r) => {
+    const gpu = r.pod_id === 'pod-3' ? '12.345678' : r.gpu;
+    const total = ((BigInt(Math.round(Number(gpu) * 1e6)) + BigInt(Math.round(Number(r.disk) * 1e6))).toString().padStart(7, '0'));
+    const totalText = `${total.slice(0, -6)}.${total.slice(-6)}`;
+    return `{"startTime":"${CHANGED}T00:00:00Z","endTime":"${dayAfter(CHANGED)}T00:00:00Z","podId":"${r.pod_id}","totalAmount":${totalText},"gpuAmount":${gpu},"cpuAmount":0,"diskAmount":${r.disk}}`;
+  });
+  const text = `[${records.join(',')}]`;
+  const file = join(s.path, '..', 'page.json');
+  writeFileSync(file, text);
+  const page: SpooledPage = {
+    route: 'pods',
+    path: '/v2/billing/pods',
+    what: `GET /v2/billing/pods [${CHANGED}, ${dayAfter(CHANGED)}) day`,
+    query: { startTime: new Date(`${CHANGED}T00:00:00Z`), endTime: new Date(`${dayAfter(CHANGED)}T00:00:00Z`), bucketSize: 'day' },
+    recordCount: records.length,
+    stated: { totals: {} },
+    read: 'split',
+    bytes: Buffer.byteLength(text),
+    warnings: [],
+    file,
+  };
+  await loadBillingPage(
+    { store: s, runId: 'test', account: 'acme', def: BILLING_SOURCE_DEFS.pods, bucketSize: 'day', serverNow: new Date(`${LAST_DAY}T12:00:00Z`), completeThrough: new Date(`${LAST_DAY}T00:00:00Z`), lastOfRange: true },
+    page,
+    Object.values(BILLING_SOURCE_DEFS),
+  );
+}
+
+const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+async function rowsOfDay(s: Store, table: string, day: string): Promise<number> {
+  return Number((await s.one<{ n: string }>(`select count(*)::varchar n from ${table} where day = $d::date`, { d: day }))!.n);
+}
+
+/** Rows that differ between the stored table and one computed from scratch (both directions, duplicates counted). */
+async function differences(s: Store, table: string): Promise<number> {
+  const q = (a: string, b: string) => `select count(*)::varchar n from (select * from ${a} except all select * from ${b})`;
+  const one = Number((await s.one<{ n: string }>(q(`main.${table}`, `temp.main.${table}`)))!.n);
+  const other = Number((await s.one<{ n: string }>(q(`temp.main.${table}`, `main.${table}`)))!.n);
+  return one + other;
+}
+
+describe('refreshing the materialised tables after a one-day change', () => {
+  it.each([60, 730])('rewrites only the changed day’s rows on a %i-day history, and the tables equal a full recompute', async (historyDays) => {
+    store = await longHistory(historyDays);
+    const first = await refreshMaterialized(store);
+    expect(first.kind).toBe('full');
+    expect(first.rows).toBeGreaterThan(historyDays * PODS);
+
+    const pod3 = `select total_amount::varchar t, disk_amount::varchar disk from raw_billing_pods where pod_id = 'pod-3' and start_time = '${CHANGED}T00:00:00Z'::timestamptz`;
+    const before = (await store.one<{ t: string; disk: string }>(pod3))!;
+    await restateOneDay(store);
+    // the loader logged what moved: one closed bucket of one pod, old and new amounts exact
+    const after = (await store.one<{ t: string }>(pod3))!;
+    expect(after.t).toBe((await store.one<{ t: string }>(`select (12.345678 + $disk::decimal(18,6))::decimal(18,6)::varchar t`, { disk: before.disk }))!.t);
+    expect(await store.all(`select kind, resource_id, old_amount::varchar old_amount, new_amount::varchar new_amount from _meta_restatements`)).toEqual([
+      { kind: 'restatement', resource_id: 'pod-3', old_amount: before.t, new_amount: after.t },
+    ]);
+
+    const summary = await refreshMaterialized(store);
+    expect(summary.kind).toBe('incremental');
+    expect(summary.days).toBe(1);
+    const dayRows = await rowsOfDay(store, 'fct_cost_daily', CHANGED);
+    expect(dayRows).toBeGreaterThan(0);
+    // every row written and every row removed is the changed day's – none of the history around it
+    expect(summary.rows).toBe(dayRows);
+    expect(summary.removed).toBe(dayRows);
+    expect(summary.written).toEqual({
+      fct_cost_daily: dayRows,
+      fct_cost_allocated: await rowsOfDay(store, 'fct_cost_allocated', CHANGED),
+      fct_gpu_hours_daily: await rowsOfDay(store, 'fct_gpu_hours_daily', CHANGED),
+    });
+    expect(summary.written.fct_gpu_hours_daily).toBeGreaterThan(0);
+
+    // exact to the micro-dollar: the day's sum is the page's, and every table equals one computed from scratch
+    const sums = await store.one<{ fct: string; raw: string }>(
+      `select (select sum(amount)::varchar from fct_cost_daily where day = $d::date) fct,
+              (select sum(total_amount)::varchar from raw_billing_pods where start_time = $d::timestamptz) raw`,
+      { d: CHANGED },
+    );
+    expect(sums!.fct).toBe(sums!.raw);
+    await shadowMaterialized(store);
+    try {
+      for (const table of TABLES) expect(await differences(store, table), table).toBe(0);
+    } finally {
+      await dropShadowedMaterialized(store);
+    }
+
+    // nothing changed since: nothing is written
+    expect(await refreshMaterialized(store)).toMatchObject({ kind: 'none', rows: 0, removed: 0 });
+  });
+});
