@@ -1,6 +1,7 @@
 -- Whether a row of fct_cost_daily – its account, family, resource and day – is one that _meta_cost_changes names
 -- (an account and family, one resource or all of them, a range of days with null for unbounded): the rows a refresh
--- removes and computes again.
+-- removes and computes again. Call it with qualified columns (f.account, …): an unqualified name inside the
+-- subquery would bind to the mark's own column of that name, and every mark would match every row.
 create or replace temp macro changed_cost(row_account, row_family, row_resource_id, row_day) as exists (
     select 1
     from _meta_cost_changes as c

@@ -54,7 +54,7 @@ async function count(store: Store, query: string): Promise<number> {
 }
 
 /** Mark what changed without a load saying so: everything when the views changed, else unmarked writes and inventory. */
-async function markChanges(store: Store, full: boolean): Promise<void> {
+async function markChanges(store: Store, full: boolean, islands: boolean): Promise<void> {
   if (full) {
     await store.run(
       `insert into _meta_cost_changes
@@ -73,6 +73,7 @@ async function markChanges(store: Store, full: boolean): Promise<void> {
              where c.account = coalesce(n.account, o.account) and c.family = coalesce(n.family, o.family)
          )`,
   );
+  if (!islands) return;
   await store.run(
     `insert into _meta_cost_changes
      select account, family, resource_id, from_day, null, 'inventory', now()
@@ -111,15 +112,24 @@ export async function refreshMaterialized(store: Store): Promise<RefreshSummary>
 
 const refreshing = new WeakSet<object>();
 
+/** The name under which _meta_materialized keeps the inventory fingerprint _meta_timeline_snapshot was taken at. */
+const SNAPSHOT = '_meta_timeline_snapshot';
+
 async function refreshOnce(store: Store): Promise<RefreshSummary> {
   const hash = await inputsHash(store);
   return store.transaction(async () => {
     await store.run(`create or replace temp table cost_inputs_now as ${sql('cost_inputs')}`);
-    await store.run(`create or replace temp table timeline_islands as ${sql('timeline_islands')}`);
+    // the islands are computed over the whole inventory history; when no version changed since the snapshot was
+    // taken (and the views did not), they are the snapshot's, and no inventory change can be found
+    const inventory = (await store.one<{ inputs_hash: string }>(sql('inventory_fingerprint')))!.inputs_hash;
+    const full = (await storedHash(store, TABLE)) !== hash;
+    const islands = full || (await storedHash(store, SNAPSHOT)) !== inventory;
+    if (islands) await store.run(`create or replace temp table timeline_islands as ${sql('timeline_islands')}`);
     await store.run('create or replace temp table changed_days (account varchar, day date)');
     await store.run(sql('changed_cost'));
     try {
-      const cost = await refreshCostDaily(store, hash);
+      const cost = await refreshCostDaily(store, hash, full, islands);
+      if (islands) await store.run(`insert or replace into _meta_materialized values ($name, $hash, now(), (select count(*) from ${SNAPSHOT}))`, { name: SNAPSHOT, hash: inventory });
       for (const d of DERIVED) cost.written[d.table] = await refreshDerived(store, hash, d, cost.kind === 'full');
       if (cost.kind === 'none' && Object.values(cost.written).every((n) => n === 0)) return NOTHING;
       return cost;
@@ -139,13 +149,15 @@ async function recordRefresh(store: Store, table: string, hash: string): Promise
 }
 
 /** The account-days of fct_cost_daily's rows that the marks name. */
+// The macro's arguments are qualified: unqualified, `account` inside its subquery would name the mark's own column
+// (_meta_cost_changes has account, family and resource_id too), and every mark would match every row.
 const CHANGED_DAYS = `insert into changed_days
-    select distinct account, day from ${TABLE}
-    where day >= $from_day::date and day < $to_day::date and changed_cost(account, family, resource_id, day)`;
+    select distinct f.account, f.day from ${TABLE} as f
+    where f.day >= $from_day::date and f.day < $to_day::date and changed_cost(f.account, f.family, f.resource_id, f.day)`;
 
-async function refreshCostDaily(store: Store, hash: string): Promise<RefreshSummary> {
-  const full = (await storedHash(store, TABLE)) !== hash;
-  await markChanges(store, full);
+/** `islands`: the timeline's islands were computed (temp table timeline_islands) and the snapshot follows them. */
+async function refreshCostDaily(store: Store, hash: string, full: boolean, islands: boolean): Promise<RefreshSummary> {
+  await markChanges(store, full, islands);
   const marks = await count(store, 'select 1 from _meta_cost_changes');
   if (marks === 0 && !full) return { ...NOTHING, written: { [TABLE]: 0 } };
   const before = await count(store, `select 1 from ${TABLE}`);
@@ -165,19 +177,21 @@ async function refreshCostDaily(store: Store, hash: string): Promise<RefreshSumm
     const bounds = { from_day: range.fromDay, to_day: range.toDay };
     // the days whose allocation must follow: those of the rows removed and of the rows written
     await store.run(CHANGED_DAYS, bounds);
-    await store.run(`delete from ${TABLE} where day >= $from_day::date and day < $to_day::date and changed_cost(account, family, resource_id, day)`, bounds);
+    await store.run(`delete from ${TABLE} as f where f.day >= $from_day::date and f.day < $to_day::date and changed_cost(f.account, f.family, f.resource_id, f.day)`, bounds);
     const kept = await count(store, `select 1 from ${TABLE}`);
     removed = before - kept;
     await store.run(
-      `insert into ${TABLE} select * from (${sql('cost_daily_rows')}) where changed_cost(account, family, resource_id, day) order by day`,
+      `insert into ${TABLE} select r.* from (${sql('cost_daily_rows')}) as r where changed_cost(r.account, r.family, r.resource_id, r.day) order by r.day`,
       { range_from: range.from, range_to: range.to },
     );
     rows = (await count(store, `select 1 from ${TABLE}`)) - kept;
     await store.run(CHANGED_DAYS, bounds);
     days = await count(store, 'select distinct account, day from changed_days');
   }
-  await store.run('delete from _meta_timeline_snapshot');
-  await store.run('insert into _meta_timeline_snapshot select account, family, resource_id, valid_from, valid_to, fingerprint from timeline_islands');
+  if (islands) {
+    await store.run('delete from _meta_timeline_snapshot');
+    await store.run('insert into _meta_timeline_snapshot select account, family, resource_id, valid_from, valid_to, fingerprint from timeline_islands');
+  }
   await store.run('delete from _meta_cost_inputs');
   await store.run('insert into _meta_cost_inputs select account, family, record_count, total_amount from cost_inputs_now');
   await store.run('delete from _meta_cost_changes');

@@ -22,12 +22,17 @@ afterEach(async () => {
   store = undefined;
 });
 
-/** `historyDays` day buckets of PODS pods up to LAST_DAY, with amounts that differ per pod and day (exact decimals). */
+/**
+ * `historyDays` day buckets of PODS pods up to LAST_DAY in two accounts (acme, whose day changes, and other, whose
+ * rows must stay as they are), with amounts that differ per pod and day (exact decimals).
+ */
 async function longHistory(historyDays: number): Promise<Store> {
   const path = tmpDbPath('gpuledger-materialize-');
   await copyMigratedStore(path);
   const s = await openStore({ path, command: 'test' });
-  await addInventory(s, Array.from({ length: PODS }, (_, p) => ({ kind: 'pod', id: `pod-${p}`, doc: { name: `svc-${p % 3}`, status: 'RUNNING', gpuTypeId: 'NVIDIA A40', gpuCount: 1 } })));
+  for (const account of ['acme', 'other']) {
+    await addInventory(s, Array.from({ length: PODS }, (_, p) => ({ account, kind: 'pod', id: `pod-${p}`, doc: { name: `svc-${p % 3}`, status: 'RUNNING', gpuTypeId: 'NVIDIA A40', gpuCount: 1 } })));
+  }
   await s.run(
     `insert into raw_billing_pods
      with grid as (
@@ -37,8 +42,8 @@ async function longHistory(historyDays: number): Promise<Store> {
          from (select i, $last::date - i::integer as day from range($days) t(i)) as d,
               (select range as p from range(${PODS})) as p
      )
-     select 'acme', 'day', day::timestamptz, (day + 1)::timestamptz, 'pod-' || p, gpu + disk, gpu, 0, disk, 'history', now()
-     from grid`,
+     select a.account, 'day', day::timestamptz, (day + 1)::timestamptz, 'pod-' || p, gpu + disk, gpu, 0, disk, 'history', now()
+     from grid, (values ('acme'), ('other')) as a(account)`,
     { last: LAST_DAY, days: historyDays },
   );
   await setWatermark(s, { source: 'pods', size: 'day', from: '2020-01-01T00:00:00Z', through: `${LAST_DAY}T00:00:00Z` });
@@ -48,7 +53,7 @@ async function longHistory(historyDays: number): Promise<Store> {
 /** The day's records as the API would answer them (one pod's GPU amount restated), loaded by the real loader. */
 async function restateOneDay(s: Store): Promise<void> {
   const rows = await s.all<{ pod_id: string; gpu: string; disk: string }>(
-    `select pod_id, gpu_amount::varchar gpu, disk_amount::varchar disk from raw_billing_pods where start_time = $d::timestamptz order by pod_id`,
+    `select pod_id, gpu_amount::varchar gpu, disk_amount::varchar disk from raw_billing_pods where account = 'acme' and start_time = $d::timestamptz order by pod_id`,
     { d: `${CHANGED}T00:00:00Z` },
   );
   const records = rows.map((r) => {
@@ -82,7 +87,7 @@ async function restateOneDay(s: Store): Promise<void> {
 const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 async function rowsOfDay(s: Store, table: string, day: string): Promise<number> {
-  return Number((await s.one<{ n: string }>(`select count(*)::varchar n from ${table} where day = $d::date`, { d: day }))!.n);
+  return Number((await s.one<{ n: string }>(`select count(*)::varchar n from ${table} where account = 'acme' and day = $d::date`, { d: day }))!.n);
 }
 
 /** Rows that differ between the stored table and one computed from scratch (both directions, duplicates counted). */
@@ -100,7 +105,7 @@ describe('refreshing the materialised tables after a one-day change', () => {
     expect(first.kind).toBe('full');
     expect(first.rows).toBeGreaterThan(historyDays * PODS);
 
-    const pod3 = `select total_amount::varchar t, disk_amount::varchar disk from raw_billing_pods where pod_id = 'pod-3' and start_time = '${CHANGED}T00:00:00Z'::timestamptz`;
+    const pod3 = `select total_amount::varchar t, disk_amount::varchar disk from raw_billing_pods where account = 'acme' and pod_id = 'pod-3' and start_time = '${CHANGED}T00:00:00Z'::timestamptz`;
     const before = (await store.one<{ t: string; disk: string }>(pod3))!;
     await restateOneDay(store);
     // the loader logged what moved: one closed bucket of one pod, old and new amounts exact
@@ -115,7 +120,8 @@ describe('refreshing the materialised tables after a one-day change', () => {
     expect(summary.days).toBe(1);
     const dayRows = await rowsOfDay(store, 'fct_cost_daily', CHANGED);
     expect(dayRows).toBeGreaterThan(0);
-    // every row written and every row removed is the changed day's – none of the history around it
+    // every row written and every row removed is the changed day's in its account – none of the history around it, nor
+    // the other account's same day
     expect(summary.rows).toBe(dayRows);
     expect(summary.removed).toBe(dayRows);
     expect(summary.written).toEqual({
@@ -127,8 +133,8 @@ describe('refreshing the materialised tables after a one-day change', () => {
 
     // exact to the micro-dollar: the day's sum is the page's, and every table equals one computed from scratch
     const sums = await store.one<{ fct: string; raw: string }>(
-      `select (select sum(amount)::varchar from fct_cost_daily where day = $d::date) fct,
-              (select sum(total_amount)::varchar from raw_billing_pods where start_time = $d::timestamptz) raw`,
+      `select (select sum(amount)::varchar from fct_cost_daily where account = 'acme' and day = $d::date) fct,
+              (select sum(total_amount)::varchar from raw_billing_pods where account = 'acme' and start_time = $d::timestamptz) raw`,
       { d: CHANGED },
     );
     expect(sums!.fct).toBe(sums!.raw);
@@ -141,5 +147,31 @@ describe('refreshing the materialised tables after a one-day change', () => {
 
     // nothing changed since: nothing is written
     expect(await refreshMaterialized(store)).toMatchObject({ kind: 'none', rows: 0, removed: 0 });
+  });
+
+  it('finds a rename in the inventory after refreshes that found none, and rewrites only that pod’s days from the rename on', async () => {
+    store = await longHistory(60);
+    await refreshMaterialized(store);
+    // nothing changed: the inventory's islands are the snapshot's, nothing is written
+    expect(await refreshMaterialized(store)).toMatchObject({ kind: 'none', rows: 0 });
+
+    // pod-5 is renamed at the start of 2026-10-25: a new version from then on
+    const renamedAt = '2026-10-25T00:00:00Z';
+    await store.run(`update raw_inventory set valid_to = $t::timestamptz where account = 'acme' and id = 'pod-5'`, { t: renamedAt });
+    await addInventory(store, [{ account: 'acme', kind: 'pod', id: 'pod-5', from: renamedAt, doc: { name: 'svc-renamed', status: 'RUNNING', gpuTypeId: 'NVIDIA A40', gpuCount: 1 } }]);
+    const summary = await refreshMaterialized(store);
+    expect(summary.kind).toBe('incremental');
+    const renamedRows = Number((await store.one<{ n: string }>(`select count(*)::varchar n from fct_cost_daily where account = 'acme' and resource_id = 'pod-5' and day >= '2026-10-25'`))!.n);
+    expect(renamedRows).toBeGreaterThan(0);
+    expect(summary.rows).toBe(renamedRows);
+    expect(await store.all(`select distinct resource_name from fct_cost_daily where account = 'acme' and resource_id = 'pod-5' and day >= '2026-10-25'`)).toEqual([{ resource_name: 'svc-renamed' }]);
+    expect(await store.all(`select distinct resource_name from fct_cost_daily where account = 'acme' and resource_id = 'pod-5' and day < '2026-10-25'`)).toEqual([{ resource_name: 'svc-2' }]);
+    expect(await store.all(`select distinct resource_name from fct_cost_daily where account = 'other' and resource_id = 'pod-5'`)).toEqual([{ resource_name: 'svc-2' }]);
+    await shadowMaterialized(store);
+    try {
+      for (const table of TABLES) expect(await differences(store, table), table).toBe(0);
+    } finally {
+      await dropShadowedMaterialized(store);
+    }
   });
 });
