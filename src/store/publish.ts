@@ -4,7 +4,7 @@
 // `<db>` – always leaves the generation before it (issue 18 §2). A `<db>` that is not known good is never rotated
 // into `.previous`: it is checked, and set aside if it fails. A publish file carries its owner (run-owner.ts), and one
 // left by a killed run is removed by the next writer.
-import { closeSync, copyFileSync, fsyncSync, linkSync, openSync, rmSync, statSync, utimesSync, renameSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, fsyncSync, linkSync, openSync, rmSync, statSync, utimesSync, renameSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { Logger } from '../util/log.ts';
 import { previousPathFor, setAside, writerPathFor } from './copies.ts';
@@ -32,8 +32,10 @@ function sameFile(a: FileIdentity | undefined, b: FileIdentity | undefined): boo
   return a !== undefined && b !== undefined && a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
 }
 
+/** Copy a file and fsync it. Where the file system can (btrfs, XFS, APFS), the copy is a clone sharing the blocks until
+ * either side writes – a new file all the same, so a reader holding the old one never sees the writer's changes. */
 export function copyDurably(from: string, to: string): void {
-  copyFileSync(from, to);
+  copyFileSync(from, to, constants.COPYFILE_FICLONE);
   const fd = openSync(to, 'r+');
   try {
     fsyncSync(fd);
