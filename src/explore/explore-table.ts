@@ -1,0 +1,121 @@
+// The page's figures from the page query's rows (build-query.ts): the groups (top 10 and "other") × periods, each
+// group's total, share and change against the previous range of the same length, and the totals – added up as exact
+// micro-units (BigInt), so the total row is the sum of the rows and of the CSV's column to the last micro-unit.
+import { decimalStringToMicros, microsToDecimalString } from '../util/decimal.ts';
+import { TOP_GROUPS } from './build-query.ts';
+import type { Granularity } from './request.ts';
+
+export interface ExploreGroup {
+  /** 1…10 for a named group, 11 for "other". */
+  rank: number;
+  /** Key and name per grouping (empty for "other"). */
+  keys: string[];
+  names: (string | null)[];
+  /** Exact decimal text per period (in `periods` order); '0.000000' where the group had nothing. */
+  cells: string[];
+  total: string;
+  /** The previous range's total; null where the group had none there. */
+  previous: string | null;
+  /** Percent of the grand total, 2 decimals (null when the grand total is 0). */
+  share: string | null;
+  /** Percent change against previous, 1 decimal (null when there was nothing before). */
+  change: string | null;
+}
+
+export interface ExploreTable {
+  periods: string[];
+  groups: ExploreGroup[];
+  /** Per period, the sum of every group. */
+  periodTotals: string[];
+  total: string;
+  previous: string;
+  change: string | null;
+}
+
+const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+/** Each period's first day in [from, to]; a week starts on Monday (DuckDB's date_trunc('week')), a month on the 1st. */
+export function periodStarts(from: string, to: string, granularity: Granularity): string[] {
+  const start = (day: string) => {
+    if (granularity === 'day') return day;
+    if (granularity === 'month') return day.slice(0, 8) + '01';
+    const weekday = (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
+    return addDays(day, -weekday);
+  };
+  const out: string[] = [];
+  for (let day = from; day <= to; day = addDays(day, 1)) {
+    const s = start(day);
+    if (out.at(-1) !== s) out.push(s);
+  }
+  return out;
+}
+
+/** a ÷ b in percent, rounded half away from zero to `decimals` places, exactly. */
+function percent(a: bigint, b: bigint, decimals: number): string | null {
+  if (b === 0n) return null;
+  const scale = 10n ** BigInt(decimals);
+  const num = a * 100n * scale * 2n;
+  const den = b < 0n ? -b : b;
+  const signed = b < 0n ? -num : num;
+  const q = signed >= 0n ? (signed / den + 1n) / 2n : -((-signed / den + 1n) / 2n);
+  const negative = q < 0n;
+  const abs = negative ? -q : q;
+  const whole = abs / scale;
+  const frac = (abs % scale).toString().padStart(decimals, '0');
+  return `${negative ? '-' : ''}${whole}${decimals > 0 ? `.${frac}` : ''}`;
+}
+
+export interface PageRow {
+  kind: 'cell' | 'group';
+  period_start: string | null;
+  rank: number | string;
+  k1: string | null;
+  n1: string | null;
+  k2: string | null;
+  n2: string | null;
+  v: string | null;
+  previous: string | null;
+}
+
+export function exploreTable(rows: readonly PageRow[], periods: string[], levels: number): ExploreTable {
+  const at = new Map(periods.map((p, i) => [p, i]));
+  const byRank = new Map<number, { cells: bigint[]; row?: PageRow }>();
+  const entry = (rank: number) => {
+    let e = byRank.get(rank);
+    if (!e) byRank.set(rank, (e = { cells: periods.map(() => 0n) }));
+    return e;
+  };
+  for (const row of rows) {
+    const rank = Number(row.rank);
+    if (row.kind === 'cell') {
+      const i = at.get(row.period_start!);
+      if (i === undefined) throw new Error(`explore: period ${row.period_start} is outside the range`);
+      entry(rank).cells[i]! += decimalStringToMicros(row.v!);
+    } else if (rank <= TOP_GROUPS || row.v !== null || row.previous !== null) entry(rank).row = row;
+  }
+  const micros = (s: string | null) => (s === null ? 0n : decimalStringToMicros(s));
+  const total = [...byRank.values()].reduce((sum, e) => sum + e.cells.reduce((a, b) => a + b, 0n), 0n);
+  const previous = [...byRank.values()].reduce((sum, e) => sum + micros(e.row?.previous ?? null), 0n);
+  const groups: ExploreGroup[] = [...byRank.entries()]
+    .filter(([, e]) => e.row !== undefined)
+    .sort(([a], [b]) => a - b)
+    .map(([rank, e]) => {
+      const row = e.row!;
+      const groupTotal = e.cells.reduce((a, b) => a + b, 0n);
+      const keys = rank > TOP_GROUPS ? [] : [row.k1 ?? '', row.k2 ?? ''].slice(0, levels);
+      const names = rank > TOP_GROUPS ? [] : [row.n1, row.n2].slice(0, levels);
+      const before = row.previous === null ? null : micros(row.previous);
+      return {
+        rank,
+        keys,
+        names,
+        cells: e.cells.map(microsToDecimalString),
+        total: microsToDecimalString(groupTotal),
+        previous: before === null ? null : microsToDecimalString(before),
+        share: percent(groupTotal, total, 2),
+        change: before === null ? null : percent(groupTotal - before, before, 1),
+      };
+    });
+  const periodTotals = periods.map((_, i) => microsToDecimalString([...byRank.values()].reduce((sum, e) => sum + e.cells[i]!, 0n)));
+  return { periods, groups, periodTotals, total: microsToDecimalString(total), previous: microsToDecimalString(previous), change: percent(total - previous, previous, 1) };
+}

@@ -1,0 +1,76 @@
+// Answering one explorer request on an open store: the request parsed against the data's current day, its category
+// and filter values checked against the facts (an unknown one is refused, naming some that exist), then the page's
+// or the CSV's statement – on the figures as loaded at `as_of` when asked (as-of.ts).
+import type { Config } from '../config/schema.ts';
+import { columnsOf } from '../query/column-kinds.ts';
+import type { Store } from '../store/database.ts';
+import type { Table } from '../util/table-text.ts';
+import { anomalyDays, type AnomalyMark } from './anomalies.ts';
+import { withFiguresAsOf } from './as-of.ts';
+import { matchingBudgets, type DrawnBudget } from './budgets.ts';
+import { csvQuery, pageQuery, someValuesQuery, valueExistsQuery } from './build-query.ts';
+import { exploreTable, periodStarts, type ExploreTable, type PageRow } from './explore-table.ts';
+import { dimensionText, ExploreRequestError, filterText, parseExploreRequest, type ExploreRequest } from './request.ts';
+
+/** The data's current UTC day: the presets count back from it (report_clock: the data horizon). */
+export async function dataToday(store: Store): Promise<string> {
+  const row = await store.one<{ today: string }>(`select strftime(as_of_date, '%Y-%m-%d') as today from report_clock`);
+  return row!.today;
+}
+
+export async function readExploreRequest(store: Store, search: URLSearchParams): Promise<ExploreRequest> {
+  return parseExploreRequest(search, await dataToday(store));
+}
+
+async function checkValues(store: Store, r: ExploreRequest): Promise<void> {
+  const categories = new Set([...r.by, ...r.filters.map((f) => f.dimension)].flatMap((d) => (d.kind === 'category' ? [d.category] : [])));
+  if (categories.size > 0) {
+    const known = await allocationCategories(store);
+    for (const c of categories) {
+      if (!known.includes(c)) throw new ExploreRequestError(`no allocation category '${c}': use ${known.length ? known.map((k) => `category:${k}`).join(', ') : 'none (the config has no allocation categories)'}`);
+    }
+  }
+  for (const [i, f] of r.filters.entries()) {
+    const exists = valueExistsQuery(r, i);
+    const found = await store.one<{ found: boolean }>(exists.sql, exists.params);
+    if (found?.found) continue;
+    const some = someValuesQuery(r, i, 8);
+    const values = (await store.all<{ value: string }>(some.sql, some.params)).map((v) => v.value);
+    throw new ExploreRequestError(
+      `filter ${filterText(f)}: no ${dimensionText(f.dimension)} '${f.value}' in the data; values include ${values.map((v) => `'${v}'`).join(', ') || 'none'}`,
+    );
+  }
+}
+
+export interface ExploreAnswer {
+  request: ExploreRequest;
+  table: ExploreTable;
+  budgets: DrawnBudget[];
+  anomalies: AnomalyMark[];
+}
+
+export async function exploreAnswer(store: Store, config: Config, r: ExploreRequest): Promise<ExploreAnswer> {
+  await checkValues(store, r);
+  return withFiguresAsOf(store, r.asOf?.at, async () => {
+    const q = pageQuery(r);
+    const rows = (await store.all<PageRow & Record<string, unknown>>(q.sql, q.params)) as PageRow[];
+    const table = exploreTable(rows, periodStarts(r.from, r.to, r.granularity), r.by.length);
+    const anomalies = r.metric === 'cost' ? await anomalyDays(store, r, r.asOf?.at) : [];
+    return { request: r, table, budgets: matchingBudgets(config.alerts.budgets, r), anomalies };
+  });
+}
+
+/** The CSV's rows, each column kind from its DuckDB type: written as `gpuledger query --format csv` writes a result. */
+export async function exploreCsvTable(store: Store, r: ExploreRequest): Promise<Table> {
+  await checkValues(store, r);
+  return withFiguresAsOf(store, r.asOf?.at, async () => {
+    const q = csvQuery(r);
+    const reader = await store.connection.runAndReadAll(q.sql, q.params);
+    return { columns: columnsOf(reader.columnNames(), reader.columnTypes()), rows: reader.getRowsJson() };
+  });
+}
+
+/** The allocation categories a view can group by (the reader's own rules, allocation/reader-rules.ts). */
+export async function allocationCategories(store: Store): Promise<string[]> {
+  return (await store.all<{ category: string }>('select category from dim_allocation_category order by category')).map((c) => c.category);
+}
