@@ -11,6 +11,11 @@ import { chromiumAvailable, launchBrowser, watchedPage } from '../helpers/browse
 import { syncedDatabase, type TempDir } from '../integration/sync-helpers.ts';
 import { testConfig } from '../report/fixtures.ts';
 
+// what the page functions below use, as the browser has it (declared here, not as the DOM library for the project)
+declare const document: any;
+declare const window: any;
+declare function getComputedStyle(element: any): any;
+
 const HOSTILE = `<img src=x onerror="window.__pwned=1">"'&`;
 const SHOTS = 'docs/screenshots';
 
@@ -57,7 +62,7 @@ describe.skipIf(!chromiumAvailable)('the cost explorer in Chromium', () => {
           preset: await page.locator('select[name="preset"]').inputValue(),
           granularity: await page.locator('select[name="granularity"]').inputValue(),
           by: [await page.locator('select[name="by"]').nth(0).inputValue(), await page.locator('select[name="by"]').nth(1).inputValue()],
-          kept: await page.locator('input[type="hidden"][name="filter"]').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value)),
+          kept: await page.locator('input[type="hidden"][name="filter"]').evaluateAll((els: any[]) => els.map((e) => e.value)),
         },
         table: await page.locator('#explore-table tfoot').innerText(),
       };
@@ -80,7 +85,7 @@ describe.skipIf(!chromiumAvailable)('the cost explorer in Chromium', () => {
     for (let i = 0; i < 40; i++) {
       await page.keyboard.press('Tab');
       const name = await page.evaluate(() => {
-        const el = document.activeElement as HTMLInputElement | null;
+        const el = document.activeElement;
         return el && el.closest('form.explore') ? `${el.tagName.toLowerCase()}:${el.getAttribute('name') ?? el.textContent}` : '';
       });
       if (name) reached.add(name);
@@ -122,7 +127,7 @@ describe.skipIf(!chromiumAvailable)('the cost explorer in Chromium', () => {
     await page.waitForURL(/filter=template/);
     expect(new URL(page.url()).searchParams.getAll('filter')).toEqual([`template:${HOSTILE}`]);
     expect(await page.locator('nav[aria-label="Filters"] q').innerText()).toBe(HOSTILE);
-    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
     expect(w.errors).toEqual([]);
     await page.context().close();
   });
@@ -133,7 +138,7 @@ describe.skipIf(!chromiumAvailable)('the cost explorer in Chromium', () => {
     await page.goto(`${serve.url}/explore?preset=30d&granularity=day&by=family`);
     const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(bg).toBe(scheme === 'dark' ? 'rgb(15, 20, 25)' : 'rgb(255, 255, 255)');
-    const chartBg = await page.locator('figure.chart svg .c-bg').evaluate((el) => getComputedStyle(el).fill);
+    const chartBg = await page.locator('figure.chart svg .c-bg').evaluate((el: any) => getComputedStyle(el).fill);
     expect(chartBg).toBe(scheme === 'dark' ? 'rgb(22, 27, 34)' : 'rgb(255, 255, 255)');
     await page.screenshot({ path: `${SHOTS}/explore-${scheme}.png`, fullPage: true });
     expect(w.errors).toEqual([]);
