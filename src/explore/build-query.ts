@@ -92,18 +92,19 @@ export function pageQuery(r: ExploreRequest): BuiltQuery {
   const p = parts(r);
   const previous = previousRange(r.from, r.to);
   const other = TOP_GROUPS + 1;
-  const sql = `with facts as materialized (
-    ${factsSql(p, r, 'from', 'to')}
+  // one scan covers the range and the previous one: the facts are not stored in day order, so each range read
+  // alone would read (and decompress) the whole amount column again
+  const sql = `with both_ranges as materialized (
+    select *, day >= $from::date as current from (${factsSql(p, r, 'prev_from', 'to')})
 ),
+facts as (select * from both_ranges where current),
 cells as (select period_start, k1, k2, sum(v) as v from facts group by all),
 totals as (select k1, k2, sum(v) as total from cells group by all),
 ranked as (select k1, k2, total, row_number() over (order by total desc, k1, k2) as rank from totals),
 top as (select * from ranked where rank <= ${TOP_GROUPS}),
 ${namesSql(p, 0)},
 ${namesSql(p, 1)},
-previous as (
-    select k1, k2, sum(v) as v from (${factsSql(p, r, 'prev_from', 'prev_to')}) group by all
-),
+previous as (select k1, k2, sum(v) as v from both_ranges where not current group by all),
 final as (
     select 'cell' as kind, c.period_start, coalesce(t.rank, ${other}) as rank, null as k1, null as n1, null as k2, null as n2, sum(c.v) as v, null as previous
     from cells as c left join top as t using (k1, k2)
@@ -120,7 +121,7 @@ final as (
         (select sum(pr.v) from previous as pr anti join top using (k1, k2))
 )
 select * from final order by kind, rank, period_start`;
-  return { sql, params: { ...p.params, from: r.from, to: r.to, prev_from: previous.from, prev_to: previous.to } };
+  return { sql, params: { ...p.params, from: r.from, to: r.to, prev_from: previous.from } };
 }
 
 /** Whether a filter's value occurs in the facts at all (any day): an unknown one is refused, not shown as $0. */

@@ -17,7 +17,7 @@ describe('explorer SQL', () => {
       expect(Object.values(q.params)).toContain(HOSTILE);
     }
     const page = pageQuery(r);
-    expect(page.params).toEqual({ category: HOSTILE, f0: HOSTILE, f1: HOSTILE, from: '2026-11-01', to: '2026-11-20', prev_from: '2026-10-12', prev_to: '2026-10-31' });
+    expect(page.params).toEqual({ category: HOSTILE, f0: HOSTILE, f1: HOSTILE, from: '2026-11-01', to: '2026-11-20', prev_from: '2026-10-12' });
     expect(page.sql).toContain("coalesce(template_name, '(none)') in ($f0)");
     expect(page.sql).toContain("coalesce(endpoint_name, '(none)') not in ($f1)");
     expect(page.sql).toContain('from cost_allocated');
