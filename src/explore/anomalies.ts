@@ -9,10 +9,10 @@ export interface AnomalyMark {
 
 export async function anomalyDays(store: Store, range: { from: string; to: string }, asOf: string | undefined): Promise<AnomalyMark[]> {
   const rows = await store.all<{ day: string; title: string }>(
-    `select distinct details->>'day' as day, title
+    `select distinct (details->>'day') as day, title
      from _meta_alert_events
      where rule = 'anomaly' and event in ('fired', 'escalated')
-         and details->>'day' between $from and $to
+         and (details->>'day') between $from and $to
          and created_at <= coalesce($as_of::timestamptz, 'infinity'::timestamptz)
      order by day, title`,
     { from: range.from, to: range.to, as_of: asOf ?? null },

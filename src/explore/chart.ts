@@ -3,7 +3,7 @@
 // marked under the axis with the alert's title as the tooltip. Plain SVG from the report's chart parts
 // (report/charts/axes.ts), the same classes the page's style recolours in dark mode. Figures are drawn from numbers;
 // the exact ones are in the table.
-import { dayLabel, esc, GRID, legend, MUTED, PALETTE, svgDocument, title, usdShort, yScale, type Frame, type LegendItem } from '../report/charts/axes.ts';
+import { dayLabel, esc, GRID, INK, MUTED, PALETTE, svgDocument, title, usdShort, yScale, type Frame } from '../report/charts/axes.ts';
 import type { AnomalyMark } from './anomalies.ts';
 import type { DrawnBudget } from './budgets.ts';
 
@@ -11,7 +11,8 @@ export interface ExploreChartInput {
   title: string;
   /** Period starts (YYYY-MM-DD). */
   periods: string[];
-  series: { label: string; values: number[] }[];
+  /** In the table's order; `other` is the rest together, drawn grey. */
+  series: { label: string; values: number[]; other?: boolean }[];
   budgets: DrawnBudget[];
   anomalies: AnomalyMark[];
   unit: 'usd' | 'hours';
@@ -21,11 +22,57 @@ export interface ExploreChartInput {
 
 const FONT = 'system-ui, -apple-system, Segoe UI, DejaVu Sans, sans-serif';
 const ALERT = '#c00000';
+// the report's palette without its grey, and three more: ten groups apart, the grey for Other
+const COLORS = PALETTE.filter((c) => c !== '#8c8c8c').concat(['#7f3c8d', '#11a579', '#a0522d']);
+const OTHER = '#8c8c8c';
+const colorOf = (s: { other?: boolean }, k: number) => (s.other ? OTHER : COLORS[k % COLORS.length]!);
 
 const hoursShort = (v: number) => (Math.abs(v) >= 1000 ? `${Number((v / 1000).toPrecision(3))}k h` : `${Number(v.toPrecision(3))} h`);
 
+interface Key {
+  label: string;
+  color: string;
+  dashed: boolean;
+}
+
+const LEGEND_ROW = 18;
+const keyWidth = (k: Key) => 19 + k.label.length * 6.5 + 18;
+
+/** The legend's keys in rows that fit the width (eleven groups do not fit one line). */
+function legendRows(keys: readonly Key[], width: number): Key[][] {
+  const rows: Key[][] = [[]];
+  let x = 0;
+  for (const k of keys) {
+    if (x + keyWidth(k) > width && rows.at(-1)!.length > 0) (rows.push([]), (x = 0));
+    rows.at(-1)!.push(k);
+    x += keyWidth(k);
+  }
+  return rows;
+}
+
+function legendSvg(frame: Frame, rows: Key[][]): string {
+  let out = '';
+  rows.forEach((row, r) => {
+    const y = frame.height - 14 - (rows.length - 1 - r) * LEGEND_ROW;
+    let x = frame.left;
+    for (const k of row) {
+      out += k.dashed
+        ? `<line x1="${x}" x2="${x + 14}" y1="${y - 4}" y2="${y - 4}" stroke="${k.color}" stroke-width="2.5" stroke-dasharray="5 3"/>`
+        : `<rect x="${x}" y="${y - 9}" width="12" height="10" fill="${k.color}"/>`;
+      out += `<text x="${x + 19}" y="${y}" font-size="11" fill="${INK}" class="c-ink" font-family="${FONT}">${esc(k.label)}</text>`;
+      x += keyWidth(k);
+    }
+  });
+  return out;
+}
+
 export function exploreChartSvg(input: ExploreChartInput): string {
-  const frame: Frame = { width: input.width ?? 960, height: input.height ?? 340, left: 68, right: 24, top: 40, bottom: 64 };
+  const width = input.width ?? 960;
+  const keys: Key[] = input.series.map((s, k) => ({ label: s.label.length > 28 ? `${s.label.slice(0, 27)}…` : s.label, color: colorOf(s, k), dashed: false }));
+  if (input.budgets.length > 0) keys.push({ label: 'budget', color: ALERT, dashed: true });
+  const rows = legendRows(keys, width - 68 - 24);
+  const extra = (rows.length - 1) * LEGEND_ROW;
+  const frame: Frame = { width, height: (input.height ?? 340) + extra, left: 68, right: 24, top: 40, bottom: 64 + extra };
   const n = input.periods.length;
   let body = title(frame, input.title, FONT);
   const pos = new Array<number>(n).fill(0);
@@ -50,7 +97,7 @@ export function exploreChartSvg(input: ExploreChartInput): string {
   const up = new Array<number>(n).fill(0);
   const down = new Array<number>(n).fill(0);
   input.series.forEach((s, k) => {
-    const color = PALETTE[k % PALETTE.length]!;
+    const color = colorOf(s, k);
     s.values.forEach((v, i) => {
       if (v === 0) return;
       const base = v > 0 ? up : down;
@@ -77,7 +124,5 @@ export function exploreChartSvg(input: ExploreChartInput): string {
   for (let i = 0; i < n; i += every) {
     body += `<text x="${xAt(i).toFixed(1)}" y="${frame.height - frame.bottom + 26}" text-anchor="middle" font-size="11" fill="${MUTED}" class="c-muted" font-family="${FONT}">${esc(dayLabel(input.periods[i]!))}</text>`;
   }
-  const items: LegendItem[] = input.series.map((s, k) => ({ label: s.label.length > 16 ? `${s.label.slice(0, 15)}…` : s.label, color: PALETTE[k % PALETTE.length]!, kind: 'box' }));
-  if (input.budgets.length > 0) items.push({ label: 'budget', color: ALERT, kind: 'dash' });
-  return svgDocument(frame, body + legend(frame, items, FONT));
+  return svgDocument(frame, body + legendSvg(frame, rows));
 }

@@ -131,9 +131,9 @@ function previousText(r: ExploreRequest): string {
 
 function chart(a: ExploreAnswer): Markup {
   const r = a.request;
-  const series = a.table.groups.map((g) => ({ label: g.keys.length === 0 ? 'Other' : g.keys.map((k, i) => g.names[i] ?? k).join(' · '), values: g.cells.map(Number) }));
+  const series = a.table.groups.map((g) => ({ label: g.keys.length === 0 ? 'Other' : g.keys.map((k, i) => g.names[i] ?? k).join(' · '), values: g.cells.map(Number), other: g.keys.length === 0 }));
   const svg = exploreChartSvg({
-    title: `${r.metric === 'cost' ? 'Cost' : 'GPU-hours'} by ${r.by.map(dimensionLabel).join(' and ').toLowerCase()}, per ${r.granularity}`,
+    title: `${r.metric === 'cost' ? 'Cost' : 'GPU-hours'} by ${r.by.map(dimensionLabel).join(' and ')}, per ${r.granularity}`,
     periods: a.table.periods,
     series,
     budgets: a.budgets,

@@ -58,7 +58,15 @@ describe('the cost explorer on the demo database', () => {
 
   beforeAll(async () => {
     tmp = await syncedDatabase('gpuledger-explore-');
-    serve = await startServe({ dbPath: tmp.db, config: testConfig({ timeZone: 'UTC', allocation: ALLOCATION }), host: '127.0.0.1', port: 0, log: silentLogger, cacheAnswers: false });
+    // an anomaly alert that fired on November 10 (as the anomaly rule records one), for the chart to mark
+    const writer = await openStore({ path: tmp.db, command: 'test' });
+    await writer.run(
+      `insert into _meta_alert_events values ('e1', 'anomaly:sim:family:pod', 'fired', 'anomaly', 'sim', 'warning', 1,
+         'Spend anomaly: family pod spent $99.00 on 2026-11-10', 'm', '2026-11-11T00:00:00Z', '2026-11-11T00:05:00Z', '{"day": "2026-11-10", "days": ["2026-11-10"]}')`,
+    );
+    await writer.close();
+    const budgets = [{ name: 'pods', period: 'month' as const, amount: '5000', scope: { family: 'pod' as const } }];
+    serve = await startServe({ dbPath: tmp.db, config: testConfig({ timeZone: 'UTC', allocation: ALLOCATION, alerts: { budgets } }), host: '127.0.0.1', port: 0, log: silentLogger, cacheAnswers: false });
     store = await openStore({ path: tmp.db, readOnly: true, command: 'test' });
   }, 120_000);
   afterAll(async () => {
@@ -122,6 +130,20 @@ describe('the cost explorer on the demo database', () => {
     const page = await explore('by=template');
     expect(page.body).toMatch(/href="\/explore\?[^"]*filter=template%3A/);
     expect(page.body).toContain('<svg');
+  });
+
+  it('draws a budget only where its scope and period are the view\'s, and marks the day an anomaly fired', async () => {
+    const pods = (await explore('granularity=month&by=template&filter=family:pod')).body;
+    expect(pods).toContain('Budget pods: $5,000.00 per month');
+    expect(pods).toContain('class="budget"');
+    for (const other of ['granularity=day&by=template&filter=family:pod', 'granularity=month&by=template', 'granularity=month&by=template&filter=family:pod&filter=-template:x', 'granularity=month&filter=family:serverless']) {
+      expect((await explore(other)).body).not.toContain('class="budget"');
+    }
+    const page = (await explore('by=family')).body;
+    expect(page.match(/class="anomaly"/g)).toHaveLength(1);
+    expect(page).toContain('an anomaly alert fired on: 2026-11-10');
+    // as loaded before the alert was recorded, it had not fired
+    expect((await explore('by=family&as_of=2026-11-10')).body).not.toContain('class="anomaly"');
   });
 
   it.each([
