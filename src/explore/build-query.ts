@@ -23,6 +23,8 @@ interface Parts {
   dims: DimensionSql[];
   /** The filter conditions, ANDed: values of one dimension to include are ORed, exclusions all apply. */
   filters: string;
+  /** The account filters alone: what of them applies to a unit cost's quantity too. */
+  accountFilters: string;
   params: Record<string, string>;
 }
 
@@ -39,8 +41,27 @@ function parts(r: ExploreRequest): Parts {
     group.names.push(`$${name}`);
     groups.set(id, group);
   });
-  const conditions = [...groups.values()].map((g) => `${g.sql.key} ${g.exclude ? 'not in' : 'in'} (${g.names.join(', ')})`);
-  return { source, dims: r.by.map((d) => dimensionSql(source, d, r)), filters: conditions.map((c) => ` and ${c}`).join(''), params };
+  const condition = (g: { sql: DimensionSql; exclude: boolean; names: string[] }) => ` and ${g.sql.key} ${g.exclude ? 'not in' : 'in'} (${g.names.join(', ')})`;
+  const all = [...groups.values()];
+  if (r.metric === 'unit_cost') params.unit_metric = r.unitMetric!;
+  return {
+    source,
+    dims: r.by.map((d) => dimensionSql(source, d, r)),
+    filters: all.map(condition).join(''),
+    accountFilters: all.filter((g) => g.sql.key === 'account').map(condition).join(''),
+    params,
+  };
+}
+
+/**
+ * A unit cost's denominator per period: the metric's whole-account quantity (scope ''), of the accounts the view
+ * keeps – the other filters choose which cost is divided, not what it is divided by.
+ */
+function quantitySql(p: Parts, r: ExploreRequest, from: string): string {
+  return `select ${PERIOD[r.granularity]} as period_start, day, sum(value)::decimal(38,6) as q
+    from metrics_daily
+    where metric = $unit_metric and scope = '' and day between $${from}::date and $to::date${p.accountFilters}
+    group by all`;
 }
 
 /** The rows of a range: its period, the day, each grouping's key and name (k1, n1, k2, n2) and the value v. */
@@ -72,13 +93,14 @@ export function csvQuery(r: ExploreRequest): BuiltQuery {
   const p = parts(r);
   const columns = p.dims.flatMap((d, i) => [`c.k${i + 1} as ${d.column}_key`, `names${i + 1}.n${i + 1} as ${d.column}_name`]);
   const joins = p.dims.map((_, i) => `join names${i + 1} using (k${i + 1})`).join(' ');
+  const unit = r.metric === 'unit_cost';
   const sql = `with facts as materialized (
     ${factsSql(p, r, 'from', 'to')}
 ),
 cells as (select period_start, k1, k2, sum(v) as v from facts group by all),
-${p.dims.map((_, i) => namesSql(p, i)).join(',\n')}
-select c.period_start, ${columns.join(', ')}, c.v as ${p.source.valueColumn}
-from cells as c ${joins}
+${unit ? `quantity as (select period_start, sum(q) as quantity from (${quantitySql(p, r, 'from')}) group by all),\n` : ''}${p.dims.map((_, i) => namesSql(p, i)).join(',\n')}
+select c.period_start, ${columns.join(', ')}, c.v as ${p.source.valueColumn}${unit ? ', quantity.quantity' : ''}
+from cells as c ${joins}${unit ? ' left join quantity using (period_start)' : ''}
 order by c.period_start, c.k1, c.k2`;
   return { sql, params: { ...p.params, from: r.from, to: r.to } };
 }
@@ -105,6 +127,7 @@ top as (select * from ranked where rank <= ${TOP_GROUPS}),
 ${namesSql(p, 0)},
 ${namesSql(p, 1)},
 previous as (select k1, k2, sum(v) as v from both_ranges where not current group by all),
+${r.metric === 'unit_cost' ? `quantity as (select *, day >= $from::date as current from (${quantitySql(p, r, 'prev_from')})),` : ''}
 final as (
     select 'cell' as kind, c.period_start, coalesce(t.rank, ${other}) as rank, null as k1, null as n1, null as k2, null as n2, sum(c.v) as v, null as previous
     from cells as c left join top as t using (k1, k2)
@@ -118,7 +141,15 @@ final as (
     union all
     select 'group', null, ${other}, null, null, null, null,
         (select sum(total) from ranked where rank > ${TOP_GROUPS}),
-        (select sum(pr.v) from previous as pr anti join top using (k1, k2))
+        (select sum(pr.v) from previous as pr anti join top using (k1, k2))${
+    r.metric === 'unit_cost'
+      ? `
+    union all
+    select 'quantity', period_start, 0, null, null, null, null, sum(q), null from quantity where current group by period_start
+    union all
+    select 'quantity_previous', null, 0, null, null, null, null, sum(q), null from quantity where not current`
+      : ''
+  }
 )
 select * from final order by kind, rank, period_start`;
   return { sql, params: { ...p.params, from: r.from, to: r.to, prev_from: previous.from } };
@@ -132,6 +163,11 @@ export function valueExistsQuery(r: ExploreRequest, index: number): BuiltQuery {
   const params: Record<string, string> = { value: f.value };
   if (source.category !== undefined) params.category = source.category;
   return { sql: `select exists (select 1 from ${source.relation} where ${source.where} and ${d.key} = $value) as found`, params };
+}
+
+/** Whether the metric a unit cost divides by has a whole-account quantity, and which metrics have one. */
+export function unitMetricsQuery(): BuiltQuery {
+  return { sql: `select distinct metric from metrics_daily where scope = '' order by metric`, params: {} };
 }
 
 /** Some of a dimension's values, to name what is accepted when a filter's value is not there. */

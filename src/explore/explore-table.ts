@@ -11,9 +11,10 @@ export interface ExploreGroup {
   /** Key and name per grouping (empty for "other"). */
   keys: string[];
   names: (string | null)[];
-  /** Exact decimal text per period (in `periods` order); '0.000000' where the group had nothing. */
-  cells: string[];
-  total: string;
+  /** Exact decimal text per period (in `periods` order); '0.000000' where the group had nothing; null for a unit
+   * cost where the period has no quantity. */
+  cells: (string | null)[];
+  total: string | null;
   /** The previous range's total; null where the group had none there. */
   previous: string | null;
   /** Percent of the grand total, 2 decimals (null when the grand total is 0). */
@@ -26,9 +27,9 @@ export interface ExploreTable {
   periods: string[];
   groups: ExploreGroup[];
   /** Per period, the sum of every group. */
-  periodTotals: string[];
-  total: string;
-  previous: string;
+  periodTotals: (string | null)[];
+  total: string | null;
+  previous: string | null;
   change: string | null;
 }
 
@@ -65,8 +66,16 @@ function percent(a: bigint, b: bigint, decimals: number): string | null {
   return `${negative ? '-' : ''}${whole}${decimals > 0 ? `.${frac}` : ''}`;
 }
 
+/** a ÷ b to 6 decimals, half away from zero, exactly; null when b is 0 (no quantity: no unit cost). */
+export function divideMicros(a: bigint, b: bigint): bigint | null {
+  if (b === 0n) return null;
+  const num = a * 1_000_000n * 2n * (b < 0n ? -1n : 1n);
+  const den = b < 0n ? -b : b;
+  return num >= 0n ? (num / den + 1n) / 2n : -((-num / den + 1n) / 2n);
+}
+
 export interface PageRow {
-  kind: 'cell' | 'group';
+  kind: 'cell' | 'group' | 'quantity' | 'quantity_previous';
   period_start: string | null;
   rank: number | string;
   k1: string | null;
@@ -78,6 +87,39 @@ export interface PageRow {
 }
 
 export function exploreTable(rows: readonly PageRow[], periods: string[], levels: number): ExploreTable {
+  const cost = costTable(rows, periods, levels);
+  if (!rows.some((r) => r.kind === 'quantity' || r.kind === 'quantity_previous')) return cost;
+  return unitCostTable(cost, rows);
+}
+
+/** Each figure divided by the metric's quantity of its period (of the range, of the previous range). */
+function unitCostTable(cost: ExploreTable, rows: readonly PageRow[]): ExploreTable {
+  const micros = (s: string | null) => (s === null ? 0n : decimalStringToMicros(s));
+  const quantity = cost.periods.map(() => 0n);
+  const at = new Map(cost.periods.map((p, i) => [p, i]));
+  let previousQuantity = 0n;
+  for (const r of rows) {
+    if (r.kind === 'quantity') quantity[at.get(r.period_start!)!]! += micros(r.v);
+    if (r.kind === 'quantity_previous') previousQuantity += micros(r.v);
+  }
+  const range = quantity.reduce((a, b) => a + b, 0n);
+  const per = (value: string | null, q: bigint) => {
+    if (value === null) return null;
+    const m = divideMicros(decimalStringToMicros(value), q);
+    return m === null ? null : microsToDecimalString(m);
+  };
+  const changeOf = (now: string | null, before: string | null) => (now === null || before === null ? null : percent(micros(now) - micros(before), micros(before), 1));
+  const groups = cost.groups.map((g) => {
+    const total = per(g.total, range);
+    const previous = per(g.previous, previousQuantity);
+    return { ...g, cells: g.cells.map((c, i) => per(c, quantity[i]!)), total, previous, change: changeOf(total, previous) };
+  });
+  const total = per(cost.total, range);
+  const previous = per(cost.previous, previousQuantity);
+  return { periods: cost.periods, groups, periodTotals: cost.periodTotals.map((c, i) => per(c, quantity[i]!)), total, previous, change: changeOf(total, previous) };
+}
+
+function costTable(rows: readonly PageRow[], periods: string[], levels: number): ExploreTable {
   const at = new Map(periods.map((p, i) => [p, i]));
   const byRank = new Map<number, { cells: bigint[]; row?: PageRow }>();
   const entry = (rank: number) => {
@@ -91,7 +133,7 @@ export function exploreTable(rows: readonly PageRow[], periods: string[], levels
       const i = at.get(row.period_start!);
       if (i === undefined) throw new Error(`explore: period ${row.period_start} is outside the range`);
       entry(rank).cells[i]! += decimalStringToMicros(row.v!);
-    } else if (rank <= TOP_GROUPS || row.v !== null || row.previous !== null) entry(rank).row = row;
+    } else if (row.kind === 'group' && (rank <= TOP_GROUPS || row.v !== null || row.previous !== null)) entry(rank).row = row;
   }
   const micros = (s: string | null) => (s === null ? 0n : decimalStringToMicros(s));
   const total = [...byRank.values()].reduce((sum, e) => sum + e.cells.reduce((a, b) => a + b, 0n), 0n);

@@ -24,7 +24,9 @@ export type Preset = (typeof PRESETS)[number];
 export const GRANULARITIES = ['day', 'week', 'month'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 export const METRICS = ['cost', 'gpu_hours'] as const;
-export type Metric = (typeof METRICS)[number];
+/** cost, GPU-hours, or the cost per unit of an imported (or derived) business metric (metrics_daily). */
+export type Metric = (typeof METRICS)[number] | 'unit_cost';
+const METRIC_TEXT = /^(cost|gpu_hours|unit_cost:([A-Za-z0-9_.:-]+))$/;
 
 export interface ExploreRequest {
   /** Inclusive UTC days, YYYY-MM-DD. */
@@ -37,6 +39,8 @@ export interface ExploreRequest {
   by: Dimension[];
   filters: Filter[];
   metric: Metric;
+  /** With metric unit_cost: the business metric whose whole-account quantity divides the cost. */
+  unitMetric: string | undefined;
   /** Figures as loaded at a past moment: as written in the URL, and the moment (a day means its end), or undefined for now. */
   asOf: { text: string; at: string } | undefined;
 }
@@ -63,7 +67,7 @@ const rawSchema = z.object({
   granularity: optional(z.enum(GRANULARITIES, { message: `granularity must be one of ${GRANULARITIES.join(', ')}` })),
   by: z.array(z.string()).transform((list) => list.filter((b) => b !== '')),
   filter: z.array(z.string()).transform((list) => list.filter((f) => f.trim() !== '')),
-  metric: optional(z.enum(METRICS, { message: `metric must be one of ${METRICS.join(', ')}` })),
+  metric: optional(z.string().regex(METRIC_TEXT, 'metric must be cost, gpu_hours or unit_cost:<metric> (a metric of metrics_daily, e.g. unit_cost:images)')),
   as_of: optional(
     z
       .string()
@@ -173,7 +177,9 @@ export function parseExploreRequest(search: URLSearchParams, today: string): Exp
   const categories = new Set([...by, ...filters.map((f) => f.dimension)].flatMap((d) => (d.kind === 'category' ? [d.category] : [])));
   if (categories.size > 1) throw new ExploreRequestError(`one allocation category per view (each splits the same cost its own way); got ${[...categories].join(', ')}`);
   const asOf = raw.as_of === undefined ? undefined : { text: raw.as_of, at: raw.as_of.length === 10 ? `${raw.as_of}T23:59:59.999Z` : raw.as_of };
-  return { ...range, preset: raw.preset, granularity: raw.granularity ?? 'day', by, filters, metric: raw.metric ?? 'cost', asOf };
+  const metric = METRIC_TEXT.exec(raw.metric ?? 'cost')!;
+  const unitMetric = metric[2];
+  return { ...range, preset: raw.preset, granularity: raw.granularity ?? 'day', by, filters, metric: unitMetric !== undefined ? 'unit_cost' : (metric[1] as Metric), unitMetric, asOf };
 }
 
 /** The URL parameters of a request, in a stable order: the link for a view (a preset stays a preset). */
@@ -184,7 +190,7 @@ export function requestParams(r: ExploreRequest): URLSearchParams {
   p.set('granularity', r.granularity);
   for (const d of r.by) p.append('by', dimensionText(d));
   for (const f of r.filters) p.append('filter', filterText(f));
-  if (r.metric !== 'cost') p.set('metric', r.metric);
+  if (r.metric !== 'cost') p.set('metric', r.metric === 'unit_cost' ? `unit_cost:${r.unitMetric}` : r.metric);
   if (r.asOf) p.set('as_of', r.asOf.text);
   return p;
 }

@@ -8,8 +8,9 @@ import type { Table } from '../util/table-text.ts';
 import { anomalyDays, type AnomalyMark } from './anomalies.ts';
 import { withFiguresAsOf } from './as-of.ts';
 import { matchingBudgets, type DrawnBudget } from './budgets.ts';
-import { csvQuery, pageQuery, someValuesQuery, valueExistsQuery } from './build-query.ts';
-import { exploreTable, periodStarts, type ExploreTable, type PageRow } from './explore-table.ts';
+import { csvQuery, pageQuery, someValuesQuery, unitMetricsQuery, valueExistsQuery } from './build-query.ts';
+import { divideMicros, exploreTable, periodStarts, type ExploreTable, type PageRow } from './explore-table.ts';
+import { decimalStringToMicros, microsToDecimalString } from '../util/decimal.ts';
 import { dimensionText, ExploreRequestError, filterText, parseExploreRequest, type ExploreRequest } from './request.ts';
 
 /** The data's current UTC day: the presets count back from it (report_clock: the data horizon). */
@@ -22,7 +23,16 @@ export async function readExploreRequest(store: Store, search: URLSearchParams):
   return parseExploreRequest(search, await dataToday(store));
 }
 
+/** The metrics with a whole-account quantity: what a unit cost can divide by. */
+export async function wholeAccountMetrics(store: Store): Promise<string[]> {
+  return (await store.all<{ metric: string }>(unitMetricsQuery().sql)).map((m) => m.metric);
+}
+
 async function checkValues(store: Store, r: ExploreRequest): Promise<void> {
+  if (r.metric === 'unit_cost') {
+    const known = await wholeAccountMetrics(store);
+    if (!known.includes(r.unitMetric!)) throw new ExploreRequestError(`no metric '${r.unitMetric}' with a whole-account quantity in metrics_daily: use ${known.map((m) => `unit_cost:${m}`).join(', ') || 'none (gpuledger metrics import brings one)'}`);
+  }
   const categories = new Set([...r.by, ...r.filters.map((f) => f.dimension)].flatMap((d) => (d.kind === 'category' ? [d.category] : [])));
   if (categories.size > 0) {
     const known = await allocationCategories(store);
@@ -66,7 +76,15 @@ export async function exploreCsvTable(store: Store, r: ExploreRequest): Promise<
   return withFiguresAsOf(store, r.asOf?.at, async () => {
     const q = csvQuery(r);
     const reader = await store.connection.runAndReadAll(q.sql, q.params);
-    return { columns: columnsOf(reader.columnNames(), reader.columnTypes()), rows: reader.getRowsJson() };
+    const table: Table = { columns: columnsOf(reader.columnNames(), reader.columnTypes()), rows: reader.getRowsJson() };
+    if (r.metric !== 'unit_cost') return table;
+    // the unit cost of each row, divided exactly as the page divides (explore-table.ts)
+    const unit = (row: unknown[]) => {
+      const [amount, quantity] = row.slice(-2) as [string, string | null];
+      const m = quantity === null ? null : divideMicros(decimalStringToMicros(amount), decimalStringToMicros(quantity));
+      return m === null ? null : microsToDecimalString(m);
+    };
+    return { columns: [...table.columns, { name: 'unit_cost', kind: 'exact-number' }], rows: table.rows.map((row) => [...row, unit(row)]) };
   });
 }
 

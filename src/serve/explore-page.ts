@@ -5,7 +5,7 @@
 import type { Config } from '../config/schema.ts';
 import { exploreChartSvg } from '../explore/chart.ts';
 import type { ExploreGroup } from '../explore/explore-table.ts';
-import { allocationCategories, exploreAnswer, readExploreRequest, type ExploreAnswer } from '../explore/run-explore.ts';
+import { allocationCategories, exploreAnswer, readExploreRequest, wholeAccountMetrics, type ExploreAnswer } from '../explore/run-explore.ts';
 import { dimensionText, filterText, GRANULARITIES, PLAIN_DIMENSIONS, PRESETS, requestParams, type Dimension, type ExploreRequest, type Filter } from '../explore/request.ts';
 import { html, joinHtml, trustedMarkup, type Markup } from '../present/html.ts';
 import type { Store } from '../store/database.ts';
@@ -50,6 +50,17 @@ function hoursText(value: string): string {
   return `${negative && hundredths > 0n ? '-' : ''}${whole}.${(hundredths % 100n).toString().padStart(2, '0')} h`;
 }
 
+/** A unit cost to 4 decimals: a cost per image or per job is often below a cent. */
+function unitText(value: string): string {
+  const micros = decimalStringToMicros(value);
+  const negative = micros < 0n;
+  const units = ((negative ? -micros : micros) + 50n) / 100n;
+  const whole = (units / 10_000n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${negative && units > 0n ? '-' : ''}$${whole}.${(units % 10_000n).toString().padStart(4, '0')}`;
+}
+
+const metricName = (r: ExploreRequest) => (r.metric === 'cost' ? 'Cost' : r.metric === 'gpu_hours' ? 'GPU-hours' : `Cost per ${r.unitMetric}`);
+
 function option(value: string, label: string, selected: boolean): Markup {
   return html`<option value="${value}"${selected ? trustedMarkup(' selected') : ''}>${label}</option>`;
 }
@@ -59,11 +70,11 @@ function dimensionOptions(selected: Dimension | undefined, categories: string[],
   const chosen = selected ? dimensionText(selected) : undefined;
   return [
     ...plain.map((d) => option(d, DIMENSION_LABELS[d], chosen === d)),
-    ...(metric === 'cost' ? categories.map((c) => option(`category:${c}`, `Category ${c}`, chosen === `category:${c}`)) : []),
+    ...(metric !== 'gpu_hours' ? categories.map((c) => option(`category:${c}`, `Category ${c}`, chosen === `category:${c}`)) : []),
   ];
 }
 
-function controls(r: ExploreRequest, categories: string[]): Markup {
+function controls(r: ExploreRequest, categories: string[], unitMetrics: string[]): Markup {
   const kept = r.filters.map((f) => html`<input type="hidden" name="filter" value="${filterText(f)}">`);
   return html`<form class="tools explore" method="get" action="/explore" aria-label="Explorer view">
 <label>Range <select name="preset">${option('', 'Custom (from, to)', r.preset === undefined)}${PRESETS.map((p) => option(p, PRESET_LABELS[p], r.preset === p))}</select></label>
@@ -72,7 +83,7 @@ function controls(r: ExploreRequest, categories: string[]): Markup {
 <label>Granularity <select name="granularity">${GRANULARITIES.map((g) => option(g, g, r.granularity === g))}</select></label>
 <label>Group by <select name="by">${dimensionOptions(r.by[0], categories, r.metric)}</select></label>
 <label>then by <select name="by">${option('', '(nothing)', r.by[1] === undefined)}${dimensionOptions(r.by[1], categories, r.metric)}</select></label>
-<label>Metric <select name="metric">${option('cost', 'Cost (USD)', r.metric === 'cost')}${option('gpu_hours', 'GPU-hours', r.metric === 'gpu_hours')}</select></label>
+<label>Metric <select name="metric">${option('cost', 'Cost (USD)', r.metric === 'cost')}${option('gpu_hours', 'GPU-hours', r.metric === 'gpu_hours')}${unitMetrics.map((m) => option(`unit_cost:${m}`, `Cost per ${m}`, r.unitMetric === m))}</select></label>
 <label>Add filter <input name="filter" value="" placeholder="template:name, -family:storage"></label>
 <label>As loaded at <input name="as_of" value="${r.asOf?.text ?? ''}" placeholder="YYYY-MM-DD or …T12:00:00Z"></label>
 ${kept}<button type="submit">Show</button>
@@ -108,8 +119,8 @@ function groupCells(a: ExploreAnswer, g: ExploreGroup): Markup {
 function table(a: ExploreAnswer): Markup {
   const r = a.request;
   const t = a.table;
-  const value = r.metric === 'cost' ? (v: string) => usdText(v) : hoursText;
-  const num = (v: string) => html`<td class="num" data-v="${v}">${value(v)}</td>`;
+  const value = r.metric === 'cost' ? (v: string) => usdText(v) : r.metric === 'gpu_hours' ? hoursText : unitText;
+  const num = (v: string | null) => (v === null ? html`<td class="num" data-v="">–</td>` : html`<td class="num" data-v="${v}">${value(v)}</td>`);
   const pct = (v: string | null, change: boolean) => {
     if (v === null) return html`<td class="num" data-v="">–</td>`;
     const up = change && !v.startsWith('-') && Number(v) !== 0;
@@ -119,9 +130,11 @@ function table(a: ExploreAnswer): Markup {
   const head = html`<tr>${r.by.map((d, i) => html`<th scope="col"${i === 0 ? trustedMarkup(' class="pin-l"') : ''}>${dimensionLabel(d)}</th>`)}${t.periods.map((p) => html`<th scope="col" class="num">${p}</th>`)}<th scope="col" class="num">Total</th><th scope="col" class="num">Share</th><th scope="col" class="num">Change</th></tr>`;
   const rows = t.groups.map((g) => html`<tr data-rank="${g.rank}">${groupCells(a, g)}${g.cells.map(num)}${num(g.total)}${pct(g.share, false)}${pct(g.change, true)}</tr>`);
   const total = html`<tr class="total"><th scope="row" class="pin-l" colspan="${r.by.length}">Total</th>${t.periodTotals.map(num)}${num(t.total)}${pct(t.total === '0.000000' ? null : '100.00', false)}${pct(t.change, true)}</tr>`;
-  const empty = t.groups.length === 0 ? html`<p class="note">No ${r.metric === 'cost' ? 'cost' : 'GPU-hours'} in this range with these filters.</p>` : '';
+  const empty = t.groups.length === 0 ? html`<p class="note">No ${r.metric === 'gpu_hours' ? 'GPU-hours' : 'cost'} in this range with these filters.</p>` : '';
   return html`${empty}<div class="scroll" tabindex="0" role="region" aria-label="Groups by period"><table id="explore-table"><thead>${head}</thead><tbody>${rows}</tbody><tfoot>${total}</tfoot></table></div>
-<p class="note">Top 10 groups by total, the rest as Other. Change: against ${previousText(r)}, the ${r.metric === 'cost' ? 'cost' : 'GPU-hours'} of the same number of days just before.</p>`;
+<p class="note">Top 10 groups by total, the rest as Other. Change: against ${previousText(r)}, the same number of days just before.${
+    r.metric === 'unit_cost' ? ` Each figure is the group's cost ÷ the whole account's ${r.unitMetric} in that period (– where there was none), so the groups add up to the total; share is of the cost.` : ''
+  }</p>`;
 }
 
 function previousText(r: ExploreRequest): string {
@@ -131,14 +144,14 @@ function previousText(r: ExploreRequest): string {
 
 function chart(a: ExploreAnswer): Markup {
   const r = a.request;
-  const series = a.table.groups.map((g) => ({ label: g.keys.length === 0 ? 'Other' : g.keys.map((k, i) => g.names[i] ?? k).join(' · '), values: g.cells.map(Number), other: g.keys.length === 0 }));
+  const series = a.table.groups.map((g) => ({ label: g.keys.length === 0 ? 'Other' : g.keys.map((k, i) => g.names[i] ?? k).join(' · '), values: g.cells.map((c) => (c === null ? 0 : Number(c))), other: g.keys.length === 0 }));
   const svg = exploreChartSvg({
-    title: `${r.metric === 'cost' ? 'Cost' : 'GPU-hours'} by ${r.by.map(dimensionLabel).join(' and ')}, per ${r.granularity}`,
+    title: `${metricName(r)} by ${r.by.map(dimensionLabel).join(' and ')}, per ${r.granularity}`,
     periods: a.table.periods,
     series,
     budgets: a.budgets,
     anomalies: a.anomalies,
-    unit: r.metric === 'cost' ? 'usd' : 'hours',
+    unit: r.metric === 'gpu_hours' ? 'hours' : 'usd',
   });
   const notes = [
     ...a.budgets.map((b) => html`Budget ${b.name}: ${usdText(b.amount)} per ${r.granularity} (dashed line).`),
@@ -149,12 +162,12 @@ function chart(a: ExploreAnswer): Markup {
 
 export async function explorePage(store: Store, ctx: PageContext, config: Config): Promise<string> {
   const request = await readExploreRequest(store, ctx.url.searchParams);
-  const [answer, categories] = [await exploreAnswer(store, config, request), await allocationCategories(store)];
+  const [answer, categories, unitMetrics] = [await exploreAnswer(store, config, request), await allocationCategories(store), await wholeAccountMetrics(store)];
   const r = answer.request;
   const lines = [
-    `${r.from} – ${r.to}, per ${r.granularity} · ${r.metric === 'cost' ? 'amounts in USD' : 'estimated GPU-hours'}`,
+    `${r.from} – ${r.to}, per ${r.granularity} · ${r.metric === 'cost' ? 'amounts in USD' : r.metric === 'gpu_hours' ? 'estimated GPU-hours' : `USD per ${r.unitMetric}`}`,
     ...(r.asOf ? [`Figures as loaded at ${r.asOf.at}`] : []),
   ];
   const body = html`<section id="s-explore">${filterList(r)}${chart(answer)}${table(answer)}</section>`;
-  return shell(ctx, 'Cost explorer', lines, body.text, controls(r, categories).text);
+  return shell(ctx, 'Cost explorer', lines, body.text, controls(r, categories, unitMetrics).text);
 }

@@ -29,6 +29,18 @@ describe('explorer SQL', () => {
     expect(q.sql).toContain("account not in ($f2)");
   });
 
+  it('divides a unit cost by the metric of the accounts kept, whatever the other filters', () => {
+    // a metric name is letters, digits, '_', '.', '-' (metrics import's rule); it is bound all the same
+    expect(() => parse(`metric=unit_cost:${encodeURIComponent(HOSTILE)}`)).toThrow('metric must be cost, gpu_hours or unit_cost:<metric>');
+    const q = pageQuery(parse('metric=unit_cost:images.v2&filter=family:pod&filter=-account:b'));
+    expect(q.params.unit_metric).toBe('images.v2');
+    expect(q.sql).not.toContain('images.v2');
+    const quantity = /from metrics_daily[^)]*/.exec(q.sql)![0];
+    expect(quantity).toContain('metric = $unit_metric');
+    expect(quantity).toContain('account not in ($f1)');
+    expect(quantity).not.toContain('$f0');
+  });
+
   it('reads cost_daily for cost, gpu_hours_daily for GPU-hours', () => {
     expect(csvQuery(parse('by=family')).sql).toMatch(/from cost_daily\s/);
     expect(csvQuery(parse('metric=gpu_hours&by=gpu_type')).sql).toMatch(/from gpu_hours_daily\s/);

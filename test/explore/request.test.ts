@@ -7,7 +7,7 @@ const parse = (query: string) => parseExploreRequest(new URLSearchParams(query),
 
 describe('explorer parameters', () => {
   it('defaults to the month to date by family, per day, cost', () => {
-    expect(parse('')).toEqual({ from: '2026-11-01', to: '2026-11-20', preset: undefined, granularity: 'day', by: [{ kind: 'plain', name: 'family' }], filters: [], metric: 'cost', asOf: undefined });
+    expect(parse('')).toEqual({ from: '2026-11-01', to: '2026-11-20', preset: undefined, granularity: 'day', by: [{ kind: 'plain', name: 'family' }], filters: [], metric: 'cost', unitMetric: undefined, asOf: undefined });
   });
 
   it.each([
@@ -45,7 +45,14 @@ describe('explorer parameters', () => {
     expect(parse('as_of=2026-11-02T10:00:00Z').asOf).toEqual({ text: '2026-11-02T10:00:00Z', at: '2026-11-02T10:00:00Z' });
   });
 
+  it('reads a unit cost of a named metric', () => {
+    expect(parse('metric=unit_cost:images')).toMatchObject({ metric: 'unit_cost', unitMetric: 'images' });
+    expect(parse('metric=gpu_hours')).toMatchObject({ metric: 'gpu_hours', unitMetric: undefined });
+  });
+
   it('round-trips through its own link', () => {
+    const unit = parse('metric=unit_cost:jobs_completed&by=endpoint');
+    expect(parseExploreRequest(requestParams(unit), TODAY)).toEqual(unit);
     const r = parse('preset=30d&granularity=week&by=resource&by=family&filter=-family:storage&metric=gpu_hours&as_of=2026-11-02');
     expect(parseExploreRequest(requestParams(r), TODAY)).toEqual(r);
     const custom = parse('from=2026-10-03&to=2026-10-09');
@@ -61,7 +68,8 @@ describe('explorer parameters', () => {
     ['by=category:team&filter=category:env:prod', 'one allocation category per view (each splits the same cost its own way); got team, env'],
     ['granularity=hour', 'granularity must be one of day, week, month'],
     ['preset=lastweek', 'preset must be one of mtd, last-month, 7d, 30d, 90d, ytd'],
-    ['metric=profit', 'metric must be one of cost, gpu_hours'],
+    ['metric=profit', 'metric must be cost, gpu_hours or unit_cost:<metric> (a metric of metrics_daily, e.g. unit_cost:images)'],
+    ['metric=unit_cost:', 'metric must be cost, gpu_hours or unit_cost:<metric> (a metric of metrics_daily, e.g. unit_cost:images)'],
     ['from=2026-11-01', 'from and to go together (YYYY-MM-DD each), or use preset=mtd|last-month|7d|30d|90d|ytd'],
     ['from=2026-11-31&to=2026-12-01', 'from must be a real day (YYYY-MM-DD)'],
     ['from=2026-11-02&to=2026-11-01', 'from (2026-11-02) is after to (2026-11-01)'],

@@ -151,6 +151,7 @@ describe('the cost explorer on the demo database', () => {
     ['filter=family:nosuch', /^filter family:nosuch: no family 'nosuch' in the data; values include 'cluster', 'pod'/],
     ['filter=category:nosuch:x', /^no allocation category 'nosuch': use category:team\n$/],
     ['granularity=hour', /^granularity must be one of day, week, month\n$/],
+    ['metric=profit', /^metric must be cost, gpu_hours or unit_cost:<metric>/],
     ['metric=gpu_hours&by=template', /^metric gpu_hours has no template: use family, endpoint, gpu_type, resource, account\n$/],
     ['colour=red', /^unknown parameter 'colour'/],
     ['as_of=yesterday', /^as_of must be a day/],
@@ -161,6 +162,29 @@ describe('the cost explorer on the demo database', () => {
       expect(res.body).toMatch(message);
       expect(res.body.trimEnd().split('\n')).toHaveLength(1);
     }
+  });
+
+  it('divides the cost by a metric\'s whole-account quantity for a unit cost, exactly', async () => {
+    const quantity = decimalStringToMicros(
+      (await store.one<{ q: string }>(`select sum(value)::varchar as q from metrics_daily where metric = 'gpu_hours' and scope = '' and day between $1::date and $2::date`, [MONTH.from, MONTH.to]))!.q,
+    );
+    const cost = await total();
+    // cost ÷ quantity to the micro-dollar, half up
+    const expected = (cost * 1_000_000n * 2n / quantity + 1n) / 2n;
+    const page = await explore('granularity=month&by=family&metric=unit_cost:gpu_hours');
+    expect(page.status, page.body).toBe(200);
+    expect(pageTotal(page.body)).toBe(expected);
+    expect(page.body).toContain('Cost per gpu_hours by Family');
+    const rows = csvRows((await explore('granularity=month&by=family&metric=unit_cost:gpu_hours', '/explore.csv')).body);
+    expect(Object.keys(rows[0]!)).toEqual(['period_start', 'family_key', 'family_name', 'amount', 'quantity', 'unit_cost']);
+    expect(sumOf(rows, 'amount')).toBe(cost);
+    for (const row of rows) {
+      expect(decimalStringToMicros(row.quantity!)).toBe(quantity);
+      expect(decimalStringToMicros(row.unit_cost!)).toBe((decimalStringToMicros(row.amount!) * 2_000_000n / quantity + 1n) / 2n);
+    }
+    const refused = await explore('metric=unit_cost:images');
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatch(/^no metric 'images' with a whole-account quantity in metrics_daily: use unit_cost:gpu_hours/);
   });
 
   it('adds up GPU-hours to gpu_hours_daily', async () => {
