@@ -37,7 +37,7 @@ describe('explorer SQL', () => {
     expect(q.sql).not.toContain('images.v2');
     const quantity = /from metrics_daily[^)]*/.exec(q.sql)![0];
     expect(quantity).toContain('metric = $unit_metric');
-    expect(quantity).toContain('account not in ($f1)');
+    expect(quantity).toContain('account not in ($f1');
     expect(quantity).not.toContain('$f0');
   });
 
