@@ -23,9 +23,20 @@ export async function readExploreRequest(store: Store, search: URLSearchParams):
   return parseExploreRequest(search, await dataToday(store));
 }
 
-/** The metrics with a whole-account quantity: what a unit cost can divide by. */
+/** The metrics with a whole-account quantity: what a unit cost can divide by (metrics_daily, every day). */
 export async function wholeAccountMetrics(store: Store): Promise<string[]> {
   return (await store.all<{ metric: string }>(unitMetricsQuery().sql)).map((m) => m.metric);
+}
+
+/**
+ * What the page's metric list offers: the imported metrics with a whole-account quantity, and gpu_hours, which
+ * metrics_daily derives for the whole account wherever there is GPU spend. Read from the import alone: listing
+ * metrics_daily computes every derived metric of every day, on every page (a request for one is still checked
+ * against metrics_daily itself).
+ */
+export async function offeredUnitMetrics(store: Store): Promise<string[]> {
+  const imported = (await store.all<{ metric: string }>(`select distinct metric from stg_metrics where scope = '' order by metric`)).map((m) => m.metric);
+  return [...new Set(['gpu_hours', ...imported])].sort();
 }
 
 async function checkValues(store: Store, r: ExploreRequest): Promise<void> {

@@ -5,7 +5,7 @@
 import type { Config } from '../config/schema.ts';
 import { exploreChartSvg } from '../explore/chart.ts';
 import type { ExploreGroup } from '../explore/explore-table.ts';
-import { allocationCategories, exploreAnswer, readExploreRequest, wholeAccountMetrics, type ExploreAnswer } from '../explore/run-explore.ts';
+import { allocationCategories, exploreAnswer, offeredUnitMetrics, readExploreRequest, type ExploreAnswer } from '../explore/run-explore.ts';
 import { dimensionText, filterText, GRANULARITIES, PLAIN_DIMENSIONS, PRESETS, requestParams, type Dimension, type ExploreRequest, type Filter } from '../explore/request.ts';
 import { html, joinHtml, trustedMarkup, type Markup } from '../present/html.ts';
 import type { Store } from '../store/database.ts';
@@ -129,7 +129,7 @@ function table(a: ExploreAnswer): Markup {
   };
   const head = html`<tr>${r.by.map((d, i) => html`<th scope="col"${i === 0 ? trustedMarkup(' class="pin-l"') : ''}>${dimensionLabel(d)}</th>`)}${t.periods.map((p) => html`<th scope="col" class="num">${p}</th>`)}<th scope="col" class="num">Total</th><th scope="col" class="num">Share</th><th scope="col" class="num">Change</th></tr>`;
   const rows = t.groups.map((g) => html`<tr data-rank="${g.rank}">${groupCells(a, g)}${g.cells.map(num)}${num(g.total)}${pct(g.share, false)}${pct(g.change, true)}</tr>`);
-  const total = html`<tr class="total"><th scope="row" class="pin-l" colspan="${r.by.length}">Total</th>${t.periodTotals.map(num)}${num(t.total)}${pct(t.total === '0.000000' ? null : '100.00', false)}${pct(t.change, true)}</tr>`;
+  const total = html`<tr class="total"><th scope="row" class="pin-l" colspan="${r.by.length}">Total</th>${t.periodTotals.map(num)}${num(t.total)}${pct(t.total === null || t.total === '0.000000' ? null : '100.00', false)}${pct(t.change, true)}</tr>`;
   const empty = t.groups.length === 0 ? html`<p class="note">No ${r.metric === 'gpu_hours' ? 'GPU-hours' : 'cost'} in this range with these filters.</p>` : '';
   return html`${empty}<div class="scroll" tabindex="0" role="region" aria-label="Groups by period"><table id="explore-table"><thead>${head}</thead><tbody>${rows}</tbody><tfoot>${total}</tfoot></table></div>
 <p class="note">Top 10 groups by total, the rest as Other. Change: against ${previousText(r)}, the same number of days just before.${
@@ -162,7 +162,7 @@ function chart(a: ExploreAnswer): Markup {
 
 export async function explorePage(store: Store, ctx: PageContext, config: Config): Promise<string> {
   const request = await readExploreRequest(store, ctx.url.searchParams);
-  const [answer, categories, unitMetrics] = [await exploreAnswer(store, config, request), await allocationCategories(store), await wholeAccountMetrics(store)];
+  const [answer, categories, unitMetrics] = [await exploreAnswer(store, config, request), await allocationCategories(store), await offeredUnitMetrics(store)];
   const r = answer.request;
   const lines = [
     `${r.from} – ${r.to}, per ${r.granularity} · ${r.metric === 'cost' ? 'amounts in USD' : r.metric === 'gpu_hours' ? 'estimated GPU-hours' : `USD per ${r.unitMetric}`}`,
