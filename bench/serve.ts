@@ -27,7 +27,7 @@ import { silentLogger } from '../src/util/log.ts';
 import { viewsDatabase } from './views-db.ts';
 
 const RESULT = fileURLToPath(new URL('./results/serve.json', import.meta.url));
-const GOALS = { p95Ms: 500, ratio: 2, htmlRatio: 1.2 };
+const GOALS = { p95Ms: 500, ratio: 2, exploreRatio: 1.5, htmlRatio: 1.2 };
 const RUNS = 12;
 const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 const log = (s: string) => process.stderr.write(s + '\n');
@@ -69,7 +69,16 @@ async function main(): Promise<void> {
       `select coalesce(template_name, '(none)') as template, arg_max(resource_id, amount) as resource from rpt_cost_detail
        where family = 'pod' and day >= date_trunc('month', (select max(day) from cost_daily)) group by 1 order by sum(amount) desc limit 1`,
     );
+    // the explorer over the last whole month of the data, by each grouping, per day (issue 27 §2)
+    const month = await probe.one<{ from: string; to: string }>(
+      `select strftime(m - interval 1 month, '%Y-%m-%d') as "from", strftime(m - interval 1 day, '%Y-%m-%d') as "to"
+       from (select date_trunc('month', max(day)) as m from cost_daily)`,
+    );
+    const categories = (await probe.all<{ category: string }>('select category from dim_allocation_category order by 1')).map((c) => `category:${c.category}`);
     await probe.close();
+    const explore = ['family', 'template', 'endpoint', 'gpu_type', 'resource', 'account', 'component', ...categories.slice(0, 1)].map(
+      (by) => `/explore?${new URLSearchParams({ from: month!.from, to: month!.to, granularity: 'day', by })}`,
+    );
     const drill = new URLSearchParams({ family: 'pod', by: 'template', value: top!.template });
     const paths = [
       '/report/nightly',
@@ -83,8 +92,11 @@ async function main(): Promise<void> {
       '/alerts',
       '/views',
       `/sql?${new URLSearchParams({ q: 'select family, sum(amount) as amount from cost_daily group by 1 order by 1' })}`,
+      ...explore,
     ];
-    for (const p of paths) {
+    // BENCH_SERVE_PAGES=/explore measures only the pages whose path starts so (no result file: not a complete run)
+    const only = process.env.BENCH_SERVE_PAGES;
+    for (const p of paths.filter((path) => only === undefined || path.startsWith(only))) {
       log(`${p}…`);
       // the first request of a fresh server: the published file is opened too
       const fresh = await startServe({ dbPath: path, config, host: '127.0.0.1', port: 0, log: silentLogger, cacheAnswers: false });
@@ -124,13 +136,15 @@ async function main(): Promise<void> {
       const page95 = p95(times);
       const median = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
       const ratio = median / floor;
-      const ok = page95 <= GOALS.p95Ms && ratio <= GOALS.ratio;
+      const goalRatio = p.startsWith('/explore') ? GOALS.exploreRatio : GOALS.ratio;
+      const ok = page95 <= GOALS.p95Ms && ratio <= goalRatio;
       passed &&= ok;
       pages[p] = {
         p95_ms: round(page95, 1),
         median_ms: round(median, 1),
         floor_ms: round(floor, 1),
         ratio: round(ratio),
+        goal_ratio: goalRatio,
         statements: statements.length,
         bytes: warm.bytes,
         passed: ok,
@@ -144,6 +158,10 @@ async function main(): Promise<void> {
     await cached.close();
   }
 
+  if (process.env.BENCH_SERVE_PAGES !== undefined) {
+    process.stdout.write(`${passed ? 'goals met' : 'some goals MISSED'} (BENCH_SERVE_PAGES: only some pages measured, nothing written)\n`);
+    return;
+  }
   // the nightly report, HTML against xlsx, in one session
   log('nightly report: xlsx and HTML, best of 3 each…');
   const out = mkdtempSync(join(tmpdir(), 'gpuledger-bench-serve-'));
@@ -174,7 +192,7 @@ async function main(): Promise<void> {
     benchmark: 'serve',
     command: 'npm run bench:serve',
     judged_by: {
-      pages: `each page: p95 of ${RUNS} GETs after a warm-up (goal ≤ ${GOALS.p95Ms} ms), and its median ÷ the floor – the statements it ran, captured at the DuckDB connection, run alone on a read-only database opened once, best of 3 (the first warms it) (goal ≤ ${GOALS.ratio}×)`,
+      pages: `each page: p95 of ${RUNS} GETs after a warm-up (goal ≤ ${GOALS.p95Ms} ms), and its median ÷ the floor – the statements it ran, captured at the DuckDB connection, run alone on a read-only database opened once, best of 3 (the first warms it) (goal ≤ ${GOALS.ratio}×; the explorer's ≤ ${GOALS.exploreRatio}×)`,
       html: `the nightly report written as HTML ÷ as xlsx in one report session, best of 3 each (goal ≤ ${GOALS.htmlRatio}×)`,
     },
     passed: passed && htmlOk,

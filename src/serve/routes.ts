@@ -12,6 +12,8 @@ import { renderOutput, type Table } from '../util/table-text.ts';
 import { drillPage, PAGE_ROWS, PageError, periodForm, resultTable, sandboxTable, shell, simulatedAccounts, type PageContext } from './pages.ts';
 import { alertsPage } from './alerts-page.ts';
 import { allocationPage } from './allocation-page.ts';
+import { explorePage } from './explore-page.ts';
+import { exploreCsvTable, readExploreRequest } from '../explore/run-explore.ts';
 import { answerCache, type PublishedReader } from './published-reader.ts';
 
 /** What serve sends back for one request: an HTTP reply (not the API client's ApiAnswer, src/api/answer.ts). */
@@ -66,6 +68,11 @@ async function answer(store: Store, url: URL, config: Config): Promise<Reply> {
   }
   if (path === '/drill') return html(await drillPage(store, ctx));
   if (path === '/allocation') return html(await allocationPage(store, ctx));
+  if (path === '/explore') return html(await explorePage(store, ctx, config));
+  if (path === '/explore.csv') {
+    const request = await readExploreRequest(store, url.searchParams);
+    return csv(await exploreCsvTable(store, request), `explore-${request.from}-${request.to}.csv`);
+  }
   if (path === '/views') {
     const rows = publicViews().map((v) => `<tr><td><a href="/view/${esc(v.name)}">${esc(v.name)}</a></td><td>${esc(v.layer)}</td><td>${esc(v.description)}</td></tr>`).join('');
     return html(shell(ctx, 'Public views', ['Every view of the public SQL interface; each opens as a table with a CSV download.'], `<section id="s-views"><table><thead><tr><th scope="col">View</th><th scope="col">Layer</th><th scope="col">One row is</th></tr></thead><tbody>${rows}</tbody></table></section>`));

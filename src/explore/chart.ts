@@ -1,0 +1,128 @@
+// The explorer's chart: the groups stacked per period (the top 10 and "other", as the table below), a budget of the
+// config drawn as a line where it watches exactly this view (budgets.ts), and the days an anomaly alert fired on
+// marked under the axis with the alert's title as the tooltip. Plain SVG from the report's chart parts
+// (report/charts/axes.ts), the same classes the page's style recolours in dark mode. Figures are drawn from numbers;
+// the exact ones are in the table.
+import { dayLabel, esc, GRID, INK, MUTED, PALETTE, svgDocument, title, usdShort, yScale, type Frame } from '../report/charts/axes.ts';
+import type { AnomalyMark } from './anomalies.ts';
+import type { DrawnBudget } from './budgets.ts';
+
+export interface ExploreChartInput {
+  title: string;
+  /** Period starts (YYYY-MM-DD). */
+  periods: string[];
+  /** In the table's order; `other` is the rest together, drawn grey. */
+  series: { label: string; values: number[]; other?: boolean }[];
+  budgets: DrawnBudget[];
+  anomalies: AnomalyMark[];
+  unit: 'usd' | 'hours';
+  width?: number;
+  height?: number;
+}
+
+const FONT = 'system-ui, -apple-system, Segoe UI, DejaVu Sans, sans-serif';
+const ALERT = '#c00000';
+// the report's palette without its grey, and three more: ten groups apart, the grey for Other
+const COLORS = PALETTE.filter((c) => c !== '#8c8c8c').concat(['#7f3c8d', '#11a579', '#a0522d']);
+const OTHER = '#8c8c8c';
+const colorOf = (s: { other?: boolean }, k: number) => (s.other ? OTHER : COLORS[k % COLORS.length]!);
+
+const hoursShort = (v: number) => (Math.abs(v) >= 1000 ? `${Number((v / 1000).toPrecision(3))}k h` : `${Number(v.toPrecision(3))} h`);
+
+interface Key {
+  label: string;
+  color: string;
+  dashed: boolean;
+}
+
+const LEGEND_ROW = 18;
+const keyWidth = (k: Key) => 19 + k.label.length * 6.5 + 18;
+
+/** The legend's keys in rows that fit the width (eleven groups do not fit one line). */
+function legendRows(keys: readonly Key[], width: number): Key[][] {
+  const rows: Key[][] = [[]];
+  let x = 0;
+  for (const k of keys) {
+    if (x + keyWidth(k) > width && rows.at(-1)!.length > 0) (rows.push([]), (x = 0));
+    rows.at(-1)!.push(k);
+    x += keyWidth(k);
+  }
+  return rows;
+}
+
+function legendSvg(frame: Frame, rows: Key[][]): string {
+  let out = '';
+  rows.forEach((row, r) => {
+    const y = frame.height - 14 - (rows.length - 1 - r) * LEGEND_ROW;
+    let x = frame.left;
+    for (const k of row) {
+      out += k.dashed
+        ? `<line x1="${x}" x2="${x + 14}" y1="${y - 4}" y2="${y - 4}" stroke="${k.color}" stroke-width="2.5" stroke-dasharray="5 3"/>`
+        : `<rect x="${x}" y="${y - 9}" width="12" height="10" fill="${k.color}"/>`;
+      out += `<text x="${x + 19}" y="${y}" font-size="11" fill="${INK}" class="c-ink" font-family="${FONT}">${esc(k.label)}</text>`;
+      x += keyWidth(k);
+    }
+  });
+  return out;
+}
+
+export function exploreChartSvg(input: ExploreChartInput): string {
+  const width = input.width ?? 960;
+  const keys: Key[] = input.series.map((s, k) => ({ label: s.label.length > 28 ? `${s.label.slice(0, 27)}…` : s.label, color: colorOf(s, k), dashed: false }));
+  if (input.budgets.length > 0) keys.push({ label: 'budget', color: ALERT, dashed: true });
+  const rows = legendRows(keys, width - 68 - 24);
+  const extra = (rows.length - 1) * LEGEND_ROW;
+  const frame: Frame = { width, height: (input.height ?? 340) + extra, left: 68, right: 24, top: 40, bottom: 64 + extra };
+  const n = input.periods.length;
+  let body = title(frame, input.title, FONT);
+  const pos = new Array<number>(n).fill(0);
+  const neg = new Array<number>(n).fill(0);
+  for (const s of input.series) s.values.forEach((v, i) => (v >= 0 ? (pos[i]! += v) : (neg[i]! += v)));
+  const budgetValues = input.budgets.map((b) => Number(b.amount));
+  const scale = yScale(frame, Math.min(0, ...neg), Math.max(0, ...pos, ...budgetValues));
+  const format = input.unit === 'usd' ? usdShort : hoursShort;
+  body += scale.ticks
+    .map((t) => {
+      const y = scale.y(t).toFixed(1);
+      return (
+        `<line x1="${frame.left}" x2="${frame.width - frame.right}" y1="${y}" y2="${y}" stroke="${t === 0 ? MUTED : GRID}" stroke-width="1" class="${t === 0 ? 'c-axis' : 'c-grid'}"/>` +
+        `<text x="${frame.left - 8}" y="${y}" dy="4" text-anchor="end" font-size="11" fill="${MUTED}" class="c-muted" font-family="${FONT}">${esc(format(t))}</text>`
+      );
+    })
+    .join('');
+  const plotW = frame.width - frame.left - frame.right;
+  const band = n > 0 ? plotW / n : plotW;
+  const barW = Math.max(1, band * 0.78);
+  const xAt = (i: number) => frame.left + band * i + band / 2;
+  const up = new Array<number>(n).fill(0);
+  const down = new Array<number>(n).fill(0);
+  input.series.forEach((s, k) => {
+    const color = colorOf(s, k);
+    s.values.forEach((v, i) => {
+      if (v === 0) return;
+      const base = v > 0 ? up : down;
+      const y0 = scale.y(base[i]!);
+      const y1 = scale.y(base[i]! + v);
+      base[i]! += v;
+      body += `<rect x="${(xAt(i) - barW / 2).toFixed(1)}" y="${Math.min(y0, y1).toFixed(1)}" width="${barW.toFixed(1)}" height="${Math.max(0.5, Math.abs(y1 - y0)).toFixed(1)}" fill="${color}"><title>${esc(`${s.label} · ${input.periods[i]}: ${format(v)}`)}</title></rect>`;
+    });
+  });
+  for (const [i, b] of input.budgets.entries()) {
+    const y = scale.y(budgetValues[i]!).toFixed(1);
+    body += `<line x1="${frame.left}" x2="${frame.width - frame.right}" y1="${y}" y2="${y}" stroke="${ALERT}" stroke-width="2" stroke-dasharray="6 4" class="budget"/>`;
+    body += `<text x="${frame.left + 6}" y="${y}" dy="-5" font-size="11" fill="${ALERT}" font-family="${FONT}">${esc(`budget ${b.name}: ${format(budgetValues[i]!)}`)}</text>`;
+  }
+  const at = new Map(input.periods.map((p, i) => [p, i]));
+  for (const a of input.anomalies) {
+    const i = at.get(a.day);
+    if (i === undefined) continue;
+    const x = xAt(i).toFixed(1);
+    const y = frame.height - frame.bottom + 4;
+    body += `<path d="M${x},${y} l-5,9 h10 z" fill="${ALERT}" class="anomaly"><title>${esc(`anomaly on ${a.day}: ${a.titles.join('; ')}`)}</title></path>`;
+  }
+  const every = Math.max(1, Math.ceil(n / 10));
+  for (let i = 0; i < n; i += every) {
+    body += `<text x="${xAt(i).toFixed(1)}" y="${frame.height - frame.bottom + 26}" text-anchor="middle" font-size="11" fill="${MUTED}" class="c-muted" font-family="${FONT}">${esc(dayLabel(input.periods[i]!))}</text>`;
+  }
+  return svgDocument(frame, body + legendSvg(frame, rows));
+}

@@ -1,0 +1,76 @@
+// What the explorer reads, said once as a whitelist: per metric the materialised facts it sums (cost_daily, or
+// cost_allocated for a view that names an allocation category, gpu_hours_daily for GPU-hours) and per dimension the
+// SQL expression of its key and name there. SQL text is made only from these fragments, picked by the parsed enums;
+// a value from the URL (a filter's value, a category's name, a day) is always a bound parameter.
+import { dimensionText, ExploreRequestError, type Dimension, type ExploreRequest, type PlainDimension } from './request.ts';
+
+export interface DimensionSql {
+  /** The group's key: what a filter matches and the CSV's `<dim>_key`. A missing value is '(none)', never null. */
+  key: string;
+  /** The group's name where it differs from the key (the latest name in the range); else the key is the name. */
+  name?: string;
+  /** The CSV's column prefix: `<prefix>_key`, `<prefix>_name`. */
+  column: string;
+}
+
+export interface FactsSource {
+  /** The relation read (a public view over a fct_* table). */
+  relation: string;
+  /** The summed column. */
+  value: string;
+  /** The CSV's metric column. */
+  valueColumn: 'amount' | 'gpu_hours';
+  /** A condition every row read meets, besides the range and the filters (may use $category). */
+  where: string;
+  /** The category a view names, bound as $category; undefined when it names none. */
+  category: string | undefined;
+  dimensions: Partial<Record<PlainDimension, DimensionSql>>;
+}
+
+const none = (column: string) => `coalesce(${column}, '(none)')`;
+
+// names (not ids) key templates, endpoints and GPU types: every source has the names, cost_allocated and
+// gpu_hours_daily have no template or endpoint ids, and a name is what a person filters by
+const COST_DIMENSIONS: Record<PlainDimension, DimensionSql> = {
+  family: { key: 'family', column: 'family' },
+  template: { key: none('template_name'), column: 'template' },
+  endpoint: { key: none('endpoint_name'), column: 'endpoint' },
+  gpu_type: { key: none('gpu_type_name'), column: 'gpu_type' },
+  resource: { key: none('resource_id'), name: 'resource_name', column: 'resource' },
+  account: { key: 'account', column: 'account' },
+  component: { key: 'component', column: 'component' },
+};
+
+const GPU_HOURS_DIMENSIONS: Partial<Record<PlainDimension, DimensionSql>> = {
+  family: COST_DIMENSIONS.family,
+  endpoint: COST_DIMENSIONS.endpoint,
+  gpu_type: COST_DIMENSIONS.gpu_type,
+  resource: COST_DIMENSIONS.resource,
+  account: COST_DIMENSIONS.account,
+};
+
+const CATEGORY: DimensionSql = { key: 'value', column: 'category' };
+
+/** The facts a request reads, refusing a dimension the metric's facts do not have. */
+export function factsSource(r: ExploreRequest): FactsSource {
+  const named = [...r.by, ...r.filters.map((f) => f.dimension)];
+  const category = named.find((d): d is Extract<Dimension, { kind: 'category' }> => d.kind === 'category')?.category;
+  let source: FactsSource;
+  if (r.metric === 'gpu_hours') {
+    if (category !== undefined) throw new ExploreRequestError(`metric gpu_hours has no allocation categories: group or filter by ${Object.keys(GPU_HOURS_DIMENSIONS).join(', ')}`);
+    source = { relation: 'gpu_hours_daily', value: 'gpu_hours', valueColumn: 'gpu_hours', where: 'gpu_hours is not null', category: undefined, dimensions: GPU_HOURS_DIMENSIONS };
+  } else if (category !== undefined) {
+    source = { relation: 'cost_allocated', value: 'amount', valueColumn: 'amount', where: 'category = $category', category, dimensions: COST_DIMENSIONS };
+  } else {
+    source = { relation: 'cost_daily', value: 'amount', valueColumn: 'amount', where: 'true', category: undefined, dimensions: COST_DIMENSIONS };
+  }
+  for (const d of named) dimensionSql(source, d, r);
+  return source;
+}
+
+export function dimensionSql(source: FactsSource, d: Dimension, r: Pick<ExploreRequest, 'metric'>): DimensionSql {
+  if (d.kind === 'category') return CATEGORY;
+  const found = source.dimensions[d.name];
+  if (!found) throw new ExploreRequestError(`metric ${r.metric} has no ${dimensionText(d)}: use ${Object.keys(source.dimensions).join(', ')}`);
+  return found;
+}

@@ -1,0 +1,196 @@
+// The cost explorer's URL, parsed: every parameter of /explore and /explore.csv checked with zod into a typed
+// request, so a view is a link and anything else is one line saying what was wrong and what is accepted. Only the
+// shape is checked here; whether a filter's value or a category exists is a question for the data (validate.ts).
+import { z } from 'zod';
+import { UsageError } from '../util/errors.ts';
+
+/** A request /explore cannot answer as asked: serve answers 400 with this one line. */
+export class ExploreRequestError extends UsageError {}
+
+export const PLAIN_DIMENSIONS = ['family', 'template', 'endpoint', 'gpu_type', 'resource', 'account', 'component'] as const;
+export type PlainDimension = (typeof PLAIN_DIMENSIONS)[number];
+
+/** A grouping or a filter's dimension: a column of the facts, or an allocation category by name. */
+export type Dimension = { kind: 'plain'; name: PlainDimension } | { kind: 'category'; category: string };
+
+export interface Filter {
+  dimension: Dimension;
+  value: string;
+  exclude: boolean;
+}
+
+export const PRESETS = ['mtd', 'last-month', '7d', '30d', '90d', 'ytd'] as const;
+export type Preset = (typeof PRESETS)[number];
+export const GRANULARITIES = ['day', 'week', 'month'] as const;
+export type Granularity = (typeof GRANULARITIES)[number];
+export const METRICS = ['cost', 'gpu_hours'] as const;
+/** cost, GPU-hours, or the cost per unit of an imported (or derived) business metric (metrics_daily). */
+export type Metric = (typeof METRICS)[number] | 'unit_cost';
+const METRIC_TEXT = /^(cost|gpu_hours|unit_cost:([A-Za-z0-9_.:-]+))$/;
+
+export interface ExploreRequest {
+  /** Inclusive UTC days, YYYY-MM-DD. */
+  from: string;
+  to: string;
+  /** Set when the range came from a preset (the form shows it selected). */
+  preset: Preset | undefined;
+  granularity: Granularity;
+  /** One or two groupings. */
+  by: Dimension[];
+  filters: Filter[];
+  metric: Metric;
+  /** With metric unit_cost: the business metric whose whole-account quantity divides the cost. */
+  unitMetric: string | undefined;
+  /** Figures as loaded at a past moment: as written in the URL, and the moment (a day means its end), or undefined for now. */
+  asOf: { text: string; at: string } | undefined;
+}
+
+/** The longest range one request may cover: a day granularity over it is still a table a person reads. */
+export const MAX_DAYS = 1100;
+
+const DAY_TEXT = /^\d{4}-\d{2}-\d{2}$/;
+const ACCEPTED_BY = `${PLAIN_DIMENSIONS.join(', ')} or category:<name>`;
+const PARAMETERS = ['from', 'to', 'preset', 'granularity', 'by', 'filter', 'metric', 'as_of'] as const;
+
+const dayText = (name: string) =>
+  z
+    .string()
+    .regex(DAY_TEXT, `${name} must be a day as YYYY-MM-DD`)
+    .refine((s) => new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s, `${name} must be a real day (YYYY-MM-DD)`);
+
+const optional = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
+const rawSchema = z.object({
+  from: optional(dayText('from')),
+  to: optional(dayText('to')),
+  preset: optional(z.enum(PRESETS, { message: `preset must be one of ${PRESETS.join(', ')}` })),
+  granularity: optional(z.enum(GRANULARITIES, { message: `granularity must be one of ${GRANULARITIES.join(', ')}` })),
+  by: z.array(z.string()).transform((list) => list.filter((b) => b !== '')),
+  filter: z.array(z.string()).transform((list) => list.filter((f) => f.trim() !== '')),
+  metric: optional(z.string().regex(METRIC_TEXT, 'metric must be cost, gpu_hours or unit_cost:<metric> (a metric of metrics_daily, e.g. unit_cost:images)')),
+  as_of: optional(
+    z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?Z)?$/, 'as_of must be a day (YYYY-MM-DD, its end) or a UTC moment (YYYY-MM-DDTHH:MM:SSZ)')
+      .refine((s) => !Number.isNaN(Date.parse(s.length === 10 ? `${s}T00:00:00Z` : s)), 'as_of must be a real day or moment'),
+  ),
+});
+
+export function parseDimension(text: string, what: string): Dimension {
+  if ((PLAIN_DIMENSIONS as readonly string[]).includes(text)) return { kind: 'plain', name: text as PlainDimension };
+  const category = /^category:(.+)$/.exec(text);
+  if (category) return { kind: 'category', category: category[1]! };
+  throw new ExploreRequestError(`${what} '${text}' is not a dimension: use ${ACCEPTED_BY}`);
+}
+
+export function dimensionText(d: Dimension): string {
+  return d.kind === 'plain' ? d.name : `category:${d.category}`;
+}
+
+/** `<dim>:<value>` to include, `-<dim>:<value>` to exclude; a category's is `category:<name>:<value>`. */
+export function parseFilter(text: string): Filter {
+  const exclude = text.startsWith('-');
+  const body = exclude ? text.slice(1) : text;
+  const category = /^category:([^:]+):(.+)$/s.exec(body);
+  if (category) return { dimension: { kind: 'category', category: category[1]! }, value: category[2]!, exclude };
+  const at = body.indexOf(':');
+  if (at <= 0 || at === body.length - 1) {
+    throw new ExploreRequestError(`filter '${text}' must be <dimension>:<value> (or -<dimension>:<value> to exclude), the dimension one of ${ACCEPTED_BY}`);
+  }
+  return { dimension: parseDimension(body.slice(0, at), 'filter dimension'), value: body.slice(at + 1), exclude };
+}
+
+export function filterText(f: Filter): string {
+  return `${f.exclude ? '-' : ''}${dimensionText(f.dimension)}:${f.value}`;
+}
+
+const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+/** A preset's inclusive days, counted back from `today` (the data's current day, report_clock). */
+export function presetRange(preset: Preset, today: string): { from: string; to: string } {
+  const month = today.slice(0, 8) + '01';
+  switch (preset) {
+    case 'mtd':
+      return { from: month, to: today };
+    case 'last-month': {
+      const lastDay = addDays(month, -1);
+      return { from: lastDay.slice(0, 8) + '01', to: lastDay };
+    }
+    case '7d':
+      return { from: addDays(today, -6), to: today };
+    case '30d':
+      return { from: addDays(today, -29), to: today };
+    case '90d':
+      return { from: addDays(today, -89), to: today };
+    case 'ytd':
+      return { from: today.slice(0, 5) + '01-01', to: today };
+  }
+}
+
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+}
+
+/** The same number of days just before [from, to]: what "change" compares with. */
+export function previousRange(from: string, to: string): { from: string; to: string } {
+  const n = daysBetween(from, to);
+  return { from: addDays(from, -n), to: addDays(from, -1) };
+}
+
+/**
+ * The request a URL asks for. A preset wins over from/to (pick "custom" to type days); with neither, the month to
+ * date. `today` is the data's current UTC day.
+ */
+export function parseExploreRequest(search: URLSearchParams, today: string): ExploreRequest {
+  const unknown = [...new Set(search.keys())].filter((k) => !(PARAMETERS as readonly string[]).includes(k));
+  if (unknown.length > 0) throw new ExploreRequestError(`unknown parameter '${unknown[0]}': /explore takes ${PARAMETERS.join(', ')}`);
+  const single = (name: string) => {
+    const all = search.getAll(name);
+    if (all.length > 1) throw new ExploreRequestError(`${name} is given ${all.length} times; give it once`);
+    return all[0];
+  };
+  const parsed = rawSchema.safeParse({
+    from: single('from'),
+    to: single('to'),
+    preset: single('preset'),
+    granularity: single('granularity'),
+    by: search.getAll('by'),
+    filter: search.getAll('filter'),
+    metric: single('metric'),
+    as_of: single('as_of'),
+  });
+  if (!parsed.success) throw new ExploreRequestError(parsed.error.issues[0]!.message);
+  const raw = parsed.data;
+  let range: { from: string; to: string };
+  if (raw.preset) range = presetRange(raw.preset, today);
+  else if (raw.from !== undefined || raw.to !== undefined) {
+    if (raw.from === undefined || raw.to === undefined) throw new ExploreRequestError('from and to go together (YYYY-MM-DD each), or use preset=mtd|last-month|7d|30d|90d|ytd');
+    range = { from: raw.from, to: raw.to };
+  } else range = presetRange('mtd', today);
+  if (range.from > range.to) throw new ExploreRequestError(`from (${range.from}) is after to (${range.to})`);
+  if (daysBetween(range.from, range.to) > MAX_DAYS) throw new ExploreRequestError(`the range covers ${daysBetween(range.from, range.to)} days; at most ${MAX_DAYS}`);
+  const byText = raw.by.length > 0 ? raw.by : ['family'];
+  if (byText.length > 2) throw new ExploreRequestError(`by is given ${byText.length} times; one or two groupings`);
+  const by = byText.map((b) => parseDimension(b, 'by'));
+  if (by.length === 2 && dimensionText(by[0]!) === dimensionText(by[1]!)) throw new ExploreRequestError(`by ${byText[0]} is given twice; the second grouping must differ`);
+  const filters = raw.filter.map(parseFilter);
+  const categories = new Set([...by, ...filters.map((f) => f.dimension)].flatMap((d) => (d.kind === 'category' ? [d.category] : [])));
+  if (categories.size > 1) throw new ExploreRequestError(`one allocation category per view (each splits the same cost its own way); got ${[...categories].join(', ')}`);
+  const asOf = raw.as_of === undefined ? undefined : { text: raw.as_of, at: raw.as_of.length === 10 ? `${raw.as_of}T23:59:59.999Z` : raw.as_of };
+  const metric = METRIC_TEXT.exec(raw.metric ?? 'cost')!;
+  const unitMetric = metric[2];
+  return { ...range, preset: raw.preset, granularity: raw.granularity ?? 'day', by, filters, metric: unitMetric !== undefined ? 'unit_cost' : (metric[1] as Metric), unitMetric, asOf };
+}
+
+/** The URL parameters of a request, in a stable order: the link for a view (a preset stays a preset). */
+export function requestParams(r: ExploreRequest): URLSearchParams {
+  const p = new URLSearchParams();
+  if (r.preset) p.set('preset', r.preset);
+  else (p.set('from', r.from), p.set('to', r.to));
+  p.set('granularity', r.granularity);
+  for (const d of r.by) p.append('by', dimensionText(d));
+  for (const f of r.filters) p.append('filter', filterText(f));
+  if (r.metric !== 'cost') p.set('metric', r.metric === 'unit_cost' ? `unit_cost:${r.unitMetric}` : r.metric);
+  if (r.asOf) p.set('as_of', r.asOf.text);
+  return p;
+}

@@ -1,0 +1,105 @@
+// Answering one explorer request on an open store: the request parsed against the data's current day, its category
+// and filter values checked against the facts (an unknown one is refused, naming some that exist), then the page's
+// or the CSV's statement – on the figures as loaded at `as_of` when asked (as-of.ts).
+import type { Config } from '../config/schema.ts';
+import { columnsOf } from '../query/column-kinds.ts';
+import type { Store } from '../store/database.ts';
+import type { Table } from '../util/table-text.ts';
+import { anomalyDays, type AnomalyMark } from './anomalies.ts';
+import { withFiguresAsOf } from './as-of.ts';
+import { matchingBudgets, type DrawnBudget } from './budgets.ts';
+import { csvQuery, pageQuery, someValuesQuery, unitMetricsQuery, valueExistsQuery } from './build-query.ts';
+import { divideMicros, exploreTable, periodStarts, type ExploreTable, type PageRow } from './explore-table.ts';
+import { decimalStringToMicros, microsToDecimalString } from '../util/decimal.ts';
+import { dimensionText, ExploreRequestError, filterText, parseExploreRequest, type ExploreRequest } from './request.ts';
+
+/** The data's current UTC day: the presets count back from it (report_clock: the data horizon). */
+export async function dataToday(store: Store): Promise<string> {
+  const row = await store.one<{ today: string }>(`select strftime(as_of_date, '%Y-%m-%d') as today from report_clock`);
+  return row!.today;
+}
+
+export async function readExploreRequest(store: Store, search: URLSearchParams): Promise<ExploreRequest> {
+  return parseExploreRequest(search, await dataToday(store));
+}
+
+/** The metrics with a whole-account quantity: what a unit cost can divide by (metrics_daily, every day). */
+export async function wholeAccountMetrics(store: Store): Promise<string[]> {
+  return (await store.all<{ metric: string }>(unitMetricsQuery().sql)).map((m) => m.metric);
+}
+
+/**
+ * What the page's metric list offers: the imported metrics with a whole-account quantity, and gpu_hours, which
+ * metrics_daily derives for the whole account wherever there is GPU spend. Read from the import alone: listing
+ * metrics_daily computes every derived metric of every day, on every page (a request for one is still checked
+ * against metrics_daily itself).
+ */
+export async function offeredUnitMetrics(store: Store): Promise<string[]> {
+  const imported = (await store.all<{ metric: string }>(`select distinct metric from stg_metrics where scope = '' order by metric`)).map((m) => m.metric);
+  return [...new Set(['gpu_hours', ...imported])].sort();
+}
+
+async function checkValues(store: Store, r: ExploreRequest): Promise<void> {
+  if (r.metric === 'unit_cost') {
+    const known = await wholeAccountMetrics(store);
+    if (!known.includes(r.unitMetric!)) throw new ExploreRequestError(`no metric '${r.unitMetric}' with a whole-account quantity in metrics_daily: use ${known.map((m) => `unit_cost:${m}`).join(', ') || 'none (gpuledger metrics import brings one)'}`);
+  }
+  const categories = new Set([...r.by, ...r.filters.map((f) => f.dimension)].flatMap((d) => (d.kind === 'category' ? [d.category] : [])));
+  if (categories.size > 0) {
+    const known = await allocationCategories(store);
+    for (const c of categories) {
+      if (!known.includes(c)) throw new ExploreRequestError(`no allocation category '${c}': use ${known.length ? known.map((k) => `category:${k}`).join(', ') : 'none (the config has no allocation categories)'}`);
+    }
+  }
+  for (const [i, f] of r.filters.entries()) {
+    const exists = valueExistsQuery(r, i);
+    const found = await store.one<{ found: boolean }>(exists.sql, exists.params);
+    if (found?.found) continue;
+    const some = someValuesQuery(r, i, 8);
+    const values = (await store.all<{ value: string }>(some.sql, some.params)).map((v) => v.value);
+    throw new ExploreRequestError(
+      `filter ${filterText(f)}: no ${dimensionText(f.dimension)} '${f.value}' in the data; values include ${values.map((v) => `'${v}'`).join(', ') || 'none'}`,
+    );
+  }
+}
+
+export interface ExploreAnswer {
+  request: ExploreRequest;
+  table: ExploreTable;
+  budgets: DrawnBudget[];
+  anomalies: AnomalyMark[];
+}
+
+export async function exploreAnswer(store: Store, config: Config, r: ExploreRequest): Promise<ExploreAnswer> {
+  await checkValues(store, r);
+  return withFiguresAsOf(store, r.asOf?.at, async () => {
+    const q = pageQuery(r);
+    const rows = (await store.all<PageRow & Record<string, unknown>>(q.sql, q.params)) as PageRow[];
+    const table = exploreTable(rows, periodStarts(r.from, r.to, r.granularity), r.by.length);
+    const anomalies = r.metric === 'cost' ? await anomalyDays(store, r, r.asOf?.at) : [];
+    return { request: r, table, budgets: matchingBudgets(config.alerts.budgets, r), anomalies };
+  });
+}
+
+/** The CSV's rows, each column kind from its DuckDB type: written as `gpuledger query --format csv` writes a result. */
+export async function exploreCsvTable(store: Store, r: ExploreRequest): Promise<Table> {
+  await checkValues(store, r);
+  return withFiguresAsOf(store, r.asOf?.at, async () => {
+    const q = csvQuery(r);
+    const reader = await store.connection.runAndReadAll(q.sql, q.params);
+    const table: Table = { columns: columnsOf(reader.columnNames(), reader.columnTypes()), rows: reader.getRowsJson() };
+    if (r.metric !== 'unit_cost') return table;
+    // the unit cost of each row, divided exactly as the page divides (explore-table.ts)
+    const unit = (row: unknown[]) => {
+      const [amount, quantity] = row.slice(-2) as [string, string | null];
+      const m = quantity === null ? null : divideMicros(decimalStringToMicros(amount), decimalStringToMicros(quantity));
+      return m === null ? null : microsToDecimalString(m);
+    };
+    return { columns: [...table.columns, { name: 'unit_cost', kind: 'exact-number' }], rows: table.rows.map((row) => [...row, unit(row)]) };
+  });
+}
+
+/** The allocation categories a view can group by (the reader's own rules, allocation/reader-rules.ts). */
+export async function allocationCategories(store: Store): Promise<string[]> {
+  return (await store.all<{ category: string }>('select category from dim_allocation_category order by category')).map((c) => c.category);
+}

@@ -1,0 +1,173 @@
+// The cost explorer page (/explore): a GET form whose state is the URL – a view is a link –, the chart of the groups
+// over time with the matching budgets and the anomaly days, and the table of groups × periods with totals, shares and
+// the change against the previous range of the same length; every group a link that adds it as a filter. The figures
+// are the explorer's (src/explore/); this file only draws them, every value through the html template.
+import type { Config } from '../config/schema.ts';
+import { exploreChartSvg } from '../explore/chart.ts';
+import type { ExploreGroup } from '../explore/explore-table.ts';
+import { allocationCategories, exploreAnswer, offeredUnitMetrics, readExploreRequest, type ExploreAnswer } from '../explore/run-explore.ts';
+import { dimensionText, filterText, GRANULARITIES, PLAIN_DIMENSIONS, PRESETS, requestParams, type Dimension, type ExploreRequest, type Filter } from '../explore/request.ts';
+import { html, joinHtml, trustedMarkup, type Markup } from '../present/html.ts';
+import type { Store } from '../store/database.ts';
+import { decimalStringToMicros } from '../util/decimal.ts';
+import { usdText } from '../util/money-text.ts';
+import { shell, type PageContext } from './pages.ts';
+
+const PRESET_LABELS: Record<(typeof PRESETS)[number], string> = {
+  mtd: 'Month to date',
+  'last-month': 'Last month',
+  '7d': 'Last 7 days',
+  '30d': 'Last 30 days',
+  '90d': 'Last 90 days',
+  ytd: 'This year',
+};
+
+const DIMENSION_LABELS: Record<(typeof PLAIN_DIMENSIONS)[number], string> = {
+  family: 'Family',
+  template: 'Template',
+  endpoint: 'Endpoint',
+  gpu_type: 'GPU type',
+  resource: 'Resource',
+  account: 'Account',
+  component: 'Component',
+};
+
+const dimensionLabel = (d: Dimension) => (d.kind === 'plain' ? DIMENSION_LABELS[d.name] : `Category ${d.category}`);
+
+/** A link to the explorer with this request's parameters, changed by `change`. */
+function explorerLink(r: ExploreRequest, change: (p: URLSearchParams) => void = () => {}, path = '/explore'): string {
+  const p = requestParams(r);
+  change(p);
+  return `${path}?${p}`;
+}
+
+/** An exact hours figure to 2 decimals, half away from zero. */
+function hoursText(value: string): string {
+  const micros = decimalStringToMicros(value);
+  const negative = micros < 0n;
+  const hundredths = ((negative ? -micros : micros) + 5_000n) / 10_000n;
+  const whole = (hundredths / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${negative && hundredths > 0n ? '-' : ''}${whole}.${(hundredths % 100n).toString().padStart(2, '0')} h`;
+}
+
+/** A unit cost to 4 decimals: a cost per image or per job is often below a cent. */
+function unitText(value: string): string {
+  const micros = decimalStringToMicros(value);
+  const negative = micros < 0n;
+  const units = ((negative ? -micros : micros) + 50n) / 100n;
+  const whole = (units / 10_000n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${negative && units > 0n ? '-' : ''}$${whole}.${(units % 10_000n).toString().padStart(4, '0')}`;
+}
+
+const metricName = (r: ExploreRequest) => (r.metric === 'cost' ? 'Cost' : r.metric === 'gpu_hours' ? 'GPU-hours' : `Cost per ${r.unitMetric}`);
+
+function option(value: string, label: string, selected: boolean): Markup {
+  return html`<option value="${value}"${selected ? trustedMarkup(' selected') : ''}>${label}</option>`;
+}
+
+function dimensionOptions(selected: Dimension | undefined, categories: string[], metric: ExploreRequest['metric']): Markup[] {
+  const plain = metric === 'gpu_hours' ? PLAIN_DIMENSIONS.filter((d) => d !== 'template' && d !== 'component') : PLAIN_DIMENSIONS;
+  const chosen = selected ? dimensionText(selected) : undefined;
+  return [
+    ...plain.map((d) => option(d, DIMENSION_LABELS[d], chosen === d)),
+    ...(metric !== 'gpu_hours' ? categories.map((c) => option(`category:${c}`, `Category ${c}`, chosen === `category:${c}`)) : []),
+  ];
+}
+
+function controls(r: ExploreRequest, categories: string[], unitMetrics: string[]): Markup {
+  const kept = r.filters.map((f) => html`<input type="hidden" name="filter" value="${filterText(f)}">`);
+  return html`<form class="tools explore" method="get" action="/explore" aria-label="Explorer view">
+<label>Range <select name="preset">${option('', 'Custom (from, to)', r.preset === undefined)}${PRESETS.map((p) => option(p, PRESET_LABELS[p], r.preset === p))}</select></label>
+<label>From <input type="date" name="from" value="${r.preset ? '' : r.from}"></label>
+<label>To <input type="date" name="to" value="${r.preset ? '' : r.to}"></label>
+<label>Granularity <select name="granularity">${GRANULARITIES.map((g) => option(g, g, r.granularity === g))}</select></label>
+<label>Group by <select name="by">${dimensionOptions(r.by[0], categories, r.metric)}</select></label>
+<label>then by <select name="by">${option('', '(nothing)', r.by[1] === undefined)}${dimensionOptions(r.by[1], categories, r.metric)}</select></label>
+<label>Metric <select name="metric">${option('cost', 'Cost (USD)', r.metric === 'cost')}${option('gpu_hours', 'GPU-hours', r.metric === 'gpu_hours')}${unitMetrics.map((m) => option(`unit_cost:${m}`, `Cost per ${m}`, r.unitMetric === m))}</select></label>
+<label>Add filter <input name="filter" value="" placeholder="template:name, -family:storage"></label>
+<label>As loaded at <input name="as_of" value="${r.asOf?.text ?? ''}" placeholder="YYYY-MM-DD or …T12:00:00Z"></label>
+${kept}<button type="submit">Show</button>
+<a class="button" href="${explorerLink(r, () => {}, '/explore.csv')}" download>Download CSV</a>
+</form>`;
+}
+
+function filterList(r: ExploreRequest): Markup {
+  if (r.filters.length === 0) return html``;
+  const items = r.filters.map((f: Filter, i) => {
+    const without = explorerLink(r, (p) => {
+      p.delete('filter');
+      r.filters.forEach((other, j) => j !== i && p.append('filter', filterText(other)));
+    });
+    return html`<li>${f.exclude ? 'without' : 'only'} ${dimensionLabel(f.dimension)} <q>${f.value}</q> <a href="${without}" aria-label="${`Remove the filter ${filterText(f)}`}">remove</a></li>`;
+  });
+  return html`<nav aria-label="Filters"><ul class="filters">${items}</ul></nav>`;
+}
+
+function groupCells(a: ExploreAnswer, g: ExploreGroup): Markup {
+  const r = a.request;
+  if (g.keys.length === 0) return html`<th scope="row" class="pin-l" colspan="${r.by.length}">Other</th>`;
+  return joinHtml(
+    g.keys.map((key, level) => {
+      const name = g.names[level] ?? key;
+      const add = explorerLink(r, (p) => p.append('filter', filterText({ dimension: r.by[level]!, value: key, exclude: false })));
+      const label = `${dimensionLabel(r.by[level]!)} ${name}: show only this`;
+      return html`<th scope="row"${level === 0 ? trustedMarkup(' class="pin-l"') : ''} data-v="${key}"><a href="${add}" aria-label="${label}">${name}</a>${name !== key ? html` <span class="cue">${key}</span>` : ''}</th>`;
+    }),
+  );
+}
+
+function table(a: ExploreAnswer): Markup {
+  const r = a.request;
+  const t = a.table;
+  const value = r.metric === 'cost' ? (v: string) => usdText(v) : r.metric === 'gpu_hours' ? hoursText : unitText;
+  const num = (v: string | null) => (v === null ? html`<td class="num" data-v="">–</td>` : html`<td class="num" data-v="${v}">${value(v)}</td>`);
+  const pct = (v: string | null, change: boolean) => {
+    if (v === null) return html`<td class="num" data-v="">–</td>`;
+    const up = change && !v.startsWith('-') && Number(v) !== 0;
+    const cls = change ? (up ? 'num up' : Number(v) < 0 ? 'num down' : 'num') : 'num';
+    return html`<td class="${cls}" data-v="${v}">${change && up ? '+' : ''}${v}%</td>`;
+  };
+  const head = html`<tr>${r.by.map((d, i) => html`<th scope="col"${i === 0 ? trustedMarkup(' class="pin-l"') : ''}>${dimensionLabel(d)}</th>`)}${t.periods.map((p) => html`<th scope="col" class="num">${p}</th>`)}<th scope="col" class="num">Total</th><th scope="col" class="num">Share</th><th scope="col" class="num">Change</th></tr>`;
+  const rows = t.groups.map((g) => html`<tr data-rank="${g.rank}">${groupCells(a, g)}${g.cells.map(num)}${num(g.total)}${pct(g.share, false)}${pct(g.change, true)}</tr>`);
+  const total = html`<tr class="total"><th scope="row" class="pin-l" colspan="${r.by.length}">Total</th>${t.periodTotals.map(num)}${num(t.total)}${pct(t.total === null || t.total === '0.000000' ? null : '100.00', false)}${pct(t.change, true)}</tr>`;
+  const empty = t.groups.length === 0 ? html`<p class="note">No ${r.metric === 'gpu_hours' ? 'GPU-hours' : 'cost'} in this range with these filters.</p>` : '';
+  return html`${empty}<div class="scroll" tabindex="0" role="region" aria-label="Groups by period"><table id="explore-table"><thead>${head}</thead><tbody>${rows}</tbody><tfoot>${total}</tfoot></table></div>
+<p class="note">Top 10 groups by total, the rest as Other. Change: against ${previousText(r)}, the same number of days just before.${
+    r.metric === 'unit_cost' ? ` Each figure is the group's cost ÷ the whole account's ${r.unitMetric} in that period (– where there was none), so the groups add up to the total; share is of the cost.` : ''
+  }</p>`;
+}
+
+function previousText(r: ExploreRequest): string {
+  const n = Math.round((Date.parse(`${r.to}T00:00:00Z`) - Date.parse(`${r.from}T00:00:00Z`)) / 86_400_000) + 1;
+  return `the previous ${n} day${n === 1 ? '' : 's'}`;
+}
+
+function chart(a: ExploreAnswer): Markup {
+  const r = a.request;
+  const series = a.table.groups.map((g) => ({ label: g.keys.length === 0 ? 'Other' : g.keys.map((k, i) => g.names[i] ?? k).join(' · '), values: g.cells.map((c) => (c === null ? 0 : Number(c))), other: g.keys.length === 0 }));
+  const svg = exploreChartSvg({
+    title: `${metricName(r)} by ${r.by.map(dimensionLabel).join(' and ')}, per ${r.granularity}`,
+    periods: a.table.periods,
+    series,
+    budgets: a.budgets,
+    anomalies: a.anomalies,
+    unit: r.metric === 'gpu_hours' ? 'hours' : 'usd',
+  });
+  const notes = [
+    ...a.budgets.map((b) => html`Budget ${b.name}: ${usdText(b.amount)} per ${r.granularity} (dashed line).`),
+    ...(a.anomalies.length > 0 ? [html`▲ marks the ${a.anomalies.length === 1 ? 'day' : 'days'} an anomaly alert fired on: ${a.anomalies.map((m) => m.day).join(', ')}.`] : []),
+  ];
+  return html`<figure class="chart" role="img" aria-label="${`Stacked chart of ${series.length} groups over ${a.table.periods.length} periods`}">${trustedMarkup(svg)}</figure>${notes.length ? html`<p class="note">${joinHtml(notes, ' ')}</p>` : ''}`;
+}
+
+export async function explorePage(store: Store, ctx: PageContext, config: Config): Promise<string> {
+  const request = await readExploreRequest(store, ctx.url.searchParams);
+  const [answer, categories, unitMetrics] = [await exploreAnswer(store, config, request), await allocationCategories(store), await offeredUnitMetrics(store)];
+  const r = answer.request;
+  const lines = [
+    `${r.from} – ${r.to}, per ${r.granularity} · ${r.metric === 'cost' ? 'amounts in USD' : r.metric === 'gpu_hours' ? 'estimated GPU-hours' : `USD per ${r.unitMetric}`}`,
+    ...(r.asOf ? [`Figures as loaded at ${r.asOf.at}`] : []),
+  ];
+  const body = html`<section id="s-explore">${filterList(r)}${chart(answer)}${table(answer)}</section>`;
+  return shell(ctx, 'Cost explorer', lines, body.text, controls(r, categories, unitMetrics).text);
+}

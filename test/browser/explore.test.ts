@@ -1,0 +1,157 @@
+// The cost explorer in Chromium (issue 27 §2): the URL is the state (load, change a control, submit, reload: the
+// same view), the controls are reached with the keyboard, dark mode draws in the page's dark colours, a group link
+// adds its filter, and a hostile template name stays text. Screenshots (light, dark, phone) go to docs/screenshots/.
+import { mkdirSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServe, type RunningServer } from '../../src/serve/index.ts';
+import { openStore } from '../../src/store/database.ts';
+import { silentLogger } from '../../src/util/log.ts';
+import { chromiumAvailable, launchBrowser, watchedPage } from '../helpers/browser.ts';
+import { syncedDatabase, type TempDir } from '../integration/sync-helpers.ts';
+import { testConfig } from '../report/fixtures.ts';
+
+// what the page functions below use, as the browser has it (declared here, not as the DOM library for the project)
+declare const document: any;
+declare const window: any;
+declare function getComputedStyle(element: any): any;
+
+const HOSTILE = `<img src=x onerror="window.__pwned=1">"'&`;
+const SHOTS = 'docs/screenshots';
+
+describe.skipIf(!chromiumAvailable)('the cost explorer in Chromium', () => {
+  let tmp: TempDir;
+  let browser: Browser;
+  let serve: RunningServer;
+  const local = (u: string) => new URL(u).hostname === '127.0.0.1';
+  const open = (scheme: 'light' | 'dark' = 'light') => watchedPage(browser, { colorScheme: scheme, allow: local });
+
+  beforeAll(async () => {
+    tmp = await syncedDatabase('gpuledger-explore-browser-');
+    // a template named like markup: the page must show it as text, in the table, the legend and the links
+    const store = await openStore({ path: tmp.db, command: 'test' });
+    const biggest = await store.one<{ name: string }>(`select template_name as name from cost_daily where template_name is not null group by all order by sum(amount) desc limit 1`);
+    await store.run(`update fct_cost_daily set template_name = $1 where template_name = $2`, [HOSTILE, biggest!.name]);
+    await store.close();
+    serve = await startServe({ dbPath: tmp.db, config: testConfig({ timeZone: 'UTC' }), host: '127.0.0.1', port: 0, log: silentLogger });
+    browser = await launchBrowser();
+    mkdirSync(SHOTS, { recursive: true });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await serve?.close();
+    tmp?.cleanup();
+  });
+
+  it('keeps its state in the URL: load, change a control, submit, reload, the same view', async () => {
+    const w = await open();
+    const page = w.page;
+    await page.goto(`${serve.url}/explore?preset=30d&granularity=week&by=template&filter=-family:storage`);
+    await page.selectOption('select[name="granularity"]', 'day');
+    await page.locator('select[name="by"]').nth(1).selectOption('gpu_type');
+    await page.locator('form.explore button[type="submit"]').click();
+    await page.waitForURL(/granularity=day/);
+    const state = async () => {
+      const url = new URL(page.url());
+      return {
+        preset: url.searchParams.get('preset'),
+        granularity: url.searchParams.get('granularity'),
+        by: url.searchParams.getAll('by'),
+        filters: url.searchParams.getAll('filter').filter((f) => f !== ''),
+        form: {
+          preset: await page.locator('select[name="preset"]').inputValue(),
+          granularity: await page.locator('select[name="granularity"]').inputValue(),
+          by: [await page.locator('select[name="by"]').nth(0).inputValue(), await page.locator('select[name="by"]').nth(1).inputValue()],
+          kept: await page.locator('input[type="hidden"][name="filter"]').evaluateAll((els: any[]) => els.map((e) => e.value)),
+        },
+        table: await page.locator('#explore-table tfoot').innerText(),
+      };
+    };
+    const before = await state();
+    expect(before).toMatchObject({ preset: '30d', granularity: 'day', by: ['template', 'gpu_type'], filters: ['-family:storage'] });
+    expect(before.form).toEqual({ preset: '30d', granularity: 'day', by: ['template', 'gpu_type'], kept: ['-family:storage'] });
+    await page.reload();
+    expect(await state()).toEqual(before);
+    expect(w.errors).toEqual([]);
+    expect(w.requests.filter((u) => !local(u))).toEqual([]);
+    await page.context().close();
+  });
+
+  it('reaches every control with the keyboard and submits with Enter', async () => {
+    const w = await open();
+    const page = w.page;
+    await page.goto(`${serve.url}/explore?preset=mtd&by=family`);
+    const reached = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press('Tab');
+      const name = await page.evaluate(() => {
+        const el = document.activeElement;
+        return el && el.closest('form.explore') ? `${el.tagName.toLowerCase()}:${el.getAttribute('name') ?? el.textContent}` : '';
+      });
+      if (name) reached.add(name);
+    }
+    for (const control of ['select:preset', 'input:from', 'input:to', 'select:granularity', 'select:by', 'select:metric', 'input:filter', 'input:as_of', 'button:Show']) {
+      expect(reached).toContain(control);
+    }
+    await page.locator('select[name="granularity"]').focus();
+    await page.keyboard.press('ArrowDown'); // day → week
+    await page.locator('input[name="filter"]:not([type="hidden"])').focus();
+    await page.keyboard.type('-family:storage');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/filter=-family%3Astorage/);
+    expect(new URL(page.url()).searchParams.get('granularity')).toBe('week');
+    await page.context().close();
+  });
+
+  it('a group is a link that adds it as a filter', async () => {
+    const w = await open();
+    const page = w.page;
+    await page.goto(`${serve.url}/explore?preset=mtd&by=family`);
+    const first = page.locator('#explore-table tbody tr').first().locator('a').first();
+    const family = await first.innerText();
+    await first.click();
+    await page.waitForURL(/filter=family/);
+    expect(new URL(page.url()).searchParams.getAll('filter')).toEqual([`family:${family}`]);
+    expect(await page.locator('#explore-table tbody tr').count()).toBe(1);
+    await page.context().close();
+  });
+
+  it('keeps a hostile template name as text: in the table, the chart and the filter it adds', async () => {
+    const w = await open();
+    const page = w.page;
+    await page.goto(`${serve.url}/explore?preset=mtd&by=template`);
+    expect(await page.locator('#explore-table tbody a', { hasText: HOSTILE }).count()).toBe(1);
+    expect(await page.locator('#explore-table img').count()).toBe(0);
+    expect(await page.locator('svg text', { hasText: HOSTILE.slice(0, 15) }).count()).toBeGreaterThan(0);
+    await page.locator('#explore-table tbody a', { hasText: HOSTILE }).click();
+    await page.waitForURL(/filter=template/);
+    expect(new URL(page.url()).searchParams.getAll('filter')).toEqual([`template:${HOSTILE}`]);
+    expect(await page.locator('nav[aria-label="Filters"] q').innerText()).toBe(HOSTILE);
+    expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
+    expect(w.errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it.each(['light', 'dark'] as const)('renders in %s mode (screenshot for docs/)', async (scheme) => {
+    const w = await open(scheme);
+    const page = w.page;
+    await page.goto(`${serve.url}/explore?preset=30d&granularity=day&by=family`);
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(bg).toBe(scheme === 'dark' ? 'rgb(15, 20, 25)' : 'rgb(255, 255, 255)');
+    const chartBg = await page.locator('figure.chart svg .c-bg').evaluate((el: any) => getComputedStyle(el).fill);
+    expect(chartBg).toBe(scheme === 'dark' ? 'rgb(22, 27, 34)' : 'rgb(255, 255, 255)');
+    await page.screenshot({ path: `${SHOTS}/explore-${scheme}.png`, fullPage: true });
+    expect(w.errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('fits a phone (screenshot for docs/)', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${serve.url}/explore?preset=7d&by=family`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `${SHOTS}/explore-phone.png`, fullPage: true });
+    await context.close();
+  });
+});

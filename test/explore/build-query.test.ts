@@ -1,0 +1,79 @@
+// The explorer's SQL is made from whitelisted fragments only: every value from the URL is a bound parameter, never
+// text in the statement; the facts read follow the metric and the category; a dimension the facts lack is refused.
+import { DuckDBInstance } from '@duckdb/node-api';
+import { describe, expect, it } from 'vitest';
+import { csvQuery, pageQuery, valueExistsQuery } from '../../src/explore/build-query.ts';
+import { parseExploreRequest } from '../../src/explore/request.ts';
+
+const parse = (query: string) => parseExploreRequest(new URLSearchParams(query), '2026-11-20');
+const HOSTILE = `x'); drop table fct_cost_daily; --`;
+
+describe('explorer SQL', () => {
+  it('binds every filter value, the range and the category; none is in the text', () => {
+    const r = parse(`by=category:${encodeURIComponent(HOSTILE)}&filter=${encodeURIComponent(`template:${HOSTILE}`)}&filter=${encodeURIComponent(`-endpoint:${HOSTILE}`)}`);
+    for (const q of [csvQuery(r), pageQuery(r), valueExistsQuery(r, 0)]) {
+      expect(q.sql).not.toContain(HOSTILE);
+      expect(q.sql).not.toContain('drop table');
+      expect(Object.values(q.params)).toContain(HOSTILE);
+    }
+    const page = pageQuery(r);
+    expect(page.params).toEqual({ category: HOSTILE, f0: HOSTILE, f1: HOSTILE, from: '2026-11-01', to: '2026-11-20', prev_from: '2026-10-12' });
+    expect(page.sql).toContain("coalesce(template_name, '(none)') in ($f0)");
+    expect(page.sql).toContain("coalesce(endpoint_name, '(none)') not in ($f1)");
+    expect(page.sql).toContain('from cost_allocated');
+  });
+
+  it('ORs the values of one dimension and ANDs the dimensions', () => {
+    const q = csvQuery(parse('filter=family:pod&filter=family:storage&filter=-account:b'));
+    expect(q.sql).toContain('family in ($f0, $f1)');
+    expect(q.sql).toContain("account not in ($f2)");
+  });
+
+  it('divides a unit cost by the metric of the accounts kept, whatever the other filters', () => {
+    // a metric name is letters, digits, '_', '.', '-' (metrics import's rule); it is bound all the same
+    expect(() => parse(`metric=unit_cost:${encodeURIComponent(HOSTILE)}`)).toThrow('metric must be cost, gpu_hours or unit_cost:<metric>');
+    const q = pageQuery(parse('metric=unit_cost:images.v2&filter=family:pod&filter=-account:b'));
+    expect(q.params.unit_metric).toBe('images.v2');
+    expect(q.sql).not.toContain('images.v2');
+    const quantity = /from metrics_daily[^)]*/.exec(q.sql)![0];
+    expect(quantity).toContain('metric = $unit_metric');
+    expect(quantity).toContain('account not in ($f1');
+    expect(quantity).not.toContain('$f0');
+  });
+
+  it('reads cost_daily for cost, gpu_hours_daily for GPU-hours', () => {
+    expect(csvQuery(parse('by=family')).sql).toMatch(/from cost_daily\s/);
+    expect(csvQuery(parse('metric=gpu_hours&by=gpu_type')).sql).toMatch(/from gpu_hours_daily\s/);
+  });
+
+  it.each([
+    ['metric=gpu_hours&by=template', 'metric gpu_hours has no template: use family, endpoint, gpu_type, resource, account'],
+    ['metric=gpu_hours&filter=component:gpu', 'metric gpu_hours has no component: use family, endpoint, gpu_type, resource, account'],
+    ['metric=gpu_hours&by=category:team', 'metric gpu_hours has no allocation categories: group or filter by family, endpoint, gpu_type, resource, account'],
+  ])('refuses %s', (query, message) => {
+    expect(() => csvQuery(parse(query))).toThrow(message);
+  });
+
+  it('runs in DuckDB with the parameters it names, and no others', async () => {
+    const db = await DuckDBInstance.create(':memory:');
+    const c = await db.connect();
+    await c.run(`create table cost_daily as select * from (values
+        ('a', 'pod', 'gpu', 'r1', 'one', null, 'A100', null, null, 'tpl', null, null, 'direct', 1.500000::decimal(38,6), '2026-11-02'::date),
+        ('a', 'pod', 'gpu', 'r2', 'two', null, 'H100', null, null, null, null, null, 'direct', 2.250000::decimal(38,6), '2026-11-03'::date),
+        ('a', 'storage', 'standard', 'v1', 'vol', null, null, null, null, null, null, null, 'direct', 0.100000::decimal(38,6), '2026-10-20'::date)
+      ) as t(account, family, component, resource_id, resource_name, gpu_type_id, gpu_type_name, data_center_id, template_id, template_name, endpoint_id, endpoint_name, attribution, amount, day)`);
+    const r = parse('from=2026-11-01&to=2026-11-10&granularity=week&by=template&filter=-family:storage');
+    const csv = csvQuery(r);
+    const rows = (await c.runAndReadAll(csv.sql, csv.params)).getRowObjectsJson();
+    // 2026-11-02 is a Monday: both days are in its week; a missing template is '(none)'
+    expect(rows).toEqual([
+      { period_start: '2026-11-02', template_key: '(none)', template_name: '(none)', amount: '2.250000' },
+      { period_start: '2026-11-02', template_key: 'tpl', template_name: 'tpl', amount: '1.500000' },
+    ]);
+    const page = pageQuery(parse('from=2026-11-01&to=2026-11-10&by=resource'));
+    const groups = (await c.runAndReadAll(page.sql, page.params)).getRowObjectsJson().filter((g) => g.kind === 'group');
+    expect(groups.map((g) => [g.rank, g.k1, g.n1, g.v])).toEqual([['1', 'r2', 'two', '2.250000'], ['2', 'r1', 'one', '1.500000'], ['11', null, null, null]]);
+    c.closeSync();
+    db.closeSync();
+  });
+});
