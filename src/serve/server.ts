@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config/schema.ts';
 import { DatabaseMissingError } from '../query/open-database.ts';
-import { contentSecurityPolicy } from '../report/index.ts';
+import { contentSecurityPolicy } from '../present/index.ts';
 import { errorMessage, UsageError } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import { missingDatabaseAnswer } from './missing-database.ts';

@@ -18,6 +18,7 @@ p.sub, p.note { color: var(--muted); margin: 2px 0 8px; }
 .banner { background: var(--banner); color: var(--banner-fg); font-weight: 700; padding: 6px 12px; border-radius: 4px; display: inline-block; margin: 6px 0; }
 nav.sections { display: flex; flex-wrap: wrap; gap: 4px 14px; margin: 8px 0 0; }
 nav.sections a, a { color: var(--accent); }
+nav.sections a[aria-current="page"], nav a[aria-current="page"] { color: var(--fg); font-weight: 650; text-decoration: none; }
 main { padding: 0 24px 32px; max-width: 1400px; }
 .figures { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 10px; margin: 8px 0; }
 .figure { border: 1px solid var(--line); border-radius: 6px; padding: 8px 12px; background: var(--card); }
