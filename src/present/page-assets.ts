@@ -49,6 +49,8 @@ table.fit { width: 100%; }
 button.all-cols { display: none; }
 table.facts { width: auto; min-width: 0; } table.facts td { white-space: normal; overflow-wrap: anywhere; }
 pre { overflow-x: auto; }
+ul.examples pre { margin: 2px 0 10px; padding: 6px 8px; background: var(--head); border-radius: 4px; }
+details > summary { cursor: pointer; padding: 2px 0; } details > .scroll { margin: 4px 0 12px; }
 table { border-collapse: separate; border-spacing: 0; width: max-content; min-width: 100%; font-variant-numeric: tabular-nums; }
 th, td { padding: 4px 10px; border-bottom: 1px solid var(--line); text-align: left; white-space: nowrap; }
 thead th { position: sticky; top: 0; background: var(--head); z-index: 1; }
