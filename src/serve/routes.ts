@@ -78,10 +78,8 @@ async function answer(store: Store, url: URL, config: Config): Promise<Reply> {
  * A view's CSV is the SQL CSV of `select * from <view> order by all` (sql-answer.ts): streamed, bounded like any SQL
  * answer, and byte for byte what `gpuledger query` prints for the same statement – the same sandbox says it.
  */
-export function viewCsvQuery(pathname: string): { sql: string; filename: string } | undefined {
-  const match = /^\/view\/([A-Za-z_][A-Za-z0-9_]*)\.csv$/.exec(pathname);
-  if (!match) return undefined;
-  const name = publicView(match[1]!).name;
+export function viewCsvQuery(viewName: string): { sql: string; filename: string } {
+  const name = publicView(viewName).name;
   return { sql: `select * from ${name} order by all`, filename: `${name}.csv` };
 }
 

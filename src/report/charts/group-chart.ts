@@ -38,6 +38,6 @@ export function groupChartData(rows: readonly GroupDay[], period: { start: strin
   return { days, series: [...series].map(([g, values]) => ({ label: g === REST ? `Other (${order.length - shown.size})` : label(g), values })) };
 }
 
-export function groupChartSvg(title: string, data: StackedBarsData, size: ChartSize = { width: 760, height: 300, font: 'sans-serif' }): string {
+export function groupChartSvg(title: string, data: StackedBarsData, size: ChartSize = { width: 1100, height: 320, font: 'sans-serif' }): string {
   return stackedBarsSvg(title, data, size);
 }
