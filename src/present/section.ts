@@ -13,9 +13,12 @@ export interface SectionInput {
   /** Lines under the heading, as text. */
   lines?: readonly string[];
   body: HtmlValue;
+  /** Named by its heading, so assistive technology lists it among the page's regions (default true). */
+  landmark?: boolean;
 }
 
 export function section(s: SectionInput): Markup {
-  return html`<section id="${s.id}" aria-labelledby="${s.id}-h"><h2 id="${s.id}-h">${s.title}</h2>${(s.lines ?? []).map((l) => html`<p class="sub">${l}</p>`)}${s.body}</section>
+  const open = s.landmark === false ? html`<section id="${s.id}"><h2>` : html`<section id="${s.id}" aria-labelledby="${s.id}-h"><h2 id="${s.id}-h">`;
+  return html`${open}${s.title}</h2>${(s.lines ?? []).map((l) => html`<p class="sub">${l}</p>`)}${s.body}</section>
 `;
 }

@@ -20,11 +20,12 @@ async function mutesSection(store: Store, ctx: PageContext): Promise<Markup> {
     : { columns: [], rows: [] };
   const table = result.rows.length > 0 ? pageTable(resultTable(result), ctx.config.timeZone, 'muted alerts') : html`<p class="note">Nothing is muted.</p>`;
   const how = html`<p class="sub">Alerts silenced with <code>gpuledger alerts mute &lt;key&gt; --until &lt;time&gt;</code>: neither sent nor recorded until then (<code>gpuledger alerts unmute &lt;key&gt;</code> ends it early).</p>`;
-  return section({ id: 's-muted', title: 'Muted', body: [how, table] });
+  // two short parts of one page, not regions of their own
+  return section({ id: 's-muted', title: 'Muted', body: [how, table], landmark: false });
 }
 
 export async function alertsPage(store: Store, ctx: PageContext): Promise<string> {
   const result = await queryAll(store, `select created_at, event, severity, rule, account, title, message, alert_key from _meta_alert_events order by created_at desc, event_id limit ${PAGE_ROWS}`, {}, 'alert history');
-  const history = section({ id: 's-alerts', title: 'History', body: [tableTools({ label: 'the alert history' }), pageTable(resultTable(result, { emptyText: 'No alert has fired yet.' }), ctx.config.timeZone, 'alert history')] });
+  const history = section({ id: 's-alerts', title: 'History', landmark: false, body: [tableTools({ label: 'the alert history' }), pageTable(resultTable(result, { emptyText: 'No alert has fired yet.' }), ctx.config.timeZone, 'alert history')] });
   return servedPage(ctx, 'Alerts', ['Alerts muted now, and every alert event, newest first: fired, escalated, resolved.'], html`${await mutesSection(store, ctx)}${history}`);
 }

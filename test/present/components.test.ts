@@ -51,6 +51,7 @@ describe('breadcrumbs, sections, tools, notes, charts, links', () => {
     expect(sectionId('By GPU type')).toBe('s-by-gpu-type');
     const out = section({ id: 's-x', title: hostile, lines: [hostile], body: html`<p>b</p>` }).text;
     expect(out).toBe(`<section id="s-x" aria-labelledby="s-x-h"><h2 id="s-x-h">${E}</h2><p class="sub">${E}</p><p>b</p></section>\n`);
+    expect(section({ id: 's-y', title: 't', body: '', landmark: false }).text).toBe('<section id="s-y"><h2>t</h2></section>\n');
   });
 
   it('says "the first N of M rows" only when rows are left out, and where the rest is', () => {
