@@ -11,7 +11,7 @@ import { html, joinHtml, trustedMarkup, type Markup } from '../present/html.ts';
 import type { Store } from '../store/database.ts';
 import { decimalStringToMicros } from '../util/decimal.ts';
 import { usdText } from '../util/money-text.ts';
-import { shell, type PageContext } from './pages.ts';
+import { servedPage, type PageContext } from './pages.ts';
 
 const PRESET_LABELS: Record<(typeof PRESETS)[number], string> = {
   mtd: 'Month to date',
@@ -169,5 +169,5 @@ export async function explorePage(store: Store, ctx: PageContext, config: Config
     ...(r.asOf ? [`Figures as loaded at ${r.asOf.at}`] : []),
   ];
   const body = html`<section id="s-explore">${filterList(r)}${chart(answer)}${table(answer)}</section>`;
-  return shell(ctx, 'Cost explorer', lines, body.text, controls(r, categories, unitMetrics).text);
+  return servedPage(ctx, 'Cost explorer', lines, body, controls(r, categories, unitMetrics));
 }
