@@ -119,8 +119,8 @@ describe.runIf(requirePostgres())('gpuledger export postgres', () => {
     await withReader(tmp.db, (store) => exportPostgres(store, target, { env: { [PASSWORD_ENV]: server.password }, partRows }));
     const digest = async (schema: string, table: string) =>
       (await pgRows(`select count(*) || ':' || coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as d from ${schema}.${table} as t`))[0]!.d;
-    const [{ n }] = (await pgRows(`select count(*)::int as n from gpuledger_parts.cost_daily`)) as { n: number }[];
-    expect(n).toBeGreaterThan(partRows * 4);
+    const [rows] = await pgRows(`select count(*)::int as n from gpuledger_parts.cost_daily`);
+    expect(rows!.n).toBeGreaterThan(partRows * 4);
     for (const r of MIRRORED_RELATIONS.filter((r) => !r.exportedAt)) {
       expect({ table: r.table, digest: await digest('gpuledger_parts', r.table) }).toEqual({ table: r.table, digest: await digest('gpuledger', r.table) });
     }

@@ -110,27 +110,36 @@ async function exportInTransaction(store: Store, client: pg.Client, target: Post
     summary.rowsDeleted += applied.deleted;
     log.debug(`${relation.table}: ${applied.change.created ? 'created, ' : ''}${describeDays(applied.change.days)}, ${applied.change.rows} row(s) (${took})`);
   };
-  // two workers on two processes: while PostgreSQL applies table n, DuckDB prepares table n + 1 – and a large table is
-  // written in CSV parts, so PostgreSQL copies its first part while DuckDB writes the next
+  // two workers on two processes: DuckDB prepares the tables one after another as fast as it can, and PostgreSQL
+  // applies them in the same order as they come – DuckDB never waits for PostgreSQL (while cost_daily is copied and
+  // indexed, the rest are computed), and a large table is written in CSV parts, so PostgreSQL copies its first part
+  // while DuckDB writes the next
   let applying: Promise<void> = Promise.resolve();
+  let failed = false;
   let writing: Promise<void> = Promise.resolve();
   try {
     for (const relation of relations) {
       const preparing = performance.now();
       const prepared = await prepareRelation(store, materializer, relation, { ...run, partRows: options.partRows });
       const preparedMs = Math.round(performance.now() - preparing);
-      await applying;
       if (!prepared) {
         log.debug(`${relation.table}: unchanged (DuckDB ${preparedMs} ms)`);
         continue;
       }
-      const started = performance.now();
-      applying = applyRelation(client, prepared, run).then((applied) => record(relation, applied, `DuckDB ${preparedMs} ms, PostgreSQL ${Math.round(performance.now() - started)} ms`));
-      applying.catch(() => {}); // awaited above or below; this only keeps it from counting as unhandled meanwhile
+      applying = applying.then(async () => {
+        const started = performance.now();
+        const applied = await applyRelation(client, prepared, run);
+        record(relation, applied, `DuckDB ${preparedMs} ms, PostgreSQL ${Math.round(performance.now() - started)} ms`);
+      });
+      // awaited below; this only keeps it from counting as unhandled meanwhile, and stops DuckDB's work early
+      applying.catch(() => {
+        failed = true;
+      });
       writing = prepared.csv?.done ?? Promise.resolve();
       writing.catch(() => {});
       // one DuckDB connection: the next table is staged once this one's parts are written
       await writing;
+      if (failed) break;
     }
     await applying;
   } finally {
