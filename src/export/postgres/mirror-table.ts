@@ -32,9 +32,14 @@ export function tableDefinition(relation: MirroredRelation, columns: readonly Mi
 }
 
 export async function createTable(client: ClientBase, relation: MirroredRelation, columns: readonly MirroredColumn[], description: string): Promise<void> {
-  await client.query(`drop table if exists ${ident(relation.table)}`);
-  await client.query(`create table ${ident(relation.table)} (${columns.map((c) => `${ident(c.name)} ${c.pgType}`).join(', ')})`);
-  await client.query(`comment on table ${ident(relation.table)} is ${client.escapeLiteral(description)}`);
+  // one round trip: the statements run in the export's transaction all the same
+  await client.query(
+    [
+      `drop table if exists ${ident(relation.table)}`,
+      `create table ${ident(relation.table)} (${columns.map((c) => `${ident(c.name)} ${c.pgType}`).join(', ')})`,
+      `comment on table ${ident(relation.table)} is ${client.escapeLiteral(description)}`,
+    ].join(';\n'),
+  );
 }
 
 /** The name of the index on these columns (PostgreSQL keeps 63 bytes of a name). */
@@ -43,11 +48,10 @@ export function indexName(relation: MirroredRelation, columns: readonly string[]
 }
 
 export async function createIndexes(client: ClientBase, relation: MirroredRelation): Promise<void> {
-  for (const columns of indexesOf(relation)) {
-    await client.query(`create index if not exists ${ident(indexName(relation, columns))} on ${ident(relation.table)} (${columns.map(ident).join(', ')})`);
-  }
-  // planner statistics now, rather than whenever autovacuum gets round to the new table
-  await client.query(`analyze ${ident(relation.table)}`);
+  const statements = indexesOf(relation).map((columns) => `create index if not exists ${ident(indexName(relation, columns))} on ${ident(relation.table)} (${columns.map(ident).join(', ')})`);
+  // planner statistics now, rather than whenever autovacuum gets round to the new table; one round trip for all
+  statements.push(`analyze ${ident(relation.table)}`);
+  await client.query(statements.join(';\n'));
 }
 
 /** Delete the rows of the given day slices, or every row; returns how many went. */
