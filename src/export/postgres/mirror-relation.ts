@@ -11,7 +11,7 @@ import type { Materializer } from './materialize.ts';
 import { copyCsv, createIndexes, createTable, deleteSlices, tableDefinition } from './mirror-table.ts';
 import type { MirroredRelation } from './relations.ts';
 import { diffSlices, type Slice } from './slice-diff.ts';
-import { dropStagedRows, stageRelation, writeCsvParts, type CsvParts, type StagedRelation } from './stage.ts';
+import { stageRelation, writeCsvParts, type CsvParts, type StagedRelation } from './stage.ts';
 
 export interface TableChange {
   /** Day tables: the slices rewritten, as account/YYYY-MM-DD; whole tables: 'whole'. */
@@ -46,14 +46,9 @@ export interface Prepared {
 
 export async function prepareRelation(store: Store, materializer: Materializer, relation: MirroredRelation, run: RunContext): Promise<Prepared | undefined> {
   await materializer.ensure(relation.view);
-  let prepared: Prepared | undefined;
-  try {
-    prepared = decide(await stageRelation(store, relation, run.exportedAt), run);
-  } finally {
-    if (!prepared?.write.some((s) => s.rows > 0)) await dropStagedRows(store);
-  }
+  const prepared = decide(await stageRelation(store, relation, run.exportedAt), run);
   if (prepared?.write.some((s) => s.rows > 0)) {
-    // DuckDB goes on writing the parts (and lets the staged rows go) while the caller copies the first ones
+    // DuckDB goes on writing the parts while the caller copies the first ones
     prepared.csv = writeCsvParts(store, prepared.staged, prepared.write, (part) => join(run.work, `${relation.table}.${part}.csv`), run.partRows);
   }
   return prepared;

@@ -23,7 +23,7 @@ export async function applyLoadSettings(client: ClientBase): Promise<void> {
 }
 
 /** How fingerprints are computed (stage.ts); bump it when that changes, and every table is rebuilt once. */
-const FINGERPRINT_METHOD = 'count:sum(hash(row)) v1';
+const FINGERPRINT_METHOD = 'count:sum(hash(row)) v2, wide integers hashed as numbers';
 
 /** A hash of everything that shapes the table: a different one means drop and rebuild. */
 export function tableDefinition(relation: MirroredRelation, columns: readonly MirroredColumn[], duckdbVersion: string): string {

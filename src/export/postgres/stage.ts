@@ -1,10 +1,11 @@
-// The DuckDB half of `export postgres`: each mirrored view – already computed into a temporary table of its name
-// (materialize.ts) – is turned once into the rows as they travel (a temporary table, _gpuledger_rows), which is then
-// fingerprinted per slice and written as CSV for COPY: one projection per table, not one per pass. A slice's
-// fingerprint is its row count and the sum of its rows' hashes: order-independent, and a repeated row counts twice (a
-// XOR would cancel it). DuckDB's hash is deterministic but not promised across DuckDB versions; the version is part of
-// a table's definition (definition.ts), so a new DuckDB rebuilds the tables once instead of comparing fingerprints it
-// cannot compare.
+// The DuckDB half of `export postgres`: each mirrored view – computed into a temporary table of its name
+// (materialize.ts), or a column list over an fct_ table read in place – is fingerprinted per slice, and the slices to
+// send are written as CSV for COPY. A slice's fingerprint is its row count and the sum of its rows' hashes:
+// order-independent, and a repeated row counts twice (a XOR would cancel it). Rows are hashed as DuckDB holds them (a
+// wide integer as a number); only the rows written are turned into text, so a re-export that sends one day turns one
+// day. DuckDB's hash is deterministic but not promised across DuckDB versions; the version is part of a table's
+// definition (definition.ts), so a new DuckDB rebuilds the tables once instead of comparing fingerprints it cannot
+// compare.
 import { listValue } from '@duckdb/node-api';
 import type { Store } from '../../store/database.ts';
 import { StoreError } from '../../util/errors.ts';
@@ -22,8 +23,9 @@ export interface StagedRelation {
 }
 
 const KEYS = ident('_gpuledger_pg_keys');
-/** The staged rows of the table being prepared; one at a time, replaced by the next table's. */
-const ROWS = ident('_gpuledger_rows');
+
+const isWide = (c: MirroredColumn) => c.duckType === 'UHUGEINT';
+const textOf = (i: number) => ident(`_gpuledger_text_${i}`);
 
 /**
  * The decimal text of each distinct value of a UHUGEINT column (the subject key), as a temporary table (h: DuckDB's
@@ -41,34 +43,32 @@ async function wideTexts(store: Store, view: string, column: string, table: stri
   ]);
 }
 
-/** The rows as they travel: the view's columns, lists as JSON, wide integers as text, exported_at added where declared ($1). */
-async function stageRows(store: Store, relation: MirroredRelation, columns: readonly MirroredColumn[], exportedAt: string): Promise<() => Promise<void>> {
-  const view = ident(relation.view);
-  const wide = columns.filter((c) => c.duckType === 'UHUGEINT').map((c, i) => ({ column: c, alias: ident(`_gpuledger_text_${i}`) }));
-  for (const w of wide) await wideTexts(store, relation.view, w.column.name, w.alias);
-  const expressions = columns.map((c) => {
-    const w = wide.find((x) => x.column === c);
-    return w ? `${w.alias}.v as ${ident(c.name)}` : c.expression;
-  });
-  const joins = wide.map((w) => ` left join ${w.alias} on ${w.alias}.h = hex(t.${ident(w.column.name)})`);
-  await store.run(`create or replace temp table ${ROWS} as select ${expressions.join(', ')} from ${view} as t${joins.join('')}`, relation.exportedAt ? [exportedAt] : undefined);
-  return async () => {
-    for (const w of wide) await store.run(`drop table if exists ${w.alias}`);
-  };
+/** The rows as they are fingerprinted: the view's columns, lists as JSON, exported_at added where declared ($1). */
+function hashedRows(staged: Pick<StagedRelation, 'relation' | 'columns'>): string {
+  return `(select ${staged.columns.map((c) => (isWide(c) ? ident(c.name) : c.expression)).join(', ')} from ${ident(staged.relation.view)}) as t`;
 }
 
-/** Stage the view's rows and fingerprint its slices. exportedAt feeds the exported_at column. */
+/** The rows as they travel, from `filter` (a join restricting the view's rows, t): as hashed, wide integers as text. */
+function sentRows(staged: Pick<StagedRelation, 'relation' | 'columns'>, filter = ''): string {
+  const wide = staged.columns.filter(isWide);
+  const expressions = staged.columns.map((c) => (isWide(c) ? `${textOf(wide.indexOf(c))}.v as ${ident(c.name)}` : c.expression));
+  const joins = wide.map((c, i) => ` left join ${textOf(i)} on ${textOf(i)}.h = hex(t.${ident(c.name)})`);
+  return `select ${expressions.join(', ')} from ${ident(staged.relation.view)} as t${filter}${joins.join('')}`;
+}
+
+/** Fingerprint the view's slices. exportedAt feeds the exported_at column. */
 export async function stageRelation(store: Store, relation: MirroredRelation, exportedAt: string): Promise<StagedRelation> {
   const described = await store.all<{ column_name: string; column_type: string }>(`describe select * from ${ident(relation.view)}`);
   const columns = described.map((c) => mirroredColumn(relation.table, c.column_name, c.column_type));
   if (relation.exportedAt) columns.push({ name: 'exported_at', duckType: 'TIMESTAMP WITH TIME ZONE', pgType: 'timestamptz', expression: `$1::timestamptz as exported_at` });
-  const dropTexts = await stageRows(store, relation, columns, exportedAt);
-  await dropTexts();
+  const rowsOf = hashedRows({ relation, columns });
+  const params = relation.exportedAt ? [exportedAt] : undefined;
   const slices = new Map<string, Slice>();
   let rows = 0;
   if (relation.grain === 'day') {
     const found = await store.all<{ account: string | null; day: string | null; n: string; fp: string }>(
-      `select account, day::varchar as day, count(*)::varchar as n, sum(hash(t))::varchar as fp from ${ROWS} as t group by all`,
+      `select account, day::varchar as day, count(*)::varchar as n, sum(hash(t))::varchar as fp from ${rowsOf} group by all`,
+      params,
     );
     for (const s of found) {
       // the slice key decides what is deleted and rewritten: a row without one could never be replaced
@@ -77,7 +77,7 @@ export async function stageRelation(store: Store, relation: MirroredRelation, ex
       rows += Number(s.n);
     }
   } else {
-    const [s] = await store.all<{ n: string; fp: string }>(`select count(*)::varchar as n, coalesce(sum(hash(t)), 0)::varchar as fp from ${ROWS} as t`);
+    const [s] = await store.all<{ n: string; fp: string }>(`select count(*)::varchar as n, coalesce(sum(hash(t)), 0)::varchar as fp from ${rowsOf}`, params);
     rows = Number(s!.n);
     slices.set(sliceKey(null, null), { account: null, day: null, rows, fingerprint: `${s!.n}:${s!.fp}` });
   }
@@ -88,7 +88,7 @@ export async function stageRelation(store: Store, relation: MirroredRelation, ex
 export interface CsvParts {
   /** The files in order, each as soon as DuckDB has written it. */
   files(): AsyncIterable<string>;
-  /** Settles when DuckDB is done with the table (every part written, or a failure), its staged rows let go. */
+  /** Settles when DuckDB is done with the table (every part written, or a failure). */
   done: Promise<void>;
 }
 
@@ -111,9 +111,9 @@ function partsOf(slices: readonly Slice[], partRows: number): Slice[][] {
 }
 
 /**
- * Write the staged rows of the given slices as headerless CSV, the form COPY … (format csv) reads, in parts of about
- * partRows rows, and let the staged rows go. Starts at once and returns before the parts are written: the caller may
- * copy part 1 while part 2 is written, and must await done before DuckDB stages the next table (one connection).
+ * Write the rows of the given slices as headerless CSV, the form COPY … (format csv) reads, in parts of about partRows
+ * rows. Starts at once and returns before the parts are written: the caller may copy part 1 while part 2 is written,
+ * and must await done before DuckDB stages the next table (one connection).
  */
 export function writeCsvParts(store: Store, staged: StagedRelation, slices: readonly Slice[], path: (part: number) => string, partRows = PART_ROWS): CsvParts {
   const whole = staged.relation.grain === 'whole';
@@ -122,11 +122,14 @@ export function writeCsvParts(store: Store, staged: StagedRelation, slices: read
   const written = parts.map(() => deferred<string>());
   // a part nobody reads (the COPY failed first) must not count as an unhandled rejection
   for (const w of written) w.promise.catch(() => {});
+  const params = staged.relation.exportedAt ? [staged.exportedAt] : undefined;
+  const wide = staged.columns.filter(isWide);
   const done = (async () => {
     let i = 0;
     try {
+      for (const [n, c] of wide.entries()) await wideTexts(store, staged.relation.view, c.name, textOf(n));
       if (whole) {
-        await store.run(`copy ${ROWS} to ${quoted(path(0))} (format csv, header false)`);
+        await store.run(`copy (${sentRows(staged)}) to ${quoted(path(0))} (format csv, header false)`, params);
         written[i++]!.resolve(path(0));
         return;
       }
@@ -137,15 +140,16 @@ export function writeCsvParts(store: Store, staged: StagedRelation, slices: read
         listValue(parts.flatMap((p, n) => p.map(() => n))),
       ]);
       for (; i < parts.length; i++) {
-        await store.run(`copy (select * from ${ROWS} semi join (select account, day from ${KEYS} where part = ${i}) as k using (account, day)) to ${quoted(path(i))} (format csv, header false)`);
+        const part = ` semi join (select account, day from ${KEYS} where part = ${i}) as k on k.account = t.account and k.day = t.day`;
+        await store.run(`copy (${sentRows(staged, part)}) to ${quoted(path(i))} (format csv, header false)`, params);
         written[i]!.resolve(path(i));
       }
     } catch (e) {
       for (; i < written.length; i++) written[i]!.reject(e);
       throw e;
     } finally {
+      for (const n of wide.keys()) await store.run(`drop table if exists ${textOf(n)}`).catch(() => {});
       await store.run(`drop table if exists ${KEYS}`).catch(() => {});
-      await dropStagedRows(store).catch(() => {});
     }
   })();
   return {
@@ -168,9 +172,4 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reje
 
 function quoted(file: string): string {
   return `'${file.replace(/'/g, "''")}'`;
-}
-
-/** Let the staged rows go (the next stageRelation would replace them; this frees the memory now). */
-export async function dropStagedRows(store: Store): Promise<void> {
-  await store.run(`drop table if exists ${ROWS}`);
 }
