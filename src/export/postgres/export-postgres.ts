@@ -6,7 +6,8 @@
 //
 // Per table: DuckDB computes the view once (materialize.ts) and fingerprints each slice (stage.ts); slices whose
 // fingerprint differs from the last export's are deleted and streamed in again with COPY (mirror-table.ts); a table
-// whose definition changed – new columns, another DuckDB – is rebuilt whole.
+// whose definition changed – new columns, another DuckDB – is rebuilt whole. One connection, so one transaction: COPY
+// streams on parallel connections would each commit on their own, and a killed export could leave half a mirror.
 import { rmSync, statSync } from 'node:fs';
 import type pg from 'pg';
 import { listPublicViews } from '../../query/public-views.ts';
@@ -143,7 +144,7 @@ async function exportInTransaction(store: Store, client: pg.Client, target: Post
     }
     await applying;
   } finally {
-    // a failed step must not remove the files a COPY still reads, nor the staged rows DuckDB still writes
+    // a failed step must not remove the files a COPY still reads, nor drop what DuckDB still writes from
     await writing.catch(() => {});
     await applying.catch(() => {});
     summary.computeMs = Math.round(materializer.ms);

@@ -1,7 +1,7 @@
 // One mirrored table within an export's transaction, in two halves so that they can overlap: prepare (DuckDB:
 // compute the view, fingerprint its slices, compare them with what the last export wrote, write the rows to send as
 // CSV) and apply (PostgreSQL: rebuild the table, or delete the changed slices and COPY them in again, and record the
-// new state). While PostgreSQL applies one table, DuckDB prepares the next (export-postgres.ts).
+// new state). DuckDB prepares the tables ahead of PostgreSQL, which applies them in order (export-postgres.ts).
 import { join } from 'node:path';
 import type pg from 'pg';
 import type { Store } from '../../store/database.ts';
