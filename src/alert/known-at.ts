@@ -16,7 +16,7 @@
 // as loaded now. fct_cost_daily, which readers read instead of re-deriving cost from the raw tables, is shadowed
 // too, computed from the shadowed rows.
 import type { Store } from '../store/database.ts';
-import { dropShadowedMaterialized, shadowMaterialized } from '../store/materialize.ts';
+import { dropShadowedMaterialized, shadowMaterialized } from '../transform/materialize.ts';
 import { BILLING_SOURCE_DEFS, type BillingSourceDef } from '../model/index.ts';
 
 const BUCKET_INTERVAL: Record<string, string> = { hour: '1 hour', day: '1 day', week: '7 days', month: '1 month', year: '1 year' };

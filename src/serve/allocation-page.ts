@@ -2,7 +2,7 @@
 // keys it matched on (the same SQL as `gpuledger allocation explain`), so a figure on the By category sheet can be
 // followed to the resources and rules behind it.
 import { esc, queryAll, tableHtml } from '../report/index.ts';
-import { readSqlFile } from '../store/sql-files.ts';
+import { readSqlFile } from '../transform/sql-files.ts';
 import type { Store } from '../store/database.ts';
 import { resultTable, shell, type PageContext } from './pages.ts';
 

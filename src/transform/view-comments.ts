@@ -3,7 +3,7 @@
 // duckdb_views()/duckdb_columns() in any client show a reader who never opens sql/. Internal views say they are internal.
 // `create or replace view` drops a view's comments, so they are written right after the views are (re)created.
 import { COLUMN_DESCRIPTIONS } from './column-descriptions.ts';
-import type { Store } from './store.ts';
+import type { SqlSession } from './sql-session.ts';
 import { isInternalView, oneLineDescription } from './view-descriptions.ts';
 
 /** Bumped when what is commented changes, so databases whose views are otherwise unchanged get the new comments. */
@@ -11,7 +11,7 @@ export const VIEW_COMMENTS_VERSION = 1;
 
 const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
-export async function commentViews(store: Store, views: readonly { name: string; description: string }[]): Promise<void> {
+export async function commentViews(store: SqlSession, views: readonly { name: string; description: string }[]): Promise<void> {
   for (const v of views) {
     const line = oneLineDescription(v.description);
     await store.run(`comment on view ${v.name} is ${literal(isInternalView(v.name) ? `Internal, may change in any release: ${line}` : line)}`);

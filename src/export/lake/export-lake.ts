@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { discard, moveIntoPlace, temporaryBeside } from '../../outputs/atomic-file.ts';
 import { checkFileOutput } from '../../outputs/output-guard.ts';
 import type { Store } from '../../store/database.ts';
-import { headerComment, readSqlFile } from '../../store/sql-files.ts';
+import { headerComment, readSqlFile } from '../../transform/sql-files.ts';
 import { isGpuledgerError, StoreError } from '../../util/errors.ts';
 import { sqlPath } from '../sql-path.ts';
 import { removeLakeFile, removeLeftovers } from './lake-folder.ts';
