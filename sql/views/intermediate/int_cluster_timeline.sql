@@ -1,43 +1,17 @@
 -- One row per Instant Cluster and stretch of time in which its name, GPU type and template link stay the same:
--- cluster versions intersected with the versions of its template and GPU type.
+-- cluster versions intersected with the versions of its template and GPU type (int_template_gpu_spans_in).
 create or replace view int_cluster_timeline as
 with clusters as (
     select * from stg_clusters
 ),
 
-templates as (
-    select * from stg_templates
-),
-
-gpu_types as (
-    select * from stg_gpu_types
-),
-
-with_template as (
-    select
-        c.*,
-        t.template_name,
-        greatest(c.valid_from, coalesce(t.valid_from, c.valid_from)) as span_from,
-        least(c.valid_to, coalesce(t.valid_to, c.valid_to)) as span_to,
-    from clusters as c
-    left join templates as t
-        on t.account = c.account
-        and t.template_id = c.template_ref
-        and t.valid_from < c.valid_to
-        and c.valid_from < t.valid_to
+linked as (
+    select *, template_ref as template_id,
+    from clusters
 ),
 
 with_gpu_type as (
-    select
-        w.*,
-        g.gpu_type_name,
-        greatest(w.span_from, coalesce(g.valid_from, w.span_from)) as gpu_span_from,
-    from with_template as w
-    left join gpu_types as g
-        on g.account = w.account
-        and g.gpu_type_id = w.gpu_type_id
-        and g.valid_from < w.span_to
-        and w.span_from < g.valid_to
+    select * from int_template_gpu_spans_in(linked)
 ),
 
 final as (
@@ -53,7 +27,7 @@ final as (
         gpu_count_per_pod * pod_count as gpu_count,
         null::varchar as cloud,
         data_center_id,
-        template_ref as template_id,
+        template_id,
         template_name,
         null::varchar as endpoint_id,
         null::varchar as endpoint_name,
