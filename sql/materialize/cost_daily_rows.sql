@@ -1,6 +1,7 @@
 -- The rows of fct_cost_daily (cost_daily) for the days whose buckets start in [$range_from, $range_to):
--- int_cost_attributed_in at grain 'day', in the table's column order (which is int_cost_attributed_in's). A refresh passes the smallest range that
--- holds every changed day, so only those days' raw rows are read; a back-test passes an unbounded one.
+-- int_cost_attributed_in at grain 'day', in the table's column order (which is int_cost_attributed_in's). A refresh
+-- passes the smallest range that holds every changed day, so only those days' raw rows are read; a back-test passes
+-- an unbounded one.
 with attributed as (
     select * from int_cost_attributed_in('day', $range_from::timestamptz, $range_to::timestamptz)
 ),
