@@ -3,7 +3,7 @@
 // row counts twice (a XOR would cancel it). DuckDB's hash is deterministic but not promised across DuckDB versions;
 // the version is part of a table's definition (definition.ts), so a new DuckDB rebuilds the tables once instead of
 // comparing fingerprints it cannot compare.
-import { listValue } from '@duckdb/node-api';
+import { listValue, quotedString } from '@duckdb/node-api';
 import type { Store } from '../../store/database.ts';
 import { StoreError } from '../../util/errors.ts';
 import { ident, mirroredColumn, type MirroredColumn } from './column-types.ts';
@@ -70,7 +70,7 @@ export async function stageRelation(store: Store, relation: MirroredRelation, ex
 
 /** Write the rows of the given slices (all of them for 'all') as headerless CSV, the form COPY … (format csv) reads. */
 export async function writeSlicesCsv(store: Store, staged: StagedRelation, slices: readonly Slice[] | 'all', file: string): Promise<void> {
-  const target = `'${file.replace(/'/g, "''")}'`;
+  const target = quotedString(file);
   if (slices === 'all' || staged.relation.grain === 'whole') {
     await store.run(`copy (${projection(staged)}) to ${target} (format csv, header false)`, staged.relation.exportedAt ? [staged.exportedAt] : undefined);
     return;
