@@ -9,7 +9,9 @@ import { codeOnly } from './sql-text.ts';
 export type SqlObjectKind = 'raw' | 'meta' | 'materialized' | 'staging' | 'intermediate' | 'marts' | 'reports' | 'clock';
 
 /** Who reads: the view folders, and the SQL that lives elsewhere. */
-export type SqlReader = 'staging' | 'intermediate' | 'marts' | 'reports' | 'alerts' | 'definitions' | 'allocation' | 'materialize' | 'metrics';
+export type SqlReader =
+  | 'staging' | 'intermediate' | 'marts' | 'reports' | 'alerts' | 'definitions' | 'allocation' | 'materialize' | 'metrics'
+  | 'loaders' | 'application';
 
 export const SQL_LAYER_RULE: Readonly<Record<SqlReader, readonly SqlObjectKind[]>> = {
   // raw_* tables and the _meta_* tables gpuledger keeps, renamed and cast
@@ -31,6 +33,20 @@ export const SQL_LAYER_RULE: Readonly<Record<SqlReader, readonly SqlObjectKind[]
   // sql/materialize: computes the materialised tables from the marts, and keeps their bookkeeping (which compares
   // the raw tables' counts with what the tables were computed from)
   materialize: ['raw', 'staging', 'intermediate', 'marts', 'materialized', 'meta', 'clock'],
+  // SQL written in TypeScript, by the folder of src/ it lives in (TS_SQL_READER): the modules that load, keep and
+  // materialise the store reach every layer; every other module reads what a person could – marts, report views,
+  // the fct_* tables and gpuledger's own _meta_ bookkeeping – never raw, staging or intermediate
+  loaders: ['raw', 'staging', 'intermediate', 'marts', 'materialized', 'meta', 'clock'],
+  application: ['marts', 'materialized', 'reports', 'meta', 'clock'],
+};
+
+/** The folders of src/ whose SQL the loaders' rule holds; any other folder's is held to the application's. */
+export const TS_SQL_LOADERS: readonly string[] = ['extract', 'store', 'transform', 'metrics'];
+
+/** Modules outside those folders that read past the application's rule on purpose, each with why. */
+export const TS_SQL_EXEMPT: Readonly<Record<string, string>> = {
+  'allocation/reader-rules.ts': "computes fct_cost_allocated's rows under a reader's own rules, as the refresh does",
+  'alert/known-at.ts': 'a back-test shadows the raw tables with the rows that were loaded at a past moment',
 };
 
 const KIND_WORDS: Record<SqlObjectKind, string> = {
@@ -153,11 +169,14 @@ function readerWords(reader: SqlReader): string {
     case 'allocation': return 'allocation queries';
     case 'materialize': return 'refresh queries';
     case 'metrics': return 'metrics import queries';
+    case 'loaders': return 'loading modules';
+    case 'application': return 'SQL in TypeScript';
   }
 }
 
 function advice(reader: SqlReader): string {
   if (reader === 'reports') return 'move the joins into an intermediate view (sql/views/intermediate/) and read that';
   if (reader === 'alerts' || reader === 'definitions') return 'read a report view (sql/views/reports/), adding one if needed';
+  if (reader === 'application') return 'read a mart or report view (adding one if needed), or say in TS_SQL_EXEMPT why not';
   return 'read the layer below through its views';
 }
