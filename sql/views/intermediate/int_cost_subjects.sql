@@ -7,20 +7,8 @@ with costs as (
 ),
 
 final as (
-    select
-        subject_id,
-        any_value(account) as account,
-        any_value(family) as family,
-        any_value(component) as component,
-        any_value(resource_id) as resource_id,
-        any_value(resource_name) as resource_name,
-        any_value(template_id) as template_id,
-        any_value(template_name) as template_name,
-        any_value(endpoint_id) as endpoint_id,
-        any_value(endpoint_name) as endpoint_name,
-        any_value(gpu_type_id) as gpu_type_id,
-        any_value(gpu_type_name) as gpu_type_name,
-        any_value(data_center_id) as data_center_id,
+    -- the subject's columns are cost_daily's less what varies within a subject; one key, so any row's values
+    select subject_id, any_value(columns(* exclude (subject_id, attribution, amount, day))),
     from costs
     group by subject_id
 )
