@@ -1,5 +1,5 @@
 // The public SQL interface (DESIGN.md): every view in sql/views except the internal stg_* and int_* ones, each with
-// one line saying what one row is (src/store/view-descriptions.ts – the same line DuckDB's catalog carries).
+// one line saying what one row is (src/transform/view-descriptions.ts – the same line DuckDB's catalog carries).
 import { isInternalView, oneLineDescription } from '../transform/view-descriptions.ts';
 import { listViewFiles } from '../transform/views.ts';
 
