@@ -12,7 +12,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore, type Store } from '../src/store/database.ts';
-import { listViewFiles } from '../src/store/views.ts';
+import { listViewFiles } from '../src/transform/views.ts';
 import { COUNTS, NOW, viewsDatabase } from './views-db.ts';
 const RESULT = fileURLToPath(new URL('./results/views.json', import.meta.url));
 const FLOOR = 'select family, sum(amount) as amount from cost group by 1';

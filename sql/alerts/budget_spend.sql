@@ -1,6 +1,6 @@
 -- One row: a budget's period as of report_clock ($period 'month' or 'week', UTC), the spend in it so far (actual,
--- including the open day) and a forecast of its end: actual + for each day still to come the average spend of the
--- same weekday over the 4 weeks before today (today: what that average says is still to come). Spend is
+-- including the open day) and a forecast of its end: actual + what rpt_weekday_forecast_in (the weekday forecast of
+-- rpt_month_forecast) expects of each day still to come, null without history. Spend is
 -- rpt_spend_by_resource_daily restricted to $account (null: all accounts) and the scope: $family, $template,
 -- $endpoint, $gpu_type (ids or names; null: any) – or, with $category and $value, that allocation value's share
 -- (rpt_allocated_daily).
@@ -26,7 +26,6 @@ scoped as (
         and ($template::varchar is null or c.template_id = $template or c.template_name = $template)
         and ($endpoint::varchar is null or c.endpoint_id = $endpoint or c.endpoint_name = $endpoint)
         and ($gpu_type::varchar is null or c.gpu_type_id = $gpu_type or c.gpu_type_name = $gpu_type)
-        and c.day >= least(p.period_start, p.as_of_date - 28)
         and c.day <= p.as_of_date
     union all
     -- an allocation value's cost after rules and splits
@@ -36,53 +35,32 @@ scoped as (
         and a.category = $category
         and a.value = $value
         and ($account::varchar is null or a.account = $account)
-        and a.day >= least(p.period_start, p.as_of_date - 28)
         and a.day <= p.as_of_date
 ),
 
-history_start as (
-    select min(day) as first_day from rpt_spend_by_resource_daily where $account::varchar is null or account = $account
+-- the scope as one series, so the forecast is the page's own (rpt_weekday_forecast_in): the same weekday means over
+-- the same 28 days, from the scope's first spend (hence all of its days, not only the window's)
+daily as (
+    select 'scope' as account, 'scope' as family, day, amount,
+    from scoped
 ),
 
-forecast_days as (
-    select * from rpt_forecast_days
-),
-
--- the 28 complete days before today (int_forecast_days.is_history) that have data at all (a young database has
--- fewer)
-reference_days as (
-    select day from forecast_days where is_history
-),
-
-weekday_average as (
-    select
-        isodow(r.day) as weekday,
-        coalesce(sum(s.amount), 0) / count(distinct r.day) as average,
-    from reference_days as r
-    cross join history_start as h
-    left join scoped as s on s.day = r.day
-    where r.day >= h.first_day
-    group by 1
+forecast as (
+    select * from rpt_weekday_forecast_in(daily)
 ),
 
 actual as (
-    select
-        coalesce(sum(s.amount) filter (where s.day >= p.period_start), 0) as actual,
-        coalesce(sum(s.amount) filter (where s.day = p.as_of_date), 0) as today,
+    select coalesce(sum(s.amount) filter (where s.day >= p.period_start), 0) as actual,
     from period as p
     left join scoped as s on true
 ),
 
-days_to_come as (
-    select f.day
-    from forecast_days as f, period as p
-    where f.day > p.as_of_date and f.day < p.period_end
-),
-
 to_come as (
-    select coalesce(sum(w.average), 0) as amount
-    from days_to_come as d
-    left join weekday_average as w on w.weekday = isodow(d.day)
+    select
+        coalesce(sum(f.expected_amount), 0) as amount,
+        coalesce(max(f.history_days), 0) > 0 as has_history,
+    from forecast as f, period as p
+    where f.day >= p.as_of_date and f.day < p.period_end
 ),
 
 final as (
@@ -91,13 +69,9 @@ final as (
         p.period_end,
         p.as_of_date,
         a.actual::decimal(18,2) as actual,
-        round(
-            a.actual
-            + t.amount
-            + greatest(coalesce((select average from weekday_average where weekday = isodow(p.as_of_date)), 0) - a.today, 0),
-            2
-        )::decimal(18,2) as forecast,
-        (select count(*) from weekday_average) > 0 as has_history,
+        -- without history there is no forecast, as on the page
+        case when t.has_history then round(a.actual + t.amount, 2)::decimal(18,2) end as forecast,
+        t.has_history,
     from period as p, actual as a, to_come as t
 )
 

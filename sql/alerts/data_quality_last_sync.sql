@@ -1,12 +1,6 @@
 -- At most one row: the latest sync (command sync or run) that had ended by $now, with its status (success, partial,
 -- failed, interrupted) and errors – the data-quality rule alerts when it did not succeed.
-select
-    run_id,
-    command,
-    started_at,
-    finished_at,
-    status,
-    errors,
+select *
 from rpt_runs
 where command in ('sync', 'run')
     and status <> 'running'

@@ -15,8 +15,9 @@
 // and a removed record's total goes into its first component. Inventory (names, templates) and the watermarks are
 // as loaded now. fct_cost_daily, which readers read instead of re-deriving cost from the raw tables, is shadowed
 // too, computed from the shadowed rows.
+import { quotedIdentifier } from '@duckdb/node-api';
 import type { Store } from '../store/database.ts';
-import { dropShadowedMaterialized, shadowMaterialized } from '../store/materialize.ts';
+import { dropShadowedMaterialized, shadowMaterialized } from '../transform/materialize.ts';
 import { BILLING_SOURCE_DEFS, type BillingSourceDef } from '../model/index.ts';
 
 const BUCKET_INTERVAL: Record<string, string> = { hour: '1 hour', day: '1 day', week: '7 days', month: '1 month', year: '1 year' };
@@ -124,7 +125,7 @@ select * from removed`;
 /** The raw billing tables as loaded at `knownAt`, shadowing the real ones on this connection until dropKnownAt. */
 export async function shadowKnownAt(store: Store, knownAt: Date): Promise<void> {
   const db = await store.one<{ name: string }>('select current_database() as name');
-  const quoted = `"${db!.name.replaceAll('"', '""')}"`;
+  const quoted = quotedIdentifier(db!.name);
   for (const def of Object.values(BILLING_SOURCE_DEFS)) {
     await store.run(knownAtSql(def, quoted), { source: def.source, t: knownAt.toISOString() });
   }

@@ -1,6 +1,6 @@
 // `allocation explain`: for each resource which rule put its cost where, the rules that gave their value to nothing,
 // and the largest resources no rule matched – read from the same views that allocate, so it explains what they do.
-import { readSqlFile } from '../store/sql-files.ts';
+import { readSqlFile } from '../transform/sql-files.ts';
 import type { Store } from '../store/database.ts';
 import { UsageError } from '../util/errors.ts';
 

@@ -37,6 +37,14 @@ export async function answerWithRules(store: Store, allocation: AllocationConfig
   return undo;
 }
 
+/**
+ * Shadow fct_cost_allocated again after something dropped the shadow (a back-test's known-at tables do): the rules
+ * tables are still the reader's own, so int_cost_allocated computes under them.
+ */
+export async function reshadowAllocated(store: Store): Promise<void> {
+  await store.run(`create temp table ${SHADOWED} as select * from int_cost_allocated`);
+}
+
 /** withReader, answering with the config's allocation rules. */
 export async function withRulesReader<T>(dbPath: string, allocation: AllocationConfig, fn: (store: Store) => Promise<T>): Promise<T> {
   return withReader(dbPath, async (store) => {

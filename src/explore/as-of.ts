@@ -6,6 +6,7 @@
 //
 // A reader answering with its config's own allocation rules (allocation/reader-rules.ts) shadows fct_cost_allocated
 // in the same temp catalog; dropping the as-of shadow drops that too, so it is computed again under the same rules.
+import { reshadowAllocated } from '../allocation/reader-rules.ts';
 import { dropKnownAt, shadowKnownAt } from '../alert/known-at.ts';
 import type { Store } from '../store/database.ts';
 
@@ -24,6 +25,6 @@ export async function withFiguresAsOf<T>(store: Store, asOf: string | undefined,
     return await fn();
   } finally {
     await dropKnownAt(store);
-    if (restoreRules) await store.run('create temp table fct_cost_allocated as select * from int_cost_allocated');
+    if (restoreRules) await reshadowAllocated(store);
   }
 }

@@ -1,6 +1,7 @@
 // Answering one explorer request on an open store: the request parsed against the data's current day, its category
 // and filter values checked against the facts (an unknown one is refused, naming some that exist), then the page's
 // or the CSV's statement – on the figures as loaded at `as_of` when asked (as-of.ts).
+import { importedWholeAccountMetrics } from '../metrics/imported-metrics.ts';
 import type { Config } from '../config/schema.ts';
 import { columnsOf } from '../query/column-kinds.ts';
 import type { Store } from '../store/database.ts';
@@ -35,7 +36,7 @@ export async function wholeAccountMetrics(store: Store): Promise<string[]> {
  * against metrics_daily itself).
  */
 export async function offeredUnitMetrics(store: Store): Promise<string[]> {
-  const imported = (await store.all<{ metric: string }>(`select distinct metric from stg_metrics where scope = '' order by metric`)).map((m) => m.metric);
+  const imported = await importedWholeAccountMetrics(store);
   return [...new Set(['gpu_hours', ...imported])].sort();
 }
 

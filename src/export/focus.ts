@@ -3,12 +3,12 @@
 // written whole in a scratch folder first and then copied to the standard output (DuckDB's COPY writes files only).
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { quotedString } from '@duckdb/node-api';
 import { discard, moveIntoPlace, temporaryBeside } from '../outputs/atomic-file.ts';
 import { createScratchFolder } from '../outputs/scratch-folder.ts';
 import { copyToStandardOutput, STANDARD_OUTPUT } from '../outputs/standard-output.ts';
 import type { Store } from '../store/database.ts';
 import { isGpuledgerError, StoreError } from '../util/errors.ts';
-import { sqlPath } from './sql-path.ts';
 
 export const FOCUS_FORMATS = ['parquet', 'csv'] as const;
 export type FocusFormat = (typeof FOCUS_FORMATS)[number];
@@ -29,7 +29,7 @@ export async function exportFocus(store: Store, format: FocusFormat, out: string
       ? "format parquet, compression zstd"
       : "format csv, header true, timestampformat '%Y-%m-%dT%H:%M:%SZ'";
   try {
-    const reader = await store.connection.runAndReadAll(`copy (select * from focus_cost) to ${sqlPath(tmp)} (${options})`);
+    const reader = await store.connection.runAndReadAll(`copy (select * from focus_cost) to ${quotedString(tmp)} (${options})`);
     const rows = Number(reader.getRowsJson()[0]?.[0] ?? 0);
     if (scratch) await copyToStandardOutput(tmp);
     else moveIntoPlace(tmp, out);

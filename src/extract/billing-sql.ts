@@ -1,6 +1,7 @@
 // The SQL that stages and checks one billing page, derived from the source's declaration (src/model/billing-sources/): the
 // column list of read_json, the staging select and the checks. Generated here rather than kept in .sql files because
 // every part of it is a list of the declaration's fields – written out per source, it would repeat them six times.
+import { quotedIdentifier, quotedString } from '@duckdb/node-api';
 import type { BillingSourceDef } from '../model/index.ts';
 
 /** The raw tables' type of an API amount. */
@@ -14,9 +15,6 @@ const AMOUNT_TYPE = 'DECIMAL(18,6)';
  */
 export const EXACT_BELOW = 1e9;
 
-const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
-export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
-
 /** The API fields of a record, in the raw table's order. */
 export function recordFields(def: BillingSourceDef): string[] {
   return ['startTime', 'endTime', ...(def.idField ? [def.idField] : []), ...def.amountFields];
@@ -24,10 +22,10 @@ export function recordFields(def: BillingSourceDef): string[] {
 
 /** read_json over a spooled records array; `amountType` JSON is the error path's re-read (see castFailureSql). */
 export function readRecordsSql(def: BillingSourceDef, file: string, bytes: number, amountType = AMOUNT_TYPE): string {
-  const columns = recordFields(def).map((f) => `${sqlString(f)}: ${sqlString(def.amountFields.includes(f) ? amountType : 'VARCHAR')}`);
+  const columns = recordFields(def).map((f) => `${quotedString(f)}: ${quotedString(def.amountFields.includes(f) ? amountType : 'VARCHAR')}`);
   // one record is far smaller than the page; the bound only has to admit the largest record, and the page is one
   const maxObject = Math.max(16 << 20, bytes + 1);
-  return `read_json(${sqlString(file)}, format = 'array', columns = {${columns.join(', ')}}, maximum_object_size = ${maxObject})`;
+  return `read_json(${quotedString(file)}, format = 'array', columns = {${columns.join(', ')}}, maximum_object_size = ${maxObject})`;
 }
 
 /** The staging table of one page, rowid = record index: the API's fields cast to the raw table's columns. */
@@ -38,8 +36,8 @@ export function stagePageSql(def: BillingSourceDef, stage: string, file: string,
     // try_cast: a time that does not parse becomes null and is named by the checks, not by a bare cast error
     `try_cast("startTime" as timestamptz) as start_time`,
     `try_cast("endTime" as timestamptz) as end_time`,
-    ...(def.idField ? [`${ident(def.idField)} as ${def.idColumn}`] : []),
-    ...def.amounts.map((a) => `${ident(a.field)} as ${a.column}`),
+    ...(def.idField ? [`${quotedIdentifier(def.idField)} as ${def.idColumn}`] : []),
+    ...def.amounts.map((a) => `${quotedIdentifier(a.field)} as ${a.column}`),
     '$load::varchar as _load_id',
     '$at::timestamptz as _extracted_at',
   ];
@@ -48,7 +46,7 @@ export function stagePageSql(def: BillingSourceDef, stage: string, file: string,
 
 /** One row of what the checks need: the first record index failing each rule, the count and the sums. */
 export function checkPageSql(def: BillingSourceDef, stage: string): string {
-  const firstWhere = (name: string, cond: string) => `(min(rowid) filter (where ${cond}))::varchar as ${ident(name)}`;
+  const firstWhere = (name: string, cond: string) => `(min(rowid) filter (where ${cond}))::varchar as ${quotedIdentifier(name)}`;
   const parts = [
     'count(*)::varchar as n',
     firstWhere('missing:startTime', 'start_time is null'),
@@ -57,7 +55,7 @@ export function checkPageSql(def: BillingSourceDef, stage: string): string {
     ...def.amounts.map((a) => firstWhere(`missing:${a.field}`, `${a.column} is null`)),
     ...def.amounts.map((a) => firstWhere(`inexact:${a.field}`, `abs(${a.column}) >= ${EXACT_BELOW}`)),
     firstWhere('outside', 'start_time < $ws::timestamptz or end_time > $we::timestamptz'),
-    ...def.amounts.map((a) => `sum(${a.column})::decimal(38,6)::varchar as ${ident(`sum:${a.field}`)}`),
+    ...def.amounts.map((a) => `sum(${a.column})::decimal(38,6)::varchar as ${quotedIdentifier(`sum:${a.field}`)}`),
     ...(def.idColumn ? [`count(distinct ${def.idColumn})::varchar as unique_ids`] : []),
   ];
   return `select ${parts.join(', ')} from ${stage}`;
@@ -66,7 +64,7 @@ export function checkPageSql(def: BillingSourceDef, stage: string): string {
 /** Error path only: per amount field, the first record whose value is not a number DECIMAL(18,6) holds. */
 export function castFailureSql(def: BillingSourceDef, file: string, bytes: number): string {
   const firsts = def.amountFields.map(
-    (f) => `(min(i) filter (where ${ident(f)} is not null and try_cast(${ident(f)}::varchar as ${AMOUNT_TYPE}) is null))::varchar as ${ident(f)}`,
+    (f) => `(min(i) filter (where ${quotedIdentifier(f)} is not null and try_cast(${quotedIdentifier(f)}::varchar as ${AMOUNT_TYPE}) is null))::varchar as ${quotedIdentifier(f)}`,
   );
   return `with r as (select row_number() over () - 1 as i, * from ${readRecordsSql(def, file, bytes, 'JSON')}) select ${firsts.join(', ')} from r`;
 }

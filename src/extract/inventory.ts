@@ -5,6 +5,7 @@
 // version open-ended, so old bills keep their names. `env` is dropped before anything is stored: it holds users'
 // secrets.
 import { createHash, randomUUID } from 'node:crypto';
+import { quotedString } from '@duckdb/node-api';
 import type { ApiClient, InventoryKind } from '../api/index.ts';
 import type { Store } from '../store/database.ts';
 import { errorMessage } from '../util/errors.ts';
@@ -114,7 +115,7 @@ export async function loadInventory(
     appender.closeSync();
   }
   const p = { account, now: now.toISOString() };
-  const kinds = read.okKinds.map((k) => `'${k.replace(/'/g, "''")}'`).join(', ') || `''`;
+  const kinds = read.okKinds.map(quotedString).join(', ') || `''`;
   return store.transaction(async () => {
     await store.run(
       `update raw_inventory r set last_seen_at = $now::timestamptz, deleted_at = null

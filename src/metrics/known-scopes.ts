@@ -5,7 +5,7 @@
 // category, the values the config can give. Before the first sync nothing is known and nothing is checked.
 import type { Config } from '../config/schema.ts';
 import type { Store } from '../store/database.ts';
-import { readSqlFile } from '../store/sql-files.ts';
+import { readSqlFile } from '../transform/sql-files.ts';
 import { MetricsFileError, type MetricRow } from './metric-rows.ts';
 
 /** kind → values, per account. */

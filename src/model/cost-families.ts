@@ -1,8 +1,9 @@
 // The cost families of `cost` and the components each bills, with the words people read for them. The billing-source
 // declarations (billing-sources/) say which API amount field becomes which [family, component]; this file says what
 // a family and a component are called – in FOCUS columns, workbook labels and chart legends – and the order families
-// are shown in. SQL reads both from views generated from here (dim_cost_component, int_billing_records…, see
-// generated-sql.ts), never retyped; hand-written SQL that treats a family apart names it by its key ('pod').
+// are shown in. SQL gets both from files generated from here (dim_cost_component, int_billing_records… by
+// generated-sql.ts; rpt_spend_daily_by_family by generated-report-sql.ts) and report definitions from columnHeading;
+// hand-written SQL names a family only by its key ('pod'), which test/model/family-names.test.ts holds to this file.
 
 /** A cost family: one billing route's kind of resource (DESIGN.md public SQL interface, `cost.family`). */
 export interface CostFamilyDef {

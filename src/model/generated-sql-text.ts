@@ -35,4 +35,4 @@ export function commentLines(text: string, width = 116): string {
 }
 
 /** A string literal in SQL. */
-export const quote = (s: string) => `'${s.replaceAll("'", "''")}'`;
+export { quotedString as quote } from '@duckdb/node-api';

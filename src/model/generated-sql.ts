@@ -79,7 +79,7 @@ ${components.map((c) => `        ${c}::decimal(18,6) as ${c},`).join('\n')}
 
 select * from final;
 `;
-  return { path: 'views/marts/int_billing_records.sql', text };
+  return { path: 'views/intermediate/int_billing_records.sql', text };
 }
 
 // long form per family straight from its billing_* view: only the family's own components become rows (an UNPIVOT of
@@ -124,7 +124,7 @@ final as (
 
 select * from final;
 `;
-  return { path: 'views/marts/int_cost_records.sql', text };
+  return { path: 'views/intermediate/int_cost_records.sql', text };
 }
 
 function aggregateAmounts(): GeneratedSqlFile {
@@ -154,7 +154,7 @@ ${entries.join('\n')}
 
 select * from final;
 `;
-  return { path: 'views/marts/int_aggregate_amounts.sql', text };
+  return { path: 'views/intermediate/int_aggregate_amounts.sql', text };
 }
 
 function costComponents(): GeneratedSqlFile {

@@ -48,7 +48,7 @@ async function assertSynced(store: Store, kind: BillingKind, size: BucketSize): 
   const found = await store.one(
     `select 1 as found from _meta_watermarks where source = $source and bucket_size = $size
      union all
-     select 1 from int_billing_records where family = $family and bucket_size = $size
+     select 1 from cost where family = $family and bucket_size = $size
      limit 1`,
     { source: spec.source, size, family: spec.family },
   );
@@ -65,7 +65,7 @@ async function dataHorizon(store: Store, kind: BillingKind, size: BucketSize): P
   const row = await store.one<{ horizon: string | null }>(
     `select coalesce(
         (select max(loaded_through) from _meta_watermarks where source = $source and bucket_size = $size),
-        (select max(bucket_end) from int_billing_records where family = $family and bucket_size = $size)
+        (select max(bucket_end) from cost where family = $family and bucket_size = $size)
      )::varchar as horizon`,
     { source: spec.source, size, family: spec.family },
   );

@@ -1,9 +1,9 @@
 // The public SQL interface (DESIGN.md): every view in sql/views except the internal stg_* and int_* ones, each with
-// one line saying what one row is (src/store/view-descriptions.ts – the same line DuckDB's catalog carries).
-import { isInternalView, oneLineDescription } from '../store/view-descriptions.ts';
-import { listViewFiles } from '../store/views.ts';
+// one line saying what one row is (src/transform/view-descriptions.ts – the same line DuckDB's catalog carries).
+import { isInternalView, oneLineDescription } from '../transform/view-descriptions.ts';
+import { listViewFiles } from '../transform/views.ts';
 
-export { firstSentence } from '../store/view-descriptions.ts';
+export { firstSentence } from '../transform/view-descriptions.ts';
 
 export interface PublicView {
   name: string;

@@ -1,7 +1,7 @@
 // The report module's public API for the rest of the program: render a report as a workbook or an HTML page,
 // deliver it (the mailer itself is src/mail), load a definition, parse --period and set the report clock, read
-// within a report session, and the HTML pieces serve builds its pages from. Inside, one folder per concern – see
-// "Layout of src/report" in docs/report.md.
+// within a report session (queryAll, sheetSql), and what serve shares with the page: its tables and shell, and the
+// cells' headings and formats. Inside, one folder per concern – see "Layout of src/report" in docs/report.md.
 export { renderReport, workbookFileName, type RenderReportOptions, type RenderedReport, type ReportSummary } from './render.ts';
 export { checkDeliveryConfig, deliverReport, ReportDeliveryError, type DeliverReportOptions, type DeliveryResult } from './delivery/index.ts';
 export { listReportFiles, loadReportDefinition, ReportDefinitionError } from './definition/index.ts';

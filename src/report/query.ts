@@ -89,6 +89,3 @@ export async function* streamRawRows(store: Store, sql: string, params: QueryPar
   }
 }
 
-export function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}

@@ -4,7 +4,7 @@
 // reads the rows instead of computing the view again; the report clock is set before, so the rows are the render's.
 // The tables are dropped when the render ends.
 import type { Store } from '../store/database.ts';
-import { listViewFiles, orderViews, viewReferences, type ViewFile } from '../store/views.ts';
+import { listViewFiles, orderViews, viewReferences, type ViewFile } from '../transform/views.ts';
 import type { ReportDefinition } from './definition/index.ts';
 
 /** Every query a definition runs: table sheets, summary blocks and charts. */

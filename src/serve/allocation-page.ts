@@ -3,7 +3,7 @@
 // followed to the resources and rules behind it.
 import { breadcrumbs, hrefWith, html, section, type Link, type Markup } from '../present/index.ts';
 import { pageTable, queryAll, type HtmlColumn } from '../report/index.ts';
-import { readSqlFile } from '../store/sql-files.ts';
+import { readSqlFile } from '../transform/sql-files.ts';
 import type { Store } from '../store/database.ts';
 import { resultTable, servedPage, type PageContext } from './pages.ts';
 

@@ -1,6 +1,6 @@
 // What the SQL page shows besides a result: the form, a few example queries (each a link that runs it – they run on
 // the demo as on any account) and the schema: every public view with what one row is, and its columns with their
-// type and – where the catalog has one (COMMENT ON COLUMN, src/store/column-descriptions.ts) – what they mean.
+// type and – where the catalog has one (COMMENT ON COLUMN, src/transform/column-descriptions.ts) – what they mean.
 import { listPublicViews } from '../query/public-views.ts';
 import { dataTable, hrefWith, html, section, type Markup, type TableColumn } from '../present/index.ts';
 import type { Store } from '../store/database.ts';

@@ -2,6 +2,7 @@
 // trusted: a DuckDB file, that opens read-only, at a migration this gpuledger knows, whose every table reads to the
 // end. A copy that fails is never adopted, restored or rotated into a generation (issue 18 §2).
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { quotedIdentifier } from '@duckdb/node-api';
 import { DatabaseLockedError, errorMessage } from '../util/errors.ts';
 import { newestRecord } from './copy-newest.ts';
 import { openStore, type Store } from './database.ts';
@@ -43,7 +44,7 @@ export function hasDuckDbMagic(path: string): boolean {
 /** Reads every row of every table: a checksum error in any data block shows here, not in the next report. */
 async function readAll(store: Store): Promise<void> {
   const tables = await store.all<{ name: string }>(`select table_name as name from duckdb_tables() where database_name = current_database() and not temporary`);
-  for (const { name } of tables) await store.run(`select count(*), bit_xor(hash(t)) from "${name.replaceAll('"', '""')}" t`);
+  for (const { name } of tables) await store.run(`select count(*), bit_xor(hash(t)) from ${quotedIdentifier(name)} t`);
 }
 
 export async function checkCopy(path: string): Promise<CopyCheck> {

@@ -8,7 +8,7 @@ import { DatabaseDamagedError, DatabaseLockedError, isDamagedDatabase, StoreErro
 import { acquireWriteLock, describeHolder, lockPathFor, readLock, type WriteLock } from './lock.ts';
 import { migrate } from './migrate.ts';
 import { readerTempDirectory } from './reader-temp.ts';
-import { applyViews } from './views.ts';
+import { applyViews } from '../transform/views.ts';
 
 export type { Params, Row, Store } from './store.ts';
 

@@ -2,7 +2,7 @@
 // record in _meta_schema_version. Opening an older file brings it up to date; a newer file is refused.
 import { StoreError } from '../util/errors.ts';
 import type { Store } from './store.ts';
-import { readSqlFolder } from './sql-files.ts';
+import { readSqlFolder } from '../transform/sql-files.ts';
 
 export interface Migration {
   version: number;

@@ -16,7 +16,7 @@ import { openStore, type OpenOptions, type Store } from './database.ts';
 import type { Logger } from '../util/log.ts';
 import { listCopies, writerPathFor } from './copies.ts';
 import { acquireWriteLock, describeWait } from './lock.ts';
-import { refreshMaterialized } from './materialize.ts';
+import { refreshMaterialized } from '../transform/materialize.ts';
 import { publish, sweepPublishFiles, type FileIdentity } from './publish.ts';
 import { rememberWriter } from './keep-newest.ts';
 import { prepareWriterCopy, recoverWriter } from './writer-copy.ts';

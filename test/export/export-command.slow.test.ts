@@ -4,7 +4,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isTemporaryName } from '../../src/outputs/atomic-file.ts';
 import { openStore } from '../../src/store/database.ts';
-import { refreshMaterialized } from '../../src/store/materialize.ts';
+import { refreshMaterialized } from '../../src/transform/materialize.ts';
 import { gpuledger } from '../query/cli.ts';
 import { addInventory, billPods, billServerless, billVolumes, tmpDbPath, viewStore } from '../views/fixtures.ts';
 

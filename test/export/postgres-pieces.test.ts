@@ -10,7 +10,7 @@ import { MIRRORED_RELATIONS } from '../../src/export/postgres/relations.ts';
 import { diffSlices, sliceKey, type Slice } from '../../src/export/postgres/slice-diff.ts';
 import { resolvePostgresTarget } from '../../src/export/postgres/target.ts';
 import { listPublicViews } from '../../src/query/public-views.ts';
-import { listViewFiles } from '../../src/store/views.ts';
+import { listViewFiles } from '../../src/transform/views.ts';
 
 describe('the PostgreSQL URL', () => {
   it('reads user, host, port, database and sslmode, and shows itself without a password', () => {

@@ -12,6 +12,7 @@ import { runAlerts, type AlertEvent } from '../../src/alert/index.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import type { ConfigInput } from '../../src/config/schema.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
+import { readSqlFile } from '../../src/transform/sql-files.ts';
 import type { Simulator } from '../../src/simulator/index.ts';
 import { gpuledger } from '../query/cli.ts';
 import { flatten, parseMime, startSmtp } from '../report/smtp.ts';
@@ -155,6 +156,22 @@ describe('alerts on a synced simulator account', () => {
     const again = await runAlerts({ store, config: cfg, outDir: tmp.dir, stdout: new Collect() });
     expect(again.events).toEqual([]);
     expect(again.conditions.length).toBe(result.conditions.length);
+  });
+
+  it("forecasts a budget's own scope as the page forecasts a family: one weekday forecast, not two", async () => {
+    // budget_spend.sql (a scoped or weekly budget) against rpt_month_forecast, for every account and family the page
+    // shows: the same series, so the same figure to the cent
+    const page = await store.all<{ account: string; family: string; month_to_date: string; forecast: string | null }>(
+      "select account, family, month_to_date::decimal(18,2)::varchar as month_to_date, round(forecast, 2)::decimal(18,2)::varchar as forecast from rpt_month_forecast where family <> 'all' order by all",
+    );
+    expect(page.length).toBeGreaterThan(1);
+    for (const p of page) {
+      const [alert] = await store.all<{ actual: string; forecast: string | null }>(readSqlFile('alerts', 'budget_spend'), {
+        period: 'month', account: p.account, family: p.family, template: null, endpoint: null, gpu_type: null, category: null, value: null,
+      });
+      expect({ account: p.account, family: p.family, actual: alert!.actual, forecast: alert!.forecast })
+        .toEqual({ account: p.account, family: p.family, actual: p.month_to_date, forecast: p.forecast });
+    }
   });
 
   it('escalates when the spend crosses a higher threshold, and resolves when the condition clears', async () => {

@@ -12,7 +12,7 @@ import type { Simulator } from '../../src/simulator/index.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { gpuledger } from '../query/cli.ts';
 import { fastSimulator, KEY, openTestStore, smallSyncConfig, syncOnce, tempDir, writeConfig, type TempDir } from './sync-helpers.ts';
-import { refreshMaterialized } from '../../src/store/materialize.ts';
+import { refreshMaterialized } from '../../src/transform/materialize.ts';
 import { storingRules } from '../../src/allocation/load-rules.ts';
 
 // the example; the simulator has no 'trainer' template, so research also takes the PyTorch pods

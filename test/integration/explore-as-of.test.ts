@@ -10,7 +10,7 @@ import { startRun } from '../../src/extract/runs.ts';
 import { BILLING_SOURCE_DEFS } from '../../src/model/index.ts';
 import { startServe, type RunningServer } from '../../src/serve/index.ts';
 import { openStore } from '../../src/store/database.ts';
-import { refreshMaterialized } from '../../src/store/materialize.ts';
+import { refreshMaterialized } from '../../src/transform/materialize.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { testConfig } from '../report/fixtures.ts';
 import { get } from '../serve/http.ts';

@@ -9,7 +9,7 @@ import { DEFAULT_KEY, type BillingSource, type Simulator } from '../../src/simul
 import type { Store } from '../../src/store/database.ts';
 import { addBuckets, type BucketSize } from '../../src/util/buckets.ts';
 import { microsToDecimalString } from '../../src/util/decimal.ts';
-import { refreshMaterialized } from '../../src/store/materialize.ts';
+import { refreshMaterialized } from '../../src/transform/materialize.ts';
 
 const TABLES: Record<BillingSource, { table: string; id: string | null }> = {
   aggregate: { table: 'raw_billing_aggregate', id: null },

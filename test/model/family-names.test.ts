@@ -10,7 +10,7 @@ import { columnHeading } from '../../src/report/cells/index.ts';
 import { stackedBarsData } from '../../src/report/charts/build-chart.ts';
 import { listReportFiles } from '../../src/report/definition/index.ts';
 import { parseReportDefinition } from '../../src/report/definition/load.ts';
-import { SQL_DIR } from '../../src/store/sql-files.ts';
+import { SQL_DIR } from '../../src/transform/sql-files.ts';
 
 // `family = 'x'`, `family <> 'x'`, `family in ('x', 'y')` (any table alias): the family literals a query compares with
 const COMPARED = /\bfamily\s*(?:=|<>|!=)\s*'([^']*)'|\bfamily\s+(?:not\s+)?in\s*\(([^)]*)\)/gi;

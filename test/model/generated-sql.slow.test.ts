@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { generatedSqlFiles } from '../../src/model/generated-sql.ts';
 import { describeDrift } from '../../src/model/sql-drift.ts';
-import { SQL_DIR } from '../../src/store/sql-files.ts';
+import { SQL_DIR } from '../../src/transform/sql-files.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const read = (path: string) => {
@@ -61,7 +61,7 @@ describe('SQL generated from the cost model', () => {
         script,
         `import { writeFileSync } from 'node:fs';
          import { openStore } from './src/store/database.ts';
-         import { refreshMaterialized } from './src/store/materialize.ts';
+         import { refreshMaterialized } from './src/transform/materialize.ts';
          import { loadBillingPage } from './src/extract/load-billing.ts';
          import { BILLING_SOURCE_DEFS } from './src/model/index.ts';
          const file = '${join(copy, 'page.json')}';

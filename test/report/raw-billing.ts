@@ -2,7 +2,7 @@
 // have something to compute from: pods, Serverless, network volumes and public endpoints in day buckets, the
 // aggregate route for reconciliation, and a watermark that sets report_clock's data horizon.
 import type { Store } from '../../src/store/database.ts';
-import { refreshMaterialized } from '../../src/store/materialize.ts';
+import { refreshMaterialized } from '../../src/transform/materialize.ts';
 
 export interface RawBillingOptions {
   account: string;

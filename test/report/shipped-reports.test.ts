@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COST_FAMILIES, FAMILIES } from '../../src/model/index.ts';
 import { renderReport, type RenderedReport } from '../../src/report/render.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { readSqlFile } from '../../src/store/sql-files.ts';
+import { readSqlFile } from '../../src/transform/sql-files.ts';
 import { insertTwoAccounts } from './raw-billing.ts';
 import { tempDir, testConfig } from './fixtures.ts';
 import { columnNumbers, columnOf, conditionalRules, expectCents, expectPrintable, headerRow, printTitleRows, readWorkbook, sheet, sum, totalValue } from './workbook-read.ts';

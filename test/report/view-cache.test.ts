@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadReportDefinition } from '../../src/report/definition/index.ts';
 import { definitionQueries, sharedReportViews } from '../../src/report/view-cache.ts';
-import { listViewFiles } from '../../src/store/views.ts';
+import { listViewFiles } from '../../src/transform/views.ts';
 
 const names = (queries: string[]) => sharedReportViews(queries, listViewFiles()).map((v) => v.name);
 

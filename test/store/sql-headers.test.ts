@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SQL_DIR } from '../../src/store/sql-files.ts';
+import { SQL_DIR } from '../../src/transform/sql-files.ts';
 
 const MAX = 120;
 

@@ -9,22 +9,8 @@ with facts as (
 ),
 
 final as (
-    select
-        account,
-        category,
-        value,
-        rule,
-        split_from,
-        day,
-        family,
-        component,
-        resource_id,
-        resource_name,
-        template_name,
-        endpoint_name,
-        gpu_type_name,
-        amount,
-    from facts
+    -- the split bookkeeping and the subject key stay inside
+    select * exclude (split, is_kept, subject_id) from facts
 )
 
 select * from final;

@@ -11,25 +11,7 @@ with facts as (
 ),
 
 final as (
-    select
-        account,
-        family,
-        day,
-        resource_id,
-        resource_name,
-        endpoint_name,
-        gpu_type_id,
-        gpu_type_name,
-        gpu_count,
-        cloud,
-        billed_cost,
-        list_unit_price,
-        gpu_hours,
-        running_hours,
-        list_cost,
-        effective_discount,
-        estimated,
-    from facts
+    select * from facts
 )
 
 select * from final;

@@ -18,11 +18,10 @@ per_endpoint as (
         resource_id as endpoint_id,
         arg_max(endpoint_name, day) as billed_name,
         arg_max(template_name, day) as billed_template_name,
-        coalesce(sum(amount) filter (where in_month_to_date), 0) as month_to_date,
-        coalesce(sum(amount) filter (where in_previous_month_to_date), 0) as previous_month_to_date,
-        coalesce(sum(amount) filter (where in_previous_month), 0) as previous_month,
-        coalesce(sum(amount) filter (where in_month_to_last_day), 0) as month_to_last_day,
-        coalesce(sum(amount) filter (where in_previous_month_to_last_day), 0) as previous_month_to_last_day,
+        -- the windows' amounts (int_cost_month_windows)
+        sum(columns(
+            '^(month_to_date|previous_month_to_date|previous_month|month_to_last_day|previous_month_to_last_day)$'
+        )),
     from windowed
     group by all
 ),

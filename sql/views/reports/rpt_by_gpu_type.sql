@@ -16,11 +16,10 @@ per_gpu_type as (
         account,
         gpu_type_id,
         arg_max(gpu_type_name, day) as billed_name,
-        coalesce(sum(amount) filter (where in_month_to_date), 0) as month_to_date,
-        coalesce(sum(amount) filter (where in_previous_month_to_date), 0) as previous_month_to_date,
-        coalesce(sum(amount) filter (where in_previous_month), 0) as previous_month,
-        coalesce(sum(amount) filter (where in_month_to_last_day), 0) as month_to_last_day,
-        coalesce(sum(amount) filter (where in_previous_month_to_last_day), 0) as previous_month_to_last_day,
+        -- the windows' amounts (int_cost_month_windows)
+        sum(columns(
+            '^(month_to_date|previous_month_to_date|previous_month|month_to_last_day|previous_month_to_last_day)$'
+        )),
     from windowed
     group by all
 ),

@@ -7,15 +7,8 @@ with spend as (
     select * from rpt_spend_by_resource_daily
 ),
 
-coverage as (
-    select * from rpt_data_freshness
-),
-
 first_days as (
-    select account, min(loaded_from)::date as first_covered_day,
-    from coverage
-    where source <> 'inventory' and loaded_from is not null
-    group by account
+    select * from rpt_first_covered_days
 ),
 
 series_days as (

@@ -7,15 +7,7 @@ with periods as (
 ),
 
 final as (
-    select
-        account,
-        period_start as day,
-        family,
-        amount,
-        previous_amount,
-        change_amount,
-        change_pct,
-        is_complete,
+    select account, period_start as day, * exclude (grain, account, period_start, period_end),
     from periods
 )
 

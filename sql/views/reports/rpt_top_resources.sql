@@ -15,9 +15,8 @@ per_resource as (
         arg_max(gpu_type_name, day) as gpu_type_name,
         arg_max(template_name, day) as template_name,
         arg_max(endpoint_name, day) as endpoint_name,
-        coalesce(sum(amount) filter (where in_month_to_date), 0) as month_to_date,
-        coalesce(sum(amount) filter (where in_previous_month_to_date), 0) as previous_month_to_date,
-        coalesce(sum(amount) filter (where in_previous_month), 0) as previous_month,
+        -- the windows' amounts (int_cost_month_windows)
+        sum(columns('^(month_to_date|previous_month_to_date|previous_month)$')),
     from windowed
     group by all
 ),

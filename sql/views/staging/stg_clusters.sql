@@ -2,7 +2,7 @@
 -- tile time from -infinity to infinity.
 create or replace view stg_clusters as
 with source as (
-    select * from raw_inventory where kind = 'cluster'
+    select * from stg_inventory_versions_in('cluster')
 ),
 
 renamed as (
@@ -17,12 +17,8 @@ renamed as (
         doc->>'template' as template_ref,
         doc->>'dataCenterId' as data_center_id,
         try_cast(doc->>'createdAt' as timestamptz) as created_at,
-        valid_from,
-        valid_to,
-        valid_to = 'infinity'::timestamptz as is_current,
-        first_seen_at,
-        last_seen_at,
-        deleted_at,
+        -- the version's columns (stg_inventory_versions_in)
+        * exclude (account, id, doc),
     from source
 ),
 

@@ -2,7 +2,7 @@
 -- carries no template id (see stg_graphql_endpoints). Versions tile time from -infinity to infinity.
 create or replace view stg_endpoints as
 with source as (
-    select * from raw_inventory where kind = 'endpoint'
+    select * from stg_inventory_versions_in('endpoint')
 ),
 
 renamed as (
@@ -23,12 +23,8 @@ renamed as (
         doc->>'flashboot' as flashboot,
         doc->>'image' as image,
         try_cast(doc->>'createdAt' as timestamptz) as created_at,
-        valid_from,
-        valid_to,
-        valid_to = 'infinity'::timestamptz as is_current,
-        first_seen_at,
-        last_seen_at,
-        deleted_at,
+        -- the version's columns (stg_inventory_versions_in)
+        * exclude (account, id, doc),
     from source
 ),
 

@@ -2,7 +2,7 @@
 -- prices per GPU and hour. Versions tile time from -infinity to infinity.
 create or replace view stg_gpu_types as
 with source as (
-    select * from raw_inventory where kind = 'gpu_type'
+    select * from stg_inventory_versions_in('gpu_type')
 ),
 
 renamed as (
@@ -21,12 +21,8 @@ renamed as (
         try_cast(doc->>'$.price.serverless' as decimal(18,6)) as price_serverless,
         try_cast(doc->>'$.maxCount.secure' as integer) as max_count_secure,
         try_cast(doc->>'$.maxCount.community' as integer) as max_count_community,
-        valid_from,
-        valid_to,
-        valid_to = 'infinity'::timestamptz as is_current,
-        first_seen_at,
-        last_seen_at,
-        deleted_at,
+        -- the version's columns (stg_inventory_versions_in)
+        * exclude (account, id, doc),
     from source
 ),
 

@@ -2,7 +2,7 @@
 -- only source of the endpoint → template link. Versions tile time from -infinity to infinity.
 create or replace view stg_graphql_endpoints as
 with source as (
-    select * from raw_inventory where kind = 'graphql_endpoint'
+    select * from stg_inventory_versions_in('graphql_endpoint')
 ),
 
 renamed as (
@@ -20,12 +20,8 @@ renamed as (
         doc->>'scalerType' as scaler_type,
         try_cast(doc->>'scalerValue' as integer) as scaler_value,
         nullif(doc->>'locations', '') as locations,
-        valid_from,
-        valid_to,
-        valid_to = 'infinity'::timestamptz as is_current,
-        first_seen_at,
-        last_seen_at,
-        deleted_at,
+        -- the version's columns (stg_inventory_versions_in)
+        * exclude (account, id, doc),
     from source
 ),
 

@@ -2,7 +2,7 @@
 -- Versions tile time from -infinity to infinity.
 create or replace view stg_network_volumes as
 with source as (
-    select * from raw_inventory where kind = 'network_volume'
+    select * from stg_inventory_versions_in('network_volume')
 ),
 
 renamed as (
@@ -13,12 +13,8 @@ renamed as (
         try_cast(doc->>'size' as integer) as size_gb,
         doc->>'dataCenter' as data_center_id,
         doc->>'type' as volume_type,
-        valid_from,
-        valid_to,
-        valid_to = 'infinity'::timestamptz as is_current,
-        first_seen_at,
-        last_seen_at,
-        deleted_at,
+        -- the version's columns (stg_inventory_versions_in)
+        * exclude (account, id, doc),
     from source
 ),
 

@@ -2,7 +2,7 @@
 -- -infinity (first seen) to infinity (current – also after the pod vanished from the list).
 create or replace view stg_pods as
 with source as (
-    select * from raw_inventory where kind = 'pod'
+    select * from stg_inventory_versions_in('pod')
 ),
 
 renamed as (
@@ -30,12 +30,8 @@ renamed as (
         doc->>'$.cluster.id' as cluster_id,
         try_cast(doc->>'createdAt' as timestamptz) as created_at,
         try_cast(doc->>'startedAt' as timestamptz) as started_at,
-        valid_from,
-        valid_to,
-        valid_to = 'infinity'::timestamptz as is_current,
-        first_seen_at,
-        last_seen_at,
-        deleted_at,
+        -- the version's columns (stg_inventory_versions_in)
+        * exclude (account, id, doc),
     from source
 ),
 

@@ -3,7 +3,7 @@
 -- undocumented).
 create or replace view stg_serverless_discounts as
 with source as (
-    select * from raw_inventory where kind = 'serverless_discount'
+    select * from stg_inventory_versions_in('serverless_discount')
 ),
 
 renamed as (
@@ -13,12 +13,8 @@ renamed as (
         try_cast(doc->>'discountFactor' as decimal(18,6)) as discount_factor,
         doc->>'type' as discount_type,
         try_cast(doc->>'expirationDate' as timestamptz) as expires_at,
-        valid_from,
-        valid_to,
-        valid_to = 'infinity'::timestamptz as is_current,
-        first_seen_at,
-        last_seen_at,
-        deleted_at,
+        -- the version's columns (stg_inventory_versions_in)
+        * exclude (account, id, doc),
     from source
 ),
 

@@ -2,7 +2,7 @@
 -- time from -infinity to infinity.
 create or replace view stg_templates as
 with source as (
-    select * from raw_inventory where kind = 'template'
+    select * from stg_inventory_versions_in('template')
 ),
 
 renamed as (
@@ -15,12 +15,8 @@ renamed as (
         try_cast(doc->>'serverless' as boolean) as is_serverless,
         try_cast(doc->>'public' as boolean) as is_public,
         try_cast(doc->>'disk' as integer) as disk_gb,
-        valid_from,
-        valid_to,
-        valid_to = 'infinity'::timestamptz as is_current,
-        first_seen_at,
-        last_seen_at,
-        deleted_at,
+        -- the version's columns (stg_inventory_versions_in)
+        * exclude (account, id, doc),
     from source
 ),
 

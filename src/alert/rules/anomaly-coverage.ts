@@ -4,7 +4,7 @@
 // weeks after the first weekday is scored), and a short baseline can leave weekend days unscored for good.
 import type { AnomalyRule } from '../../config/alerts.ts';
 import type { Store } from '../../store/database.ts';
-import { readSqlFile } from '../../store/sql-files.ts';
+import { readSqlFile } from '../../transform/sql-files.ts';
 
 type Unscored = { account: string; first_covered_day: string; day: string; kind: string; like_days: number; short_history: boolean };
 

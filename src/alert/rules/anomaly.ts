@@ -4,7 +4,7 @@
 // one condition that escalates when a bigger departure appears and resolves when none of its series is anomalous.
 import type { AnomalyRule } from '../../config/alerts.ts';
 import type { Store } from '../../store/database.ts';
-import { readSqlFile } from '../../store/sql-files.ts';
+import { readSqlFile } from '../../transform/sql-files.ts';
 import type { Condition } from '../types.ts';
 import { incidentsOf, type Driver, type SeriesAnomaly } from './anomaly-incident.ts';
 

@@ -4,7 +4,7 @@
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { BudgetRule } from '../../config/alerts.ts';
 import type { Store } from '../../store/database.ts';
-import { readSqlFile } from '../../store/sql-files.ts';
+import { readSqlFile } from '../../transform/sql-files.ts';
 import { unitText } from '../../model/index.ts';
 import { decimalStringToMicros, microsToDecimalString } from '../../util/decimal.ts';
 import { usdText } from '../../util/money-text.ts';

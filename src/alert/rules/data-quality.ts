@@ -3,7 +3,7 @@
 import { timestampTZValue } from '@duckdb/node-api';
 import type { AlertsConfig } from '../../config/alerts.ts';
 import type { Store } from '../../store/database.ts';
-import { readSqlFile } from '../../store/sql-files.ts';
+import { readSqlFile } from '../../transform/sql-files.ts';
 import { usdText } from '../../util/money-text.ts';
 import type { Condition } from '../types.ts';
 

@@ -6,7 +6,7 @@
 // - spend limit: current spend at spendLimitPct % of the hourly limit – new resources will be refused.
 import type { RunwayRule } from '../../config/alerts.ts';
 import type { Store } from '../../store/database.ts';
-import { readSqlFile } from '../../store/sql-files.ts';
+import { readSqlFile } from '../../transform/sql-files.ts';
 import { decimalStringToMicros } from '../../util/decimal.ts';
 import { unitText } from '../../model/index.ts';
 import { usdText } from '../../util/money-text.ts';

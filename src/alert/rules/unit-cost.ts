@@ -3,7 +3,7 @@
 // message names both movements against their own medians.
 import type { UnitCostRule } from '../../config/alerts.ts';
 import type { Store } from '../../store/database.ts';
-import { readSqlFile } from '../../store/sql-files.ts';
+import { readSqlFile } from '../../transform/sql-files.ts';
 import { unitText } from '../../model/index.ts';
 import { usdText } from '../../util/money-text.ts';
 import type { Condition } from '../types.ts';

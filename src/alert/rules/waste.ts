@@ -1,7 +1,7 @@
 // Waste rule: every rpt_waste finding that costs at least minMonthlyCost a month. A finding's id is stable, so it
 // alerts once and resolves when the waste is gone (the endpoint scaled to zero, the volume deleted).
 import type { Store } from '../../store/database.ts';
-import { readSqlFile } from '../../store/sql-files.ts';
+import { readSqlFile } from '../../transform/sql-files.ts';
 import { usdText } from '../../util/money-text.ts';
 import type { Condition } from '../types.ts';
 

@@ -5,12 +5,12 @@
 // files no longer match the manifest, and the next export rewrites exactly those.
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { quotedString } from '@duckdb/node-api';
 import { discard, moveIntoPlace, temporaryBeside } from '../../outputs/atomic-file.ts';
 import { checkFileOutput } from '../../outputs/output-guard.ts';
 import type { Store } from '../../store/database.ts';
-import { headerComment, readSqlFile } from '../../store/sql-files.ts';
+import { headerComment, readSqlFile } from '../../transform/sql-files.ts';
 import { isGpuledgerError, StoreError } from '../../util/errors.ts';
-import { sqlPath } from '../sql-path.ts';
 import { removeLakeFile, removeLeftovers } from './lake-folder.ts';
 import { LAKE_TABLES, MANIFEST_NAME, partitionFile, type LakeTable } from './lake-layout.ts';
 import { refuseLinksInLake } from './lake-links.ts';
@@ -65,7 +65,7 @@ async function writePartition(store: Store, target: LakeTarget, p: SourcePartiti
   try {
     await store.run(
       `copy (select * exclude (account, family, month) from ${stagedName(p.table)} where account = $account and family = $family and month = $month)
-       to ${sqlPath(tmp)} (format parquet, compression zstd)`,
+       to ${quotedString(tmp)} (format parquet, compression zstd)`,
       { account: p.account, family: p.family, month: p.month },
     );
     moveIntoPlace(tmp, file);

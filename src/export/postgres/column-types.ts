@@ -3,6 +3,7 @@
 // PostgreSQL holds the same micro-dollars. Lists become jsonb (DuckDB's to_json), which every BI tool can show. Text
 // compares byte by byte (collation "C"), as DuckDB compares strings: the same ORDER BY in both, whatever the server's
 // locale – and indexes on text build several times faster than under a linguistic collation.
+import { quotedIdentifier } from '@duckdb/node-api';
 import { StoreError } from '../../util/errors.ts';
 
 export interface MirroredColumn {
@@ -36,10 +37,8 @@ const SIMPLE: Record<string, string> = {
   UUID: 'uuid',
 };
 
-/** A column name as a quoted identifier (the same quoting in DuckDB and PostgreSQL). */
-export function ident(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
+/** A column name as a quoted identifier: DuckDB's quoter, the same quoting PostgreSQL reads. */
+export const ident = quotedIdentifier;
 
 export function mirroredColumn(relation: string, name: string, duckType: string): MirroredColumn {
   const simple = SIMPLE[duckType];

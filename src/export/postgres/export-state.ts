@@ -2,7 +2,7 @@
 // read-side command and never writes the DuckDB file, and state committed in the same transaction as the data can
 // never disagree with it – a killed export leaves both as they were.
 import type { ClientBase } from 'pg';
-import { readSqlFolder } from '../../store/sql-files.ts';
+import { readSqlFolder } from '../../transform/sql-files.ts';
 import { sliceKey, type Slice } from './slice-diff.ts';
 
 export interface TableState {

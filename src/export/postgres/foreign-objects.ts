@@ -8,7 +8,7 @@
 // A view, a materialized view, a sequence … under one of these names is never ours: gpuledger creates only tables
 // and indexes there.
 import type { ClientBase } from 'pg';
-import { readSqlFolder } from '../../store/sql-files.ts';
+import { readSqlFolder } from '../../transform/sql-files.ts';
 import { ConfigError } from '../../util/errors.ts';
 import { ident } from './column-types.ts';
 import { indexName } from './mirror-table.ts';

@@ -6,11 +6,11 @@
 // prepared (ensure), so PostgreSQL can load one table while DuckDB computes the next. The temporary tables live in
 // this connection only (the published file is open read-only) and are dropped at the end.
 import type { Store } from '../../store/database.ts';
-import { listViewFiles, orderViews, type ViewFile } from '../../store/views.ts';
+import { listViewFiles, orderViews, type ViewFile } from '../../transform/views.ts';
 import { StoreError } from '../../util/errors.ts';
 import { ident } from './column-types.ts';
 
-/** The views a view reads: names after FROM or JOIN (store/views.ts counts any mention, columns too – right for
+/** The views a view reads: names after FROM or JOIN (transform/views.ts counts any mention, columns too – right for
  * ordering, too generous here: a column named cost is no read of the view cost). */
 function readsOf(view: ViewFile, names: ReadonlySet<string>): string[] {
   const code = view.sql.replace(/--[^\n]*/g, ' ').replace(/'(?:[^']|'')*'/g, "''").toLowerCase();
@@ -23,7 +23,7 @@ const INLINE = new Set(['int_billing_records']);
 
 /**
  * Views that only list the columns of a table every writing session keeps up to date (the fct_* tables,
- * src/store/materialize.ts): already computed, so they are read in place, mirrored or shared – a copy of the large
+ * src/transform/materialize.ts): already computed, so they are read in place, mirrored or shared – a copy of the large
  * account's cost_daily costs 0.1–0.5 s and saves nothing. test/export/postgres-pieces.test.ts checks that each still
  * reads its table alone.
  */

@@ -6,7 +6,7 @@
 // day. DuckDB's hash is deterministic but not promised across DuckDB versions; the version is part of a table's
 // definition (definition.ts), so a new DuckDB rebuilds the tables once instead of comparing fingerprints it cannot
 // compare.
-import { listValue } from '@duckdb/node-api';
+import { listValue, quotedString } from '@duckdb/node-api';
 import type { Store } from '../../store/database.ts';
 import { StoreError } from '../../util/errors.ts';
 import { ident, mirroredColumn, type MirroredColumn } from './column-types.ts';
@@ -129,7 +129,7 @@ export function writeCsvParts(store: Store, staged: StagedRelation, slices: read
     try {
       for (const [n, c] of wide.entries()) await wideTexts(store, staged.relation.view, c.name, textOf(n));
       if (whole) {
-        await store.run(`copy (${sentRows(staged)}) to ${quoted(path(0))} (format csv, header false)`, params);
+        await store.run(`copy (${sentRows(staged)}) to ${quotedString(path(0))} (format csv, header false)`, params);
         written[i++]!.resolve(path(0));
         return;
       }
@@ -141,7 +141,7 @@ export function writeCsvParts(store: Store, staged: StagedRelation, slices: read
       ]);
       for (; i < parts.length; i++) {
         const part = ` semi join (select account, day from ${KEYS} where part = ${i}) as k on k.account = t.account and k.day = t.day`;
-        await store.run(`copy (${sentRows(staged, part)}) to ${quoted(path(i))} (format csv, header false)`, params);
+        await store.run(`copy (${sentRows(staged, part)}) to ${quotedString(path(i))} (format csv, header false)`, params);
         written[i]!.resolve(path(i));
       }
     } catch (e) {
@@ -168,8 +168,4 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reje
     reject = rej;
   });
   return { promise, resolve, reject };
-}
-
-function quoted(file: string): string {
-  return `'${file.replace(/'/g, "''")}'`;
 }

@@ -3,7 +3,8 @@
 // results, read once). And the column widths that follow from them.
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { Store } from '../../store/database.ts';
-import { bareSql, queryAll, quoteIdent, streamRawRows, type QueryParameters } from '../query.ts';
+import { quotedIdentifier } from '@duckdb/node-api';
+import { bareSql, queryAll, streamRawRows, type QueryParameters } from '../query.ts';
 import { displayLength, ExactSum, isNumericFormat, type CellValue, type RawConverter } from '../cells/index.ts';
 import type { ResolvedColumn, TableSheetSpec } from './table-spec.ts';
 
@@ -22,10 +23,10 @@ export async function sqlStats(store: Store, spec: Pick<TableSheetSpec, 'sql' | 
   const parts = ['count(*) as n'];
   for (const c of columns) {
     const col = `c${c.index}`;
-    if (c.total === 'sum') parts.push(`sum(${col}) as ${quoteIdent(`t_${c.field}`)}`);
+    if (c.total === 'sum') parts.push(`sum(${col}) as ${quotedIdentifier(`t_${c.field}`)}`);
     if (c.width > 0) continue;
-    if (isNumericFormat(c.format)) parts.push(`max(abs(${col})) as ${quoteIdent(`w_${c.field}`)}`);
-    else if (c.format === 'text' || c.format === 'boolean') parts.push(`max(length(${col}::varchar)) as ${quoteIdent(`w_${c.field}`)}`);
+    if (isNumericFormat(c.format)) parts.push(`max(abs(${col})) as ${quotedIdentifier(`w_${c.field}`)}`);
+    else if (c.format === 'text' || c.format === 'boolean') parts.push(`max(length(${col}::varchar)) as ${quotedIdentifier(`w_${c.field}`)}`);
   }
   const sql = `select ${parts.join(', ')} from (\n${bareSql(spec.sql)}\n) as q(${aliases.join(', ')})`;
   const { columns: names, rows } = await queryAll(store, sql, params, spec.where);

@@ -4,13 +4,13 @@
 // reported by its own file name – never by a view that merely reads it – and file names need not encode order.
 import { createHash } from 'node:crypto';
 import { StoreError } from '../util/errors.ts';
-import type { Store } from './store.ts';
+import type { SqlSession } from './sql-session.ts';
 import { headerComment, readSqlFolder, SQL_DIR, type SqlFile } from './sql-files.ts';
 import { layerViolations, SqlParseError, type SerializeSql, type SqlObjects } from './sql-layers.ts';
 import { codeOnly } from './sql-text.ts';
 import { commentViews, VIEW_COMMENTS_VERSION } from './view-comments.ts';
 
-export const VIEW_LAYERS = ['staging', 'marts', 'reports'] as const;
+export const VIEW_LAYERS = ['staging', 'intermediate', 'marts', 'reports'] as const;
 
 export interface ViewFile extends SqlFile {
   layer: (typeof VIEW_LAYERS)[number];
@@ -18,7 +18,7 @@ export interface ViewFile extends SqlFile {
   description: string;
 }
 
-/** Every view file, by layer (staging → marts → reports) and name; sqlDir replaces the repository's sql/ (tests). */
+/** Every view file, by layer (staging → intermediate → marts → reports) and name; sqlDir replaces the repository's sql/ (tests). */
 export function listViewFiles(sqlDir: string = SQL_DIR): ViewFile[] {
   return VIEW_LAYERS.flatMap((layer) =>
     readSqlFolder(`views/${layer}`, sqlDir).map((f) => ({ ...f, layer, description: headerComment(f.sql) })),
@@ -66,7 +66,7 @@ export function viewsHash(views: readonly ViewFile[]): string {
   return hash.digest('hex');
 }
 
-async function upToDate(store: Store, hash: string, count: number): Promise<boolean> {
+async function upToDate(store: SqlSession, hash: string, count: number): Promise<boolean> {
   const table = await store.one(`select 1 as x from duckdb_tables() where table_name = '_meta_applied_views' and schema_name = 'main'`);
   if (!table) return false;
   const row = await store.one<{ views_hash: string; view_count: number }>('select views_hash, view_count from _meta_applied_views');
@@ -82,7 +82,7 @@ export function sqlObjects(views: readonly ViewFile[]): SqlObjects {
 }
 
 /** json_serialize_sql on the store's own connection: the parser of the database the views are made for. */
-export function storeSerializer(store: Store): SerializeSql {
+export function storeSerializer(store: SqlSession): SerializeSql {
   return async (select) => (await store.one<{ j: string }>('select json_serialize_sql($1::varchar) as j', [select]))!.j;
 }
 
@@ -103,7 +103,7 @@ export async function checkViewLayers(views: readonly ViewFile[], serialize: Ser
 }
 
 /** Create or replace every view in dependency order, unless the files are the ones the database was built from. */
-export async function applyViews(store: Store, sqlDir: string = SQL_DIR): Promise<void> {
+export async function applyViews(store: SqlSession, sqlDir: string = SQL_DIR): Promise<void> {
   const files = listViewFiles(sqlDir);
   const views = orderViews(files);
   const hash = viewsHash(views);

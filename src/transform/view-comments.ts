@@ -2,21 +2,21 @@
 // COMMENT ON COLUMN for the columns whose meaning is said once in column-descriptions.ts – what DBeaver and
 // duckdb_views()/duckdb_columns() in any client show a reader who never opens sql/. Internal views say they are internal.
 // `create or replace view` drops a view's comments, so they are written right after the views are (re)created.
+import { quotedIdentifier, quotedString } from '@duckdb/node-api';
 import { COLUMN_DESCRIPTIONS } from './column-descriptions.ts';
-import type { Store } from './store.ts';
+import type { SqlSession } from './sql-session.ts';
 import { isInternalView, oneLineDescription } from './view-descriptions.ts';
 
 /** Bumped when what is commented changes, so databases whose views are otherwise unchanged get the new comments. */
 export const VIEW_COMMENTS_VERSION = 1;
 
-const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
-export async function commentViews(store: Store, views: readonly { name: string; description: string }[]): Promise<void> {
+export async function commentViews(store: SqlSession, views: readonly { name: string; description: string }[]): Promise<void> {
   for (const v of views) {
     const line = oneLineDescription(v.description);
-    await store.run(`comment on view ${v.name} is ${literal(isInternalView(v.name) ? `Internal, may change in any release: ${line}` : line)}`);
+    await store.run(`comment on view ${v.name} is ${quotedString(isInternalView(v.name) ? `Internal, may change in any release: ${line}` : line)}`);
   }
-  const names = views.filter((v) => !isInternalView(v.name)).map((v) => literal(v.name));
+  const names = views.filter((v) => !isInternalView(v.name)).map((v) => quotedString(v.name));
   if (names.length === 0) return;
   const columns = await store.all<{ view: string; column: string }>(
     `select table_name as view, column_name as column from duckdb_columns()
@@ -24,6 +24,6 @@ export async function commentViews(store: Store, views: readonly { name: string;
   );
   for (const c of columns) {
     const text = Object.hasOwn(COLUMN_DESCRIPTIONS, c.column) ? COLUMN_DESCRIPTIONS[c.column] : undefined;
-    if (text !== undefined) await store.run(`comment on column ${c.view}."${c.column.replace(/"/g, '""')}" is ${literal(text)}`);
+    if (text !== undefined) await store.run(`comment on column ${c.view}.${quotedIdentifier(c.column)} is ${quotedString(text)}`);
   }
 }

@@ -11,7 +11,7 @@
 //
 // All of it runs in one transaction: a session killed half-way leaves the marks for the next one.
 import { createHash } from 'node:crypto';
-import type { Store } from './database.ts';
+import type { SqlSession as Store } from './sql-session.ts';
 import { readSqlFolder, type SqlFile } from './sql-files.ts';
 
 const TABLE = 'fct_cost_daily';

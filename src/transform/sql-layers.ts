@@ -1,33 +1,52 @@
 // The SQL layer rule, written once (STYLE.md §17): what each kind of SQL may read. Staging renames and casts the raw
-// tables; marts join and attribute; report views are exactly what a sheet or an alert reads; alert rules, report
+// tables; intermediate views (int_*) join and attribute; marts are the public dims and facts; report views are exactly what a sheet or an alert reads; alert rules, report
 // definitions and `allocation explain` read the layer meant for them. References come from DuckDB's parser, not from
 // words. The view applier refuses a view that reads past its layer (naming the file and the reference), and
-// test/store/sql-layers.test.ts holds the other SQL to it.
+// test/transform/sql-layers.test.ts holds the other SQL to it.
 import { codeOnly } from './sql-text.ts';
 
 /** What a name in SQL refers to. */
-export type SqlObjectKind = 'raw' | 'meta' | 'materialized' | 'staging' | 'marts' | 'reports' | 'clock';
+export type SqlObjectKind = 'raw' | 'meta' | 'materialized' | 'staging' | 'intermediate' | 'marts' | 'reports' | 'clock';
 
 /** Who reads: the view folders, and the SQL that lives elsewhere. */
-export type SqlReader = 'staging' | 'marts' | 'reports' | 'alerts' | 'definitions' | 'allocation' | 'materialize' | 'metrics';
+export type SqlReader =
+  | 'staging' | 'intermediate' | 'marts' | 'reports' | 'alerts' | 'definitions' | 'allocation' | 'materialize' | 'metrics'
+  | 'loaders' | 'application';
 
 export const SQL_LAYER_RULE: Readonly<Record<SqlReader, readonly SqlObjectKind[]>> = {
   // raw_* tables and the _meta_* tables gpuledger keeps, renamed and cast
   staging: ['raw', 'meta', 'staging'],
-  // joins, attribution, allocation: staging and other marts, the materialised tables (fct_*), the rules in _meta_*
-  marts: ['staging', 'marts', 'materialized', 'meta', 'clock'],
-  // what a sheet or an alert reads: marts and other report views, never staging or raw tables
-  reports: ['marts', 'materialized', 'reports', 'clock'],
+  // joins, attribution, allocation: staging, the other intermediate views and the public marts they build on, the
+  // materialised tables (fct_*), the rules in _meta_*
+  intermediate: ['staging', 'intermediate', 'marts', 'materialized', 'meta', 'clock'],
+  // the public dims and facts: the same reach; what sets them apart is that people and reports read them
+  marts: ['staging', 'intermediate', 'marts', 'materialized', 'meta', 'clock'],
+  // what a sheet or an alert reads: marts, intermediate views and other report views, never staging or raw tables
+  reports: ['intermediate', 'marts', 'materialized', 'reports', 'clock'],
   // sql/alerts/*.sql and the `sql:` of reports/*.yaml: report views only, and the clock that says what "now" is
   alerts: ['reports', 'clock'],
   definitions: ['reports', 'clock'],
   // the queries of `allocation explain`: the allocation marts
-  allocation: ['marts', 'materialized', 'meta'],
+  allocation: ['intermediate', 'marts', 'materialized', 'meta'],
   // sql/metrics: what `metrics import` checks a file's scopes against, from the cost marts
-  metrics: ['marts', 'materialized'],
+  metrics: ['intermediate', 'marts', 'materialized'],
   // sql/materialize: computes the materialised tables from the marts, and keeps their bookkeeping (which compares
   // the raw tables' counts with what the tables were computed from)
-  materialize: ['raw', 'staging', 'marts', 'materialized', 'meta', 'clock'],
+  materialize: ['raw', 'staging', 'intermediate', 'marts', 'materialized', 'meta', 'clock'],
+  // SQL written in TypeScript, by the folder of src/ it lives in (TS_SQL_READER): the modules that load, keep and
+  // materialise the store reach every layer; every other module reads what a person could – marts, report views,
+  // the fct_* tables and gpuledger's own _meta_ bookkeeping – never raw, staging or intermediate
+  loaders: ['raw', 'staging', 'intermediate', 'marts', 'materialized', 'meta', 'clock'],
+  application: ['marts', 'materialized', 'reports', 'meta', 'clock'],
+};
+
+/** The folders of src/ whose SQL the loaders' rule holds; any other folder's is held to the application's. */
+export const TS_SQL_LOADERS: readonly string[] = ['extract', 'store', 'transform', 'metrics'];
+
+/** Modules outside those folders that read past the application's rule on purpose, each with why. */
+export const TS_SQL_EXEMPT: Readonly<Record<string, string>> = {
+  'allocation/reader-rules.ts': "computes fct_cost_allocated's rows under a reader's own rules, as the refresh does",
+  'alert/known-at.ts': 'a back-test shadows the raw tables with the rows that were loaded at a past moment',
 };
 
 const KIND_WORDS: Record<SqlObjectKind, string> = {
@@ -35,6 +54,7 @@ const KIND_WORDS: Record<SqlObjectKind, string> = {
   meta: "one of gpuledger's _meta_ tables",
   materialized: 'a materialised table',
   staging: 'a staging view',
+  intermediate: 'an intermediate view',
   marts: 'a mart',
   reports: 'a report view',
   clock: 'the report clock',
@@ -45,6 +65,7 @@ const PLURAL_WORDS: Record<SqlObjectKind, string> = {
   meta: '_meta_ tables',
   materialized: 'materialised tables (fct_*)',
   staging: 'staging views',
+  intermediate: 'intermediate views (int_*)',
   marts: 'marts',
   reports: 'report views',
   clock: 'report_clock',
@@ -52,7 +73,7 @@ const PLURAL_WORDS: Record<SqlObjectKind, string> = {
 
 export interface SqlObjects {
   /** View (and table macro) names by the folder they live in. */
-  views: ReadonlyMap<string, 'staging' | 'marts' | 'reports'>;
+  views: ReadonlyMap<string, 'staging' | 'intermediate' | 'marts' | 'reports'>;
 }
 
 /** What kind of object a name is, or undefined for a name that is none of ours (a CTE, a column, a function). */
@@ -140,6 +161,7 @@ export async function layerViolations(sql: string, reader: SqlReader, objects: S
 function readerWords(reader: SqlReader): string {
   switch (reader) {
     case 'staging': return 'staging';
+    case 'intermediate': return 'intermediate views';
     case 'marts': return 'marts';
     case 'reports': return 'report views';
     case 'alerts': return 'alert rules';
@@ -147,11 +169,14 @@ function readerWords(reader: SqlReader): string {
     case 'allocation': return 'allocation queries';
     case 'materialize': return 'refresh queries';
     case 'metrics': return 'metrics import queries';
+    case 'loaders': return 'loading modules';
+    case 'application': return 'SQL in TypeScript';
   }
 }
 
 function advice(reader: SqlReader): string {
-  if (reader === 'reports') return 'move the joins into a mart (sql/views/marts/) and read that';
+  if (reader === 'reports') return 'move the joins into an intermediate view (sql/views/intermediate/) and read that';
   if (reader === 'alerts' || reader === 'definitions') return 'read a report view (sql/views/reports/), adding one if needed';
+  if (reader === 'application') return 'read a mart or report view (adding one if needed), or say in TS_SQL_EXEMPT why not';
   return 'read the layer below through its views';
 }

@@ -1,36 +1,27 @@
--- One row per account, family (plus family = 'all' for the account's total) and day from the start of the previous
--- month of report_clock (or the family's first billed day, if later) to the end of the current month: the actual
--- amount up to as_of_date, and for the rest of the current month the expected amount – the per-weekday average of
--- the last 28 complete days (4 weeks; the overall average where a weekday has no history) – with the residual
--- spread (sigma) that rpt_month_forecast turns into a range. The days, their history window and the share still to
--- come are int_forecast_days, shared with the budget alerts.
-create or replace view int_month_forecast_days as
+-- A table macro: one row per series of the relation named `daily` and forecast day (int_forecast_days) from the
+-- series' first billed day, with the amount billed (null after as_of_date) and, for what is still to come, the
+-- expected amount – the series' average for the day's weekday over the 28 complete days before as_of_date, the
+-- overall average where that weekday has no history – and the residual spread (sigma) a range is drawn from.
+-- `daily` holds (account, family, day, amount) rows up to as_of_date: a series is an (account, family) pair, and a
+-- day it has no row for counts as 0. The weekday forecast said once, for rpt_month_forecast (through
+-- int_month_forecast_days) and the budget alerts (sql/alerts/budget_spend.sql, through rpt_weekday_forecast_in):
+-- the alert used to average on its own – counting the days before a scope's first spend as 0, a weekday without
+-- history as 0, the means unrounded – so a budget could forecast another figure than the page; the page's is kept.
+create or replace macro int_weekday_forecast_in(daily) as table
 with clock as (
     select * from report_clock
 ),
 
-costs as (
-    select * from cost_daily
-),
-
-per_family as materialized (
-    select c.account, c.family, c.day, sum(c.amount) as amount,
-    from costs as c, clock
-    where c.day <= clock.as_of_date
-    group by all
-),
-
-per_series as materialized (
-    select * from per_family
-    union all
-    select account, 'all' as family, day, sum(amount) as amount,
-    from per_family
+amounts as (
+    select d.account, d.family, d.day, sum(d.amount) as amount,
+    from query_table(daily) as d, clock
+    where d.day <= clock.as_of_date
     group by all
 ),
 
 series as (
     select account, family, min(day) as first_day,
-    from per_series
+    from amounts
     group by all
 ),
 
@@ -38,26 +29,20 @@ forecast_days as (
     select * from int_forecast_days
 ),
 
--- every day from the series' first day (or the window start) to the end of the month, zero where nothing was billed
-calendar as (
-    select s.account, s.family, f.day, f.weekday, f.is_history, f.share_to_come,
-    from series as s
-    cross join clock
-    join forecast_days as f on f.day >= s.first_day and f.day < clock.next_month_start
-),
-
+-- every forecast day from the series' first day, zero where nothing was billed
 days as (
     select
-        cal.account,
-        cal.family,
-        cal.day,
-        cal.weekday,
-        case when cal.day <= clock.as_of_date then coalesce(p.amount, 0) end as amount,
-        cal.is_history,
-        cal.share_to_come,
-    from calendar as cal
+        s.account,
+        s.family,
+        f.day,
+        f.weekday,
+        case when f.day <= clock.as_of_date then coalesce(a.amount, 0) end as amount,
+        f.is_history,
+        f.share_to_come,
+    from series as s
     cross join clock
-    left join per_series as p using (account, family, day)
+    join forecast_days as f on f.day >= s.first_day
+    left join amounts as a on a.account = s.account and a.family = s.family and a.day = f.day
 ),
 
 weekday_means as (
@@ -91,7 +76,6 @@ expected as (
         d.account,
         d.family,
         d.day,
-        d.weekday,
         d.amount,
         coalesce(w.mean, o.mean) as day_mean,
         o.history_days,
@@ -118,7 +102,7 @@ final as (
                 then greatest(round(day_mean, 6)::decimal(18,6) - amount, 0)
         end as expected_amount,
         share_to_come,
-        history_days,
+        coalesce(history_days, 0) as history_days,
         sigma,
     from expected
 )

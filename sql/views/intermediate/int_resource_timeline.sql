@@ -27,27 +27,10 @@ tiled as (
 ),
 
 final as (
+    -- the stretch first, then what the four timelines say of it, in int_pod_timeline's order
     select
-        account,
-        family,
-        resource_id,
-        valid_from,
-        valid_to,
-        resource_name,
-        resource_type,
-        gpu_type_id,
-        gpu_type_name,
-        gpu_count,
-        cloud,
-        data_center_id,
-        template_id,
-        template_name,
-        endpoint_id,
-        endpoint_name,
-        attribution,
-        status,
-        created_at,
-        deleted_at,
+        account, family, resource_id, valid_from, valid_to,
+        * exclude (account, family, resource_id, valid_from, valid_to),
     from tiled
 )
 

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadBillingPage, type SpooledPage } from '../../src/extract/load-billing.ts';
 import { BILLING_SOURCE_DEFS } from '../../src/model/index.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { dropShadowedMaterialized, refreshMaterialized, shadowMaterialized } from '../../src/store/materialize.ts';
+import { dropShadowedMaterialized, refreshMaterialized, shadowMaterialized } from '../../src/transform/materialize.ts';
 import { addInventory, copyMigratedStore, setWatermark, tmpDbPath } from '../views/fixtures.ts';
 
 const PODS = 12;

@@ -1,4 +1,4 @@
-// The SQL layer rule (src/store/sql-layers.ts) holds for every piece of SQL in the repository, and the view applier
+// The SQL layer rule (src/transform/sql-layers.ts) holds for every piece of SQL in the repository, and the view applier
 // refuses a view that breaks it, naming the file and the reference.
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,9 +7,9 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listReportFiles, loadReportDefinition } from '../../src/report/definition/index.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { readSqlFolder, SQL_DIR } from '../../src/store/sql-files.ts';
-import { layerViolations, type SerializeSql, type SqlReader } from '../../src/store/sql-layers.ts';
-import { applyViews, checkViewLayers, listViewFiles, sqlObjects } from '../../src/store/views.ts';
+import { readSqlFolder, SQL_DIR } from '../../src/transform/sql-files.ts';
+import { layerViolations, type SerializeSql, type SqlReader } from '../../src/transform/sql-layers.ts';
+import { applyViews, checkViewLayers, listViewFiles, sqlObjects } from '../../src/transform/views.ts';
 
 const objects = sqlObjects(listViewFiles());
 // DuckDB's parser on a scratch in-memory database: the check reads SQL as the database does
@@ -28,7 +28,7 @@ describe('the SQL layer rule', () => {
     store = undefined;
   });
 
-  it('holds for every view: staging reads raw tables, marts read staging, report views read marts', async () => {
+  it('holds for every view: staging reads raw tables, intermediate views and marts read staging, report views read neither', async () => {
     await expect(checkViewLayers(listViewFiles(), serialize)).resolves.toBeUndefined();
   });
 
@@ -72,7 +72,7 @@ describe('the SQL layer rule', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace(/^with /m, 'with pods as (\n    select * from stg_pods\n),\n\n'));
     store = await openStore({ path: join(mkdtempSync(join(tmpdir(), 'gpuledger-layers-db-')), 'v.duckdb'), applyViews: false });
     await expect(applyViews(store, sqlDir)).rejects.toThrow(
-      /^view reports\/rpt_spend_daily\.sql reads stg_pods \(a staging view\), but report views may read only marts, .* – move the joins into a mart/,
+      /^view reports\/rpt_spend_daily\.sql reads stg_pods \(a staging view\), but report views may read only intermediate views \(int_\*\), marts, .* – move the joins into an intermediate view/,
     );
   });
 });

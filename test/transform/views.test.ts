@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { SQL_DIR } from '../../src/store/sql-files.ts';
-import { applyViews, listViewFiles, orderViews, viewReferences } from '../../src/store/views.ts';
+import { SQL_DIR } from '../../src/transform/sql-files.ts';
+import { applyViews, listViewFiles, orderViews, viewReferences } from '../../src/transform/views.ts';
 
 // A copy of the repository's sql/ folder in a temp dir, so a view can be broken without touching the real files.
 function sqlCopy(): string {
@@ -29,16 +29,16 @@ describe('applying views in dependency order', () => {
 
   it('names the broken int_ view, not a view that reads it', async () => {
     const sqlDir = sqlCopy();
-    edit(sqlDir, 'marts/int_cost_records.sql', (sql) => sql.replace('select * from billing_pods', 'selct * from billing_pods'));
+    edit(sqlDir, 'intermediate/int_cost_records.sql', (sql) => sql.replace('select * from billing_pods', 'selct * from billing_pods'));
     const s = await openBare();
-    await expect(applyViews(s, sqlDir)).rejects.toThrow(/^view marts\/int_cost_records\.sql failed: Parser Error: syntax error at or near "selct"/);
+    await expect(applyViews(s, sqlDir)).rejects.toThrow(/^view intermediate\/int_cost_records\.sql failed: Parser Error: syntax error at or near "selct"/);
   });
 
   it('refuses views that read each other in a cycle, naming the files', async () => {
     const sqlDir = sqlCopy();
-    edit(sqlDir, 'marts/int_billing_records.sql', (sql) => sql.replace('select * from billing_clusters', 'select * from billing_clusters, cost'));
+    edit(sqlDir, 'intermediate/int_billing_records.sql', (sql) => sql.replace('select * from billing_clusters', 'select * from billing_clusters, cost'));
     await expect(applyViews(await openBare(), sqlDir)).rejects.toThrow(
-      /^views read each other in a cycle: marts\/cost\.sql → (marts\/int_\w+\.sql → )*marts\/int_billing_records\.sql → marts\/cost\.sql;/,
+      /^views read each other in a cycle: intermediate\/int_billing_records\.sql → marts\/cost\.sql → (intermediate\/int_\w+\.sql → )*intermediate\/int_billing_records\.sql;/,
     );
   });
 
@@ -69,7 +69,7 @@ describe('applying views in dependency order', () => {
   it('lists the view files by layer and name with their header comments', () => {
     const files = listViewFiles();
     const layers = files.map((f) => f.layer);
-    expect(layers).toEqual([...layers].sort((a, b) => ['staging', 'marts', 'reports'].indexOf(a) - ['staging', 'marts', 'reports'].indexOf(b)));
+    expect(layers).toEqual([...layers].sort((a, b) => ['staging', 'intermediate', 'marts', 'reports'].indexOf(a) - ['staging', 'intermediate', 'marts', 'reports'].indexOf(b)));
     expect(files.find((f) => f.name === 'cost')?.description).toMatch(/^One row per billing record/);
   });
 });

@@ -1,6 +1,6 @@
 -- One row per pod and stretch of time in which its name, GPU type, template link and their names stay the same: the
--- pod's inventory versions intersected with the versions of its template and GPU type (all small), so that cost can
--- name a bucket as of its start.
+-- pod's inventory versions intersected with the versions of its template and GPU type (int_template_gpu_spans_in),
+-- so that cost can name a bucket as of its start.
 create or replace view int_pod_timeline as
 with pods as (
     select * from stg_pods
@@ -8,10 +8,6 @@ with pods as (
 
 templates as (
     select * from stg_templates
-),
-
-gpu_types as (
-    select * from stg_gpu_types
 ),
 
 template_ids as (
@@ -53,31 +49,8 @@ linked as (
         on p.template_ref is null and by_image.account = p.account and by_image.image = p.image
 ),
 
-with_template as (
-    select
-        l.*,
-        t.template_name,
-        greatest(l.valid_from, coalesce(t.valid_from, l.valid_from)) as span_from,
-        least(l.valid_to, coalesce(t.valid_to, l.valid_to)) as span_to,
-    from linked as l
-    left join templates as t
-        on t.account = l.account
-        and t.template_id = l.template_id
-        and t.valid_from < l.valid_to
-        and l.valid_from < t.valid_to
-),
-
 with_gpu_type as (
-    select
-        w.*,
-        g.gpu_type_name,
-        greatest(w.span_from, coalesce(g.valid_from, w.span_from)) as gpu_span_from,
-    from with_template as w
-    left join gpu_types as g
-        on g.account = w.account
-        and g.gpu_type_id = w.gpu_type_id
-        and g.valid_from < w.span_to
-        and w.span_from < g.valid_to
+    select * from int_template_gpu_spans_in(linked)
 ),
 
 final as (
