@@ -67,9 +67,9 @@ describe('GraphQL', () => {
       query A { myself { id } }
       query B { myself { endpoints { ...E } } }`;
     const res = await fetch(`${sim.url}/graphql?api_key=sim-demo-key`, { method: 'POST', body: JSON.stringify({ query, operationName: 'B' }) });
-    const body = await res.json();
+    const body = (await res.json()) as { data: { myself: { endpoints: object[] } } };
     expect(res.status).toBe(200);
-    expect(Object.keys(body.data.myself.endpoints[0])).toEqual(['id', 'workersMin']);
+    expect(Object.keys(body.data.myself.endpoints[0]!)).toEqual(['id', 'workersMin']);
     const unnamed = await graphql(sim, query);
     expect(unnamed.status).toBe(400);
     expect(unnamed.body.errors[0].message).toBe('Must provide operation name if query contains multiple operations.');
