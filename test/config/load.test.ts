@@ -38,6 +38,13 @@ describe('config loading', () => {
     expect(() => resolveSettings({}, {}, dir3)).toThrow(/unknownKey/);
   });
 
+  it('refuses reports.email.zipAboveMb, saying why it went (an .xlsx is already a zip) and what to do', () => {
+    const dir = dirWith({ reports: { email: { zipAboveMb: 8 } } });
+    expect(() => resolveSettings({}, {}, dir)).toThrow(
+      /gpuledger\.config\.json: reports\.email\.zipAboveMb: is no longer supported: an \.xlsx is already a zip.*remove the key$/,
+    );
+  });
+
   it('refuses a file that is not JSON, and an explicit config that does not exist', () => {
     const dir = dirWith('{ nope');
     expect(() => resolveSettings({}, {}, dir)).toThrow(/not valid JSON/);

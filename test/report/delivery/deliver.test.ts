@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../../src/config/schema.ts';
 import { deliverReport } from '../../../src/report/delivery/deliver.ts';
@@ -137,19 +136,9 @@ describe('deliverReport over a real SMTP server', () => {
     expect(result.error).toMatch(/421/);
   });
 
-  it('zips a workbook above zipAboveMb and names it .zip', async () => {
-    const smtp = await server();
-    const result = await deliverReport({ store, config: configFor(smtp, { zipAboveMb: 0.001 }), rendered, env: ENV });
-    expect(result.attachment).toBe('zip');
-    const zip = flatten(parseMime(smtp.received[0]!.raw)).find((p) => p.contentType === 'application/zip')!;
-    expect(zip.headers['content-disposition']).toContain('gpuledger-fixture-2026-10.zip');
-    const files = unzipSync(new Uint8Array(zip.body));
-    expect(Buffer.from(files['gpuledger-fixture-2026-10.xlsx']!).equals(readFileSync(rendered.path))).toBe(true);
-  });
-
   it('does not attach a workbook above attachUpToMb and states its path instead', async () => {
     const smtp = await server();
-    const result = await deliverReport({ store, config: configFor(smtp, { zipAboveMb: 0.001, attachUpToMb: 0.001 }), rendered, env: ENV });
+    const result = await deliverReport({ store, config: configFor(smtp, { attachUpToMb: 0.001 }), rendered, env: ENV });
     expect(result.attachment).toBe('none');
     const parts = flatten(parseMime(smtp.received[0]!.raw));
     expect(parts.some((p) => p.contentType.includes('spreadsheet') || p.contentType === 'application/zip')).toBe(false);
