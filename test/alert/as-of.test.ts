@@ -12,8 +12,8 @@ import { BILLING_SOURCE_DEFS } from '../../src/model/index.ts';
 import { loadBillingPage, type SpooledPage } from '../../src/extract/load-billing.ts';
 import { startRun } from '../../src/extract/runs.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { tempDir, type TempDir } from '../integration/sync-helpers.ts';
-import { Collect } from './helpers.ts';
+import { tempDir, type TempDir } from '../helpers/sync.ts';
+import { Collect } from '../helpers/alert-delivery.ts';
 
 const DAY = 86_400_000;
 const usd = (s: string) => BigInt(s.replace('.', ''));

@@ -10,9 +10,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigInput } from '../../src/config/schema.ts';
-import { gpuledger } from '../query/cli.ts';
-import { writeConfig } from '../integration/sync-helpers.ts';
-import { receiver, syncedDb, type Receiver, type SyncedDb } from './helpers.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { writeConfig } from '../helpers/sync.ts';
+import { receiver, syncedDb, type Receiver, type SyncedDb } from '../helpers/alert-delivery.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
 const SEED = Number(process.env.GPULEDGER_KILL_SEED ?? Date.now() % 100_000);

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverReport } from '../../src/report/delivery/deliver.ts';
 import { renderReport, type RenderedReport } from '../../src/report/render.ts';
 import type { Store } from '../../src/store/database.ts';
-import { FIXTURE_REPORT, fixtureStore, tempDir, testConfig, writeDefinition } from '../report/fixtures.ts';
-import { startSmtp, type TestSmtp } from '../report/smtp.ts';
+import { FIXTURE_REPORT, fixtureStore, tempDir, testConfig, writeDefinition } from '../helpers/report-fixtures.ts';
+import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 
 describe('the report email within a time budget', () => {
   let dir: string;

@@ -10,9 +10,9 @@ import { writeSessions } from '../../src/store/shared-database.ts';
 import { decimalStringToMicros } from '../../src/util/decimal.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { chromiumAvailable, launchBrowser, watchedPage } from '../helpers/browser.ts';
-import { syncedDatabase, type TempDir } from '../integration/sync-helpers.ts';
-import { gpuledger } from '../query/cli.ts';
-import { testConfig } from '../report/fixtures.ts';
+import { syncedDatabase, type TempDir } from '../helpers/sync.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { testConfig } from '../helpers/report-fixtures.ts';
 
 describe.skipIf(!chromiumAvailable)('gpuledger serve in Chromium', () => {
   let tmp: TempDir;

@@ -5,8 +5,8 @@ import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, rmSync, stat
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billPods, viewStore } from '../views/fixtures.ts';
-import { gpuledger, type CliResult } from '../query/cli.ts';
+import { billPods, viewStore } from '../helpers/view-store.ts';
+import { gpuledger, type CliResult } from '../helpers/cli.ts';
 
 const SECRET = 'sk-live-hostile-0123456789-never-shown';
 const dir = mkdtempSync(join(tmpdir(), 'gpuledger-hostile-'));

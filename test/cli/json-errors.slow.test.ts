@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gpuledger } from '../query/cli.ts';
+import { gpuledger } from '../helpers/cli.ts';
 
 describe('failures in JSON', () => {
   const db = join(mkdtempSync(join(tmpdir(), 'gpuledger-json-errors-')), 'none.duckdb');

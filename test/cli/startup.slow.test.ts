@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SIMULATOR_KEYS } from '../../src/cli/commands/simulator.ts';
 import { SOURCES } from '../../src/config/sync.ts';
 import { DEFAULT_KEY, DEFAULT_RESTRICTED_KEY } from '../../src/simulator/index.ts';
-import { gpuledger } from '../query/cli.ts';
+import { gpuledger } from '../helpers/cli.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const TRACE = fileURLToPath(new URL('./trace-imports.mjs', import.meta.url));

@@ -10,7 +10,7 @@ import type { Simulator } from '../../src/simulator/index.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import { withReader } from '../../src/store/shared-database.ts';
 import { requirePostgres, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
-import { fastSimulator, openTestStore, smallSyncConfig, syncOnce, tempDir, type TempDir } from '../integration/sync-helpers.ts';
+import { fastSimulator, openTestStore, smallSyncConfig, syncOnce, tempDir, type TempDir } from '../helpers/sync.ts';
 
 const PASSWORD_ENV = 'GPULEDGER_TEST_PG_PASSWORD';
 

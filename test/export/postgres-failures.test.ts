@@ -15,9 +15,9 @@ import { runNightly } from '../../src/run/nightly.ts';
 import type { Simulator } from '../../src/simulator/index.ts';
 import { withReader } from '../../src/store/shared-database.ts';
 import { silentLogger } from '../../src/util/log.ts';
-import { closedPort } from '../alert/helpers.ts';
+import { closedPort } from '../helpers/alert-delivery.ts';
 import { requirePostgres, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
-import { fastSimulator, KEY, openTestStore, smallSyncConfig, syncOnce, tempDir, type TempDir } from '../integration/sync-helpers.ts';
+import { fastSimulator, KEY, openTestStore, smallSyncConfig, syncOnce, tempDir, type TempDir } from '../helpers/sync.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
 const WRONG = 'not-the-password-7f3a';

@@ -7,8 +7,8 @@ import { parseConfig } from '../../src/config/load.ts';
 import type { Config, ConfigInput } from '../../src/config/schema.ts';
 import { openStore } from '../../src/store/database.ts';
 import type { Simulator } from '../../src/simulator/index.ts';
-import { fastSimulator, smallSyncConfig, syncOnce, tempDir, type TempDir } from '../integration/sync-helpers.ts';
-import { copyMigratedStore } from '../views/fixtures.ts';
+import { fastSimulator, smallSyncConfig, syncOnce, tempDir, type TempDir } from './sync.ts';
+import { copyMigratedStore } from './view-store.ts';
 
 export class Collect extends Writable {
   text = '';

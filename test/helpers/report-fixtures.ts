@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { parseConfig } from '../../src/config/load.ts';
 import type { Config, ConfigInput } from '../../src/config/schema.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { copyMigratedStore } from '../views/fixtures.ts';
+import { copyMigratedStore } from './view-store.ts';
 
 export function tempDir(prefix = 'gpuledger-report-'): string {
   return mkdtempSync(join(tmpdir(), prefix));

@@ -12,7 +12,7 @@ import { BILLING_SOURCE_DEFS } from '../../src/model/index.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { decimalStringToMicros } from '../../src/util/decimal.ts';
-import { copyMigratedStore } from '../views/fixtures.ts';
+import { copyMigratedStore } from './view-store.ts';
 
 export const NOW = '2026-11-20T12:34:56Z';
 export const KEY = 'sim-demo-key';

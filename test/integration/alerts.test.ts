@@ -13,9 +13,9 @@ import { parseConfig } from '../../src/config/load.ts';
 import type { ConfigInput } from '../../src/config/schema.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import type { Simulator } from '../../src/simulator/index.ts';
-import { gpuledger } from '../query/cli.ts';
-import { flatten, parseMime, startSmtp } from '../report/smtp.ts';
-import { fastSimulator, NOW, smallSyncConfig, syncOnce, tempDir, type TempDir } from './sync-helpers.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { flatten, parseMime, startSmtp } from '../helpers/smtp.ts';
+import { fastSimulator, NOW, smallSyncConfig, syncOnce, tempDir, type TempDir } from '../helpers/sync.ts';
 
 const DAY = 86_400_000;
 

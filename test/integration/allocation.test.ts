@@ -10,8 +10,8 @@ import { parseConfig } from '../../src/config/load.ts';
 import type { ConfigInput } from '../../src/config/schema.ts';
 import type { Simulator } from '../../src/simulator/index.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { gpuledger } from '../query/cli.ts';
-import { fastSimulator, KEY, openTestStore, smallSyncConfig, syncOnce, tempDir, writeConfig, type TempDir } from './sync-helpers.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { fastSimulator, KEY, openTestStore, smallSyncConfig, syncOnce, tempDir, writeConfig, type TempDir } from '../helpers/sync.ts';
 import { refreshMaterialized } from '../../src/store/materialize.ts';
 import { storingRules } from '../../src/allocation/load-rules.ts';
 

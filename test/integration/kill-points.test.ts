@@ -12,11 +12,11 @@ import { checkCopy } from '../../src/store/copy-check.ts';
 import { openStore } from '../../src/store/database.ts';
 import { withWriter } from '../../src/store/shared-database.ts';
 import { BILLING_SOURCE_DEFS } from '../../src/model/index.ts';
-import { gpuledger } from '../query/cli.ts';
-import { expectMatchesLedger, fastSimulator, KEY, smallSyncConfig, tempDir, writeConfig, type TempDir } from './sync-helpers.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { expectMatchesLedger, fastSimulator, KEY, smallSyncConfig, tempDir, writeConfig, type TempDir } from '../helpers/sync.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
-const PUBLISH_LOOP = fileURLToPath(new URL('../store/fixtures/publish-loop.ts', import.meta.url));
+const PUBLISH_LOOP = fileURLToPath(new URL('../helpers/publish-loop.ts', import.meta.url));
 const SOURCES = ['aggregate', 'pods', 'serverless'] as const;
 
 /** mulberry32: a small seeded generator, so a failing sequence of moments can be replayed. */

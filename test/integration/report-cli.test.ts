@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/database.ts';
-import { FIXTURE_REPORT, fixtureStore, tempDir, writeDefinition } from '../report/fixtures.ts';
-import { startSmtp, type TestSmtp } from '../report/smtp.ts';
+import { FIXTURE_REPORT, fixtureStore, tempDir, writeDefinition } from '../helpers/report-fixtures.ts';
+import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
 const PASSWORD = 'cli-smtp-pw-51f0c2aa-secret';

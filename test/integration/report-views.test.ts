@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderReport, type RenderedReport } from '../../src/report/render.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { tempDir, testConfig } from '../report/fixtures.ts';
-import { insertRawBilling } from '../report/raw-billing.ts';
-import { columnNumbers, columnOf, expectCents, headerRow, readWorkbook, sheet, sum, totalValue } from '../report/workbook-read.ts';
+import { tempDir, testConfig } from '../helpers/report-fixtures.ts';
+import { insertRawBilling } from '../helpers/raw-billing.ts';
+import { columnNumbers, columnOf, expectCents, headerRow, readWorkbook, sheet, sum, totalValue } from '../helpers/workbook-read.ts';
 
 // The shipped reports on the real views (sql/views), computed from raw billing rows of two accounts, one of
 // them simulated. Every figure is checked against the same SQL the views answer.

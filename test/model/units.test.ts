@@ -13,7 +13,7 @@ import { setReportClock } from '../../src/report/period/index.ts';
 import { queryColumns, type QueryColumn, type QueryParameters } from '../../src/report/query.ts';
 import { sheetSql } from '../../src/report/report-session.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { tempDir } from '../report/fixtures.ts';
+import { tempDir } from '../helpers/report-fixtures.ts';
 
 /** The SQL types a unit's values may have. */
 function fits(unit: Unit, dataType: string): boolean {

@@ -8,8 +8,8 @@ import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, sy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gpuledger, type CliResult } from '../query/cli.ts';
-import { billPods, viewStore } from '../views/fixtures.ts';
+import { gpuledger, type CliResult } from '../helpers/cli.ts';
+import { billPods, viewStore } from '../helpers/view-store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gpuledger-protected-'));
 const DB_NAME = 'ledger.duckdb';

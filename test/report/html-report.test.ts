@@ -11,10 +11,10 @@ import { tableHtml } from '../../src/report/html/sections.ts';
 import { withReportSession } from '../../src/report/report-session.ts';
 import { writeHtmlReport } from '../../src/report/html/render-html.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { insertTwoAccounts } from './raw-billing.ts';
-import { tempDir, testConfig } from './fixtures.ts';
-import { readHtmlTables } from './html-read.ts';
-import { readWorkbook } from './workbook-read.ts';
+import { insertTwoAccounts } from '../helpers/raw-billing.ts';
+import { tempDir, testConfig } from '../helpers/report-fixtures.ts';
+import { readHtmlTables } from '../helpers/html-read.ts';
+import { readWorkbook } from '../helpers/workbook-read.ts';
 
 const TZ = 'Europe/Berlin';
 

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limitReportMemory } from '../../src/report/memory-budget.ts';
 import { renderReport } from '../../src/report/render.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { insertTwoAccounts } from './raw-billing.ts';
-import { tempDir, testConfig, writeDefinition } from './fixtures.ts';
+import { insertTwoAccounts } from '../helpers/raw-billing.ts';
+import { tempDir, testConfig, writeDefinition } from '../helpers/report-fixtures.ts';
 
 describe("the report's DuckDB memory limit", () => {
   let store: Store;

@@ -4,9 +4,9 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderReport, type RenderedReport } from '../../src/report/render.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { insertTwoAccounts } from './raw-billing.ts';
-import { tempDir, testConfig } from './fixtures.ts';
-import { readWorkbook } from './workbook-read.ts';
+import { insertTwoAccounts } from '../helpers/raw-billing.ts';
+import { tempDir, testConfig } from '../helpers/report-fixtures.ts';
+import { readWorkbook } from '../helpers/workbook-read.ts';
 
 // Opening the workbook in a real office suite: LibreOffice headless converts it to CSV (every sheet) and PDF.
 // CI installs libreoffice-calc-nogui (.ci/run); where soffice is missing these tests are skipped, visibly.

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderReport, type RenderedReport } from '../../src/report/render.ts';
 import { SMALL_RESULT_ROWS } from '../../src/report/workbook/table-stats.ts';
 import type { Store } from '../../src/store/database.ts';
-import { FIXTURE_REPORT, fixtureStore, tempDir, testConfig, writeDefinition } from './fixtures.ts';
-import { columnNumbers, columnOf, conditionalRules, expectCents, headerRow, readWorkbook, sheet, sum, totalValue } from './workbook-read.ts';
+import { FIXTURE_REPORT, fixtureStore, tempDir, testConfig, writeDefinition } from '../helpers/report-fixtures.ts';
+import { columnNumbers, columnOf, conditionalRules, expectCents, headerRow, readWorkbook, sheet, sum, totalValue } from '../helpers/workbook-read.ts';
 
 describe('renderReport with a definition over fixture SQL', () => {
   let dir: string;

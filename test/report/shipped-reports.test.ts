@@ -6,9 +6,9 @@ import { COST_FAMILIES, FAMILIES } from '../../src/model/index.ts';
 import { renderReport, type RenderedReport } from '../../src/report/render.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { readSqlFile } from '../../src/store/sql-files.ts';
-import { insertTwoAccounts } from './raw-billing.ts';
-import { tempDir, testConfig } from './fixtures.ts';
-import { columnNumbers, columnOf, conditionalRules, expectCents, expectPrintable, headerRow, printTitleRows, readWorkbook, sheet, sum, totalValue } from './workbook-read.ts';
+import { insertTwoAccounts } from '../helpers/raw-billing.ts';
+import { tempDir, testConfig } from '../helpers/report-fixtures.ts';
+import { columnNumbers, columnOf, conditionalRules, expectCents, expectPrintable, headerRow, printTitleRows, readWorkbook, sheet, sum, totalValue } from '../helpers/workbook-read.ts';
 
 // The shipped definitions through the real views, on raw billing rows of two accounts (test/report/raw-billing.ts);
 // the same on a synced simulator account: test/integration/report-views.test.ts.

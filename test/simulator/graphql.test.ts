@@ -1,7 +1,7 @@
 // POST /graphql (billing-api-v2.md §4): selection sets, only the selected fields, errors as graphql-js words them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.ts';
-import { graphql, NOW } from './helpers.ts';
+import { graphql, NOW } from '../helpers/simulator-http.ts';
 
 let sim: Simulator;
 beforeAll(async () => {

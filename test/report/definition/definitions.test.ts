@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_REPORTS_DIR, listReportFiles, loadReportDefinition, parseReportDefinition, ReportDefinitionError, sqlParameters } from '../../../src/report/definition/load.ts';
-import { tempDir, writeDefinition } from '../fixtures.ts';
+import { tempDir, writeDefinition } from '../../helpers/report-fixtures.ts';
 
 function errorOf(fn: () => unknown): Error {
   try {

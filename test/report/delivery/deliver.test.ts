@@ -8,8 +8,8 @@ import { writeHtmlReport } from '../../../src/report/html/index.ts';
 import { withReportSession } from '../../../src/report/report-session.ts';
 import type { Store } from '../../../src/store/database.ts';
 import { createLogger, type Logger } from '../../../src/util/log.ts';
-import { FIXTURE_REPORT, fixtureStore, tempDir, testConfig, writeDefinition } from '../fixtures.ts';
-import { flatten, parseMime, startSmtp, type TestSmtp } from '../smtp.ts';
+import { FIXTURE_REPORT, fixtureStore, tempDir, testConfig, writeDefinition } from '../../helpers/report-fixtures.ts';
+import { flatten, parseMime, startSmtp, type TestSmtp } from '../../helpers/smtp.ts';
 
 const PASSWORD = 'smtp-pw-7f3a9c1e-do-not-leak';
 const ENV = { GPULEDGER_SMTP_PASSWORD: PASSWORD };

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { findChartFont, renderPng } from '../../../src/report/charts/png.ts';
 import { stackedBarsSvg } from '../../../src/report/charts/svg.ts';
 import { createXlsxWriter } from '../../../src/report/workbook/xlsx-writer.ts';
-import { tempDir } from '../fixtures.ts';
-import { conditionalRules, readWorkbook } from '../workbook-read.ts';
+import { tempDir } from '../../helpers/report-fixtures.ts';
+import { conditionalRules, readWorkbook } from '../../helpers/workbook-read.ts';
 
 describe('the streaming workbook writer', () => {
   it('embeds images on a streamed sheet, adds plain data bars, and stays a valid package', async () => {
