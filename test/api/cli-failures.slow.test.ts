@@ -3,8 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.ts';
 import { gpuledger } from '../helpers/cli.ts';
-import { fastSimulator, smallSyncConfig, tempDir, writeConfig, type TempDir } from '../helpers/sync.ts';
+import { fastSimulator, smallSyncConfig, writeConfig } from '../helpers/sync.ts';
 import { html, scriptedServer, type ScriptedServer } from '../helpers/scripted-server.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const SECRET = 'sk-live-cli-failures-0123456789';
 

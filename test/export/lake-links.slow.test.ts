@@ -7,7 +7,8 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.ts';
 import { gpuledger } from '../helpers/cli.ts';
-import { fastSimulator, KEY, smallSyncConfig, tempDir, writeConfig, type TempDir } from '../helpers/sync.ts';
+import { fastSimulator, KEY, smallSyncConfig, writeConfig } from '../helpers/sync.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 interface ManifestFile {
   path: string;

@@ -10,7 +10,8 @@ import type { Simulator } from '../../src/simulator/index.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import { withReader } from '../../src/store/shared-database.ts';
 import { requirePostgres, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
-import { fastSimulator, openTestStore, smallSyncConfig, syncOnce, tempDir, type TempDir } from '../helpers/sync.ts';
+import { fastSimulator, openTestStore, smallSyncConfig, syncOnce } from '../helpers/sync.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const PASSWORD_ENV = 'GPULEDGER_TEST_PG_PASSWORD';
 

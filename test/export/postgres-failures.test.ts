@@ -17,7 +17,8 @@ import { withReader } from '../../src/store/shared-database.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { closedPort } from '../helpers/alert-delivery.ts';
 import { requirePostgres, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
-import { fastSimulator, KEY, openTestStore, smallSyncConfig, syncOnce, tempDir, type TempDir } from '../helpers/sync.ts';
+import { fastSimulator, KEY, openTestStore, smallSyncConfig, syncOnce } from '../helpers/sync.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
 const WRONG = 'not-the-password-7f3a';

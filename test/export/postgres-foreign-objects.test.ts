@@ -6,8 +6,9 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.ts';
 import { requirePostgres, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
-import { fastSimulator, openTestStore, smallSyncConfig, syncOnce, tempDir, type TempDir } from '../helpers/sync.ts';
+import { fastSimulator, openTestStore, smallSyncConfig, syncOnce } from '../helpers/sync.ts';
 import { gpuledger } from '../helpers/cli.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 describe.runIf(requirePostgres())('export postgres into a schema that holds a user\'s objects', () => {
   let server: TestPostgres;

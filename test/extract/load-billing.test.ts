@@ -8,7 +8,8 @@ import { loadBillingPage } from '../../src/extract/load-billing.ts';
 import { createSpool, type Spool } from '../../src/extract/spool.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { manualClock, scriptedServer, type Handler, type ScriptedServer } from '../helpers/scripted-server.ts';
-import { tempDir, type TempDir } from '../helpers/sync.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
+
 
 const WINDOW = { startTime: new Date('2026-07-01T10:00:00Z'), endTime: new Date('2026-07-01T12:00:00Z'), bucketSize: 'hour' as const };
 const QUERY = '{"startTime":"2026-07-01T10:00:00Z","endTime":"2026-07-01T12:00:00Z","bucketSize":"hour"}';

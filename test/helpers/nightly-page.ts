@@ -3,7 +3,7 @@
 import { pathToFileURL } from 'node:url';
 import { renderReportFormats, type RenderedFormats } from '../../src/report/index.ts';
 import type { Store } from '../../src/store/database.ts';
-import { syncedStore } from './sync.ts';
+import { syncedStore } from './synced-fixture.ts';
 import { testConfig } from './report-fixtures.ts';
 
 export interface NightlyPage {

@@ -15,7 +15,8 @@ import { openStore, type Store } from '../../src/store/database.ts';
 import type { Simulator } from '../../src/simulator/index.ts';
 import { gpuledger } from '../helpers/cli.ts';
 import { flatten, parseMime, startSmtp } from '../helpers/smtp.ts';
-import { fastSimulator, NOW, smallSyncConfig, syncOnce, tempDir, type TempDir } from '../helpers/sync.ts';
+import { fastSimulator, NOW, smallSyncConfig, syncOnce } from '../helpers/sync.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const DAY = 86_400_000;
 

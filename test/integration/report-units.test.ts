@@ -20,7 +20,7 @@ import type { Store } from '../../src/store/database.ts';
 import { testConfig } from '../helpers/report-fixtures.ts';
 import { blockTable, excelText, htmlFigures, htmlSection, misreads, sectionTable, type ShownTable } from '../helpers/surface-read.ts';
 import { readWorkbook, sheet } from '../helpers/workbook-read.ts';
-import { syncedStore } from '../helpers/sync.ts';
+import { syncedStore } from '../helpers/synced-fixture.ts';
 
 const BUDGET = '25000';
 

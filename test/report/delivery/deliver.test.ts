@@ -8,8 +8,9 @@ import { writeHtmlReport } from '../../../src/report/html/index.ts';
 import { withReportSession } from '../../../src/report/report-session.ts';
 import type { Store } from '../../../src/store/database.ts';
 import { createLogger, type Logger } from '../../../src/util/log.ts';
-import { FIXTURE_REPORT, fixtureStore, tempDir, testConfig, writeDefinition } from '../../helpers/report-fixtures.ts';
+import { FIXTURE_REPORT, fixtureStore, testConfig, writeDefinition } from '../../helpers/report-fixtures.ts';
 import { flatten, parseMime, startSmtp, type TestSmtp } from '../../helpers/smtp.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
 
 const PASSWORD = 'smtp-pw-7f3a9c1e-do-not-leak';
 const ENV = { GPULEDGER_SMTP_PASSWORD: PASSWORD };
@@ -39,7 +40,7 @@ describe('deliverReport over a real SMTP server', () => {
   const deliveryRows = () => store.all('select * from _meta_report_deliveries order by created_at');
 
   beforeAll(async () => {
-    dir = tempDir();
+    dir = tempDir('gpuledger-report-').dir;
     store = await fixtureStore(dir);
     writeDefinition(dir, 'fixture', FIXTURE_REPORT);
     rendered = await renderReport({ store, config: testConfig({ reports: { directory: dir } }), report: 'fixture', period: '2026-10', outDir: join(dir, 'out') });
