@@ -4,13 +4,16 @@ import { SLOW_TESTS } from './test/test-sets.ts';
 // Two projects, chosen by where a test file lives or how it is named (test/test-sets.ts), so a new file lands in the
 // right one unasked: "quick" (unit and SQL tests, `npm run test:quick`) and "slow"; `npm test` runs both.
 // integration tests start simulators and DuckDB files; two cores, so keep workers modest
-const shared = { pool: 'forks', testTimeout: 60_000, hookTimeout: 60_000 } as const;
+// test/helpers/run-folder.ts gives the run one folder for fixtures built once (a synced database, copied per test).
+const shared = { pool: 'forks', testTimeout: 60_000, hookTimeout: 60_000, globalSetup: 'test/helpers/run-folder.ts' } as const;
 
 export default defineConfig({
   test: {
     maxWorkers: 2,
     projects: [
-      { test: { ...shared, name: 'quick', include: ['test/**/*.test.ts'], exclude: SLOW_TESTS } },
+      // quick files reuse their worker (DuckDB and the modules load once per worker, not per file): they start no
+      // outside part and leave no global state behind
+      { test: { ...shared, name: 'quick', include: ['test/**/*.test.ts'], exclude: SLOW_TESTS, isolate: false } },
       { test: { ...shared, name: 'slow', include: SLOW_TESTS } },
     ],
   },

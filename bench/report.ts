@@ -18,7 +18,7 @@ import { setReportClock } from '../src/report/period/index.ts';
 import { streamRows } from '../src/report/query.ts';
 import { openStore } from '../src/store/database.ts';
 import { createLogger } from '../src/util/log.ts';
-import { insertRawBilling } from '../test/report/raw-billing.ts';
+import { insertRawBilling } from '../test/helpers/raw-billing.ts';
 
 const ROWS = 1_000_000;
 const PODS = 40_000;

@@ -11,7 +11,7 @@
 //
 // The database: the large simulated account (seed 42), one year, every billing source at day buckets plus hour buckets
 // for the last 14 days of pods and Serverless (the default sync), loaded straight from the simulator's ledger
-// (test/integration/simulator-loader.ts). Writes bench/results/shared-database.json.
+// (test/helpers/simulator-loader.ts). Writes bench/results/shared-database.json.
 import { closeSync, copyFileSync, fsyncSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ import { startSimulator } from '../src/simulator/index.ts';
 import { openStore } from '../src/store/database.ts';
 import { identityOf } from '../src/store/publish.ts';
 import { openReader, openWriter, publish, writerPathFor } from '../src/store/shared-database.ts';
-import { loadSimulator } from '../test/integration/simulator-loader.ts';
+import { loadSimulator } from '../test/helpers/simulator-loader.ts';
 
 const NOW = '2026-11-20T00:00:00Z';
 const RESULT = fileURLToPath(new URL('./results/shared-database.json', import.meta.url));

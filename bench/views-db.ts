@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator } from '../src/simulator/index.ts';
 import { openStore } from '../src/store/database.ts';
-import { loadSimulator } from '../test/integration/simulator-loader.ts';
+import { loadSimulator } from '../test/helpers/simulator-loader.ts';
 
 export const NOW = '2026-11-20T00:00:00Z';
 export const COUNTS = { pods: 3000, endpoints: 300, volumes: 600 };

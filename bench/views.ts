@@ -5,7 +5,7 @@
 // The database: the large simulated account scaled up threefold (3,000 pods, 300 endpoints, 600 volumes, 400 days –
 // the plain large account bills only ~3.8 M non-zero hourly amounts), every billing source at hourly buckets for the
 // whole history, loaded straight from the simulator's ledger into the raw tables
-// (test/integration/simulator-loader.ts – `gpuledger sync` is not built yet), plus its inventory. Set
+// (test/helpers/simulator-loader.ts – `gpuledger sync` is not built yet), plus its inventory. Set
 // BENCH_VIEWS_DB=path to keep the database between runs (it is built once).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';

@@ -1,12 +1,12 @@
 // The layers of src/, held (STYLE.md §17): the order of folders is written once, in docs/CONTRIBUTING.md ("The
 // layers"), and this test reads it from there. An import that runs up the order, an import circle between files and
 // a folder the map does not name each fail, naming the files.
-import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { importGraph, tsFiles } from './helpers/import-graph.ts';
+import { tempDir } from './helpers/temp-dir.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SRC = join(ROOT, 'src');
@@ -78,7 +78,7 @@ describe('the layers of src/', () => {
 
   it('sees an upward import however it is written: double quotes, export … from, import(), a .js extension', () => {
     // a copy of src/ with violations put in: util is the lowest layer, report and cli are far above it
-    const copy = join(mkdtempSync(join(tmpdir(), 'gpuledger-layout-')), 'src');
+    const copy = join(tempDir('gpuledger-layout-').dir, 'src');
     try {
       cpSync(SRC, copy, { recursive: true });
       const log = join(copy, 'util', 'log.ts');

@@ -23,7 +23,7 @@ const isSlow = (file: string): boolean => SLOW.some((re) => re.test(file));
 const STARTS: Array<[string, RegExp]> = [
   ['Chromium (test/helpers/browser.ts)', /from '[^']*helpers\/browser\.ts'/],
   ['PostgreSQL (test/helpers/postgres.ts)', /from '[^']*helpers\/postgres\.ts'/],
-  ['the CLI (test/query/cli.ts)', /from '(?:[^']*\/query\/|\.\/)cli\.ts'/],
+  ['the CLI (test/helpers/cli.ts)', /from '[^']*helpers\/cli\.ts'/],
   ['the CLI (bin/gpuledger.js)', /bin\/gpuledger\.js', import\.meta\.url/],
   ['a TypeScript script (--import tsx)', /'--import', 'tsx'/],
   ['LibreOffice (soffice)', /'soffice'/],

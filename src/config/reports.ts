@@ -15,16 +15,16 @@ export const reportDeliverySchema = z
 
 export const reportEmailSchema = z
   .object({
+    // refused rather than ignored, so a config that relied on it learns why its attachments changed
     zipAboveMb: z
-      .number()
-      .positive()
-      .default(8)
-      .describe('A workbook larger than this (MB) is attached as a .zip instead of the bare .xlsx.'),
+      .never({ error: 'is no longer supported: an .xlsx is already a zip, so the workbook is attached as it is (up to attachUpToMb); remove the key' })
+      .optional()
+      .describe('Removed: an .xlsx is already a zip. Setting it is refused.'),
     attachUpToMb: z
       .number()
       .positive()
       .default(18)
-      .describe('An attachment (after zipping) larger than this (MB) is not attached; the email states the workbook\'s path instead.'),
+      .describe('A workbook larger than this (MB) is not attached; the email states the workbook\'s path instead.'),
     attempts: z.number().int().min(1).max(10).default(3).describe('Send attempts per delivery (transient SMTP errors are retried).'),
     retryDelaySeconds: z
       .number()

@@ -9,7 +9,7 @@ import { ApiResponseError, type BillingPage } from '../api/index.ts';
 import type { Store } from '../store/database.ts';
 import { StoreError } from '../util/errors.ts';
 import { decimalStringToMicros, microsToDecimalString } from '../util/decimal.ts';
-import { formatRfc3339, type BucketSize } from '../util/buckets.ts';
+import { ceilToBucket, formatRfc3339, type BucketSize } from '../util/buckets.ts';
 import type { BillingSourceDef } from '../model/index.ts';
 import { castFailureSql, checkPageSql, EXACT_BELOW, recordFields, stagePageSql } from './billing-sql.ts';
 import { moveBillingWatermark } from './watermarks.ts';
@@ -84,7 +84,7 @@ const at = (i: string | null | undefined, field: string) => `records[${i}].${fie
 
 const trimZeros = (d: string) => d.replace(/\.?0+$/, '');
 
-/** The UTC calendar day of a moment, YYYY-MM-DD. */
+/** The UTC calendar day of a moment, YYYY-MM-DD (an ISO string's date is the UTC day: no date library needed). */
 const utcDay = (t: Date) => t.toISOString().slice(0, 10);
 
 /** Read the spooled records into the staging table; a value no cast takes is named, field and record, here. */
@@ -221,7 +221,7 @@ async function loadPage(ctx: LoadContext, page: SpooledPage, defs: readonly Bill
       // the days of this window must be computed again in fct_cost_daily before the session publishes
       await store.run(
         `insert into _meta_cost_changes values ($account, $family, null, $from::date, $to::date, 'billing load', now())`,
-        { account: ctx.account, family: def.family, from: utcDay(page.query.startTime), to: utcDay(new Date(page.query.endTime.getTime() + 86_400_000 - 1)) },
+        { account: ctx.account, family: def.family, from: utcDay(page.query.startTime), to: utcDay(ceilToBucket(page.query.endTime, 'day')) },
       );
     }
     await store.run(

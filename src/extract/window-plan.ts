@@ -5,6 +5,7 @@
 import type { BucketPlan, BillingSource, SyncConfig } from '../config/sync.ts';
 import { addBuckets, ceilToBucket, countBuckets, floorToBucket, type BucketSize } from '../util/buckets.ts';
 
+// a UTC day is exactly 86,400,000 ms: date-fns's subDays would need a UTC TZDate for the same instant
 const DAY_MS = 86_400_000;
 
 export interface Watermark {

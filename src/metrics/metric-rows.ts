@@ -3,6 +3,7 @@
 // account it belongs to. The first bad row refuses the file with one line naming its line and field.
 import { EXIT, GpuledgerError } from '../util/errors.ts';
 import { checkScope } from './scope.ts';
+import { isMatch } from 'date-fns';
 
 export const METRICS_HEADER = ['date', 'metric', 'value', 'scope', 'account'] as const;
 
@@ -56,12 +57,8 @@ export const MAX_METRIC_VALUE = '999999999999999.999999';
 const MAX_INTEGER_DIGITS = MAX_METRIC_VALUE.split('.')[0]!.length;
 const METRIC = /^[A-Za-z][A-Za-z0-9_.-]*$/;
 
-function isUtcDay(s: string): boolean {
-  const m = DAY.exec(s);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.toISOString().slice(0, 10) === s;
-}
+// DAY asks for exactly 4-2-2 digits, which date-fns's pattern does not; date-fns knows the calendar (no 2026-02-30)
+const isUtcDay = (s: string) => DAY.test(s) && isMatch(s, 'yyyy-MM-dd');
 
 function valueProblem(v: string): string | undefined {
   const m = DECIMAL.exec(v);

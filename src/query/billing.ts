@@ -85,7 +85,7 @@ export async function queryBilling(store: Store, req: BillingRequest): Promise<B
   await assertSynced(store, req.kind, req.bucketSize);
   // the API's window rules (billing-api-v2.md §2): start snapped down, the exclusive end snapped up
   const endRaw = req.end ?? (await dataHorizon(store, req.kind, req.bucketSize));
-  const startRaw = req.start ?? new Date(endRaw.getTime() - 30 * 86_400_000);
+  const startRaw = req.start ?? addBuckets(endRaw, 'day', -30);
   const start = floorToBucket(startRaw, req.bucketSize);
   const end = ceilToBucket(endRaw, req.bucketSize);
   if (end <= start) throw new UsageError(`--end-time must be after --start-time`);

@@ -10,6 +10,7 @@ import { checkFileOutput } from '../outputs/output-guard.ts';
 import { writeFileAtomic } from '../outputs/atomic-file.ts';
 import { ConfigError } from '../util/errors.ts';
 
+// a UTC day is exactly 86,400,000 ms: an age compared in plain milliseconds needs no date library
 const DAY = 86_400_000;
 const MAX_AGE_DAYS = 80;
 

@@ -1,5 +1,5 @@
-// When a cron job fires next, in a time zone, across DST changes – computed here rather than by a timer library so
-// the daemon can be driven by an injected clock in tests. The rules are those of cronie and systemd timers:
+// When a cron job fires next, in a time zone, across DST changes. Ours, not node-cron's scheduler: node-cron 4 reads
+// the real clock (no injected clock for tests) and never fires a wall time in a DST gap; cronie and systemd do:
 // - a wall time that does not exist (spring-forward gap) fires when the gap ends, for jobs that run at most once an
 //   hour's worth of wall times (a daily 02:30 runs at 03:00 that day, not never);
 // - a wall time that exists twice (fall-back repeat) fires once, at its first occurrence, for such jobs;

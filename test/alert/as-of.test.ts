@@ -12,8 +12,9 @@ import { BILLING_SOURCE_DEFS } from '../../src/model/index.ts';
 import { loadBillingPage, type SpooledPage } from '../../src/extract/load-billing.ts';
 import { startRun } from '../../src/extract/runs.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { tempDir, type TempDir } from '../integration/sync-helpers.ts';
-import { Collect } from './helpers.ts';
+
+import { Collect } from '../helpers/alert-delivery.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const DAY = 86_400_000;
 const usd = (s: string) => BigInt(s.replace('.', ''));

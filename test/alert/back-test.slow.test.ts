@@ -11,9 +11,10 @@ import { parseConfig } from '../../src/config/load.ts';
 import type { ConfigInput } from '../../src/config/schema.ts';
 import { openStore } from '../../src/store/database.ts';
 import type { Simulator } from '../../src/simulator/index.ts';
-import { gpuledger } from '../query/cli.ts';
-import { fastSimulator, smallSyncConfig, syncOnce, tempDir, writeConfig, type TempDir } from '../integration/sync-helpers.ts';
-import { Collect } from './helpers.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { fastSimulator, smallSyncConfig, syncOnce, writeConfig } from '../helpers/sync.ts';
+import { Collect } from '../helpers/alert-delivery.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;

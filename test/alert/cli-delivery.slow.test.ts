@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigInput } from '../../src/config/schema.ts';
 import { lockPathFor } from '../../src/store/lock.ts';
 import { withReader } from '../../src/store/shared-database.ts';
-import { gpuledger } from '../query/cli.ts';
-import { writeConfig } from '../integration/sync-helpers.ts';
-import { closedPort, receiver, syncedDb, type SyncedDb } from './helpers.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { writeConfig } from '../helpers/sync.ts';
+import { closedPort, receiver, syncedDb, type SyncedDb } from '../helpers/alert-delivery.ts';
 
 describe('gpuledger alerts and its channels', () => {
   let db: SyncedDb;

@@ -5,7 +5,7 @@ import { emailChannel } from '../../src/alert/channels/email.ts';
 import type { AlertEvent } from '../../src/alert/types.ts';
 import { smtpConfigSchema } from '../../src/config/smtp.ts';
 import { createMailer } from '../../src/mail/index.ts';
-import { flatten, parseMime, startSmtp, type TestSmtp } from '../report/smtp.ts';
+import { flatten, parseMime, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 
 const hostile = `<img src=x onerror="alert(1)">'&`;
 

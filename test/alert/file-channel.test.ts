@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fileChannel } from '../../src/alert/channels/file.ts';
 import type { DeliveryContext } from '../../src/alert/channels/channel.ts';
 import type { AlertEvent } from '../../src/alert/types.ts';
-import { tempDir, type TempDir } from '../integration/sync-helpers.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
+
 
 const event = (n: number): AlertEvent => ({
   eventId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,

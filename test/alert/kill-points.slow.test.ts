@@ -10,25 +10,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigInput } from '../../src/config/schema.ts';
-import { gpuledger } from '../query/cli.ts';
-import { writeConfig } from '../integration/sync-helpers.ts';
-import { receiver, syncedDb, type Receiver, type SyncedDb } from './helpers.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { writeConfig } from '../helpers/sync.ts';
+import { receiver, syncedDb, type Receiver, type SyncedDb } from '../helpers/alert-delivery.ts';
+import { createRng } from '../../src/simulator/prng.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
 const SEED = Number(process.env.GPULEDGER_KILL_SEED ?? Date.now() % 100_000);
 const EVENTS = 12;
-
-/** A small seeded generator (mulberry32), so a failing run can be replayed with GPULEDGER_KILL_SEED. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Start `gpuledger alerts`; resolves with its exit code and stderr when it ends. */
 function start(args: string[]) {
@@ -72,11 +61,11 @@ describe('alert delivery stopped at any moment', () => {
       .map((l) => (JSON.parse(l) as { event_id: string }).event_id);
 
   it(`delivers every event once after SIGKILLs at random moments (seed ${SEED})`, async () => {
-    const next = random(SEED);
+    const rng = createRng(SEED); // seeded, so a failing run can be replayed with GPULEDGER_KILL_SEED
     // a webhook that takes 40–120 ms to answer, so kills land while deliveries are in flight
     const hook = await receiver({
       handle: async (_req, res) => {
-        await sleep(40 + Math.floor(next() * 80));
+        await sleep(40 + Math.floor(rng.next() * 80));
         res.end('ok');
       },
     });
@@ -88,10 +77,10 @@ describe('alert delivery stopped at any moment', () => {
         const { child, ended } = start(args);
         const before = hook.received.length;
         // kill at a random moment: after 0–6 more webhook deliveries, plus up to 60 ms
-        const after = Math.floor(next() * 7);
+        const after = Math.floor(rng.next() * 7);
         const deadline = Date.now() + 20_000;
         while (hook.received.length < before + after && child.exitCode === null && Date.now() < deadline) await sleep(5);
-        await sleep(Math.floor(next() * 60));
+        await sleep(Math.floor(rng.next() * 60));
         if (child.exitCode === null) {
           child.kill('SIGKILL');
           kills++;

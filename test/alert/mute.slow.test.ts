@@ -11,9 +11,9 @@ import type { ConfigInput } from '../../src/config/schema.ts';
 import { startServe } from '../../src/serve/index.ts';
 import { withReader, writeSessions } from '../../src/store/shared-database.ts';
 import { silentLogger } from '../../src/util/log.ts';
-import { gpuledger } from '../query/cli.ts';
-import { writeConfig } from '../integration/sync-helpers.ts';
-import { Collect, syncedDb, type SyncedDb } from './helpers.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { writeConfig } from '../helpers/sync.ts';
+import { Collect, syncedDb, type SyncedDb } from '../helpers/alert-delivery.ts';
 
 const HOUR = 3_600_000;
 

@@ -8,8 +8,9 @@ import { runNightly } from '../../src/run/nightly.ts';
 import type { Simulator } from '../../src/simulator/index.ts';
 import { withReader } from '../../src/store/shared-database.ts';
 import { silentLogger } from '../../src/util/log.ts';
-import { fastSimulator, KEY, smallSyncConfig, tempDir, type TempDir } from '../integration/sync-helpers.ts';
-import { closedPort } from './helpers.ts';
+import { fastSimulator, KEY, smallSyncConfig } from '../helpers/sync.ts';
+import { closedPort } from '../helpers/alert-delivery.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 describe('gpuledger run with dead channels', () => {
   let sim: Simulator;

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runAlerts } from '../../src/alert/index.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { flatten, parseMime, startSmtp } from '../report/smtp.ts';
-import { budgetConfig, closedPort, Collect, receiver, syncedDb, type SyncedDb } from './helpers.ts';
+import { flatten, parseMime, startSmtp } from '../helpers/smtp.ts';
+import { budgetConfig, closedPort, Collect, receiver, syncedDb, type SyncedDb } from '../helpers/alert-delivery.ts';
 
 const HOUR = 3_600_000;
 

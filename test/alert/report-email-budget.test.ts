@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverReport } from '../../src/report/delivery/deliver.ts';
 import { renderReport, type RenderedReport } from '../../src/report/render.ts';
 import type { Store } from '../../src/store/database.ts';
-import { FIXTURE_REPORT, fixtureStore, tempDir, testConfig, writeDefinition } from '../report/fixtures.ts';
-import { startSmtp, type TestSmtp } from '../report/smtp.ts';
+import { FIXTURE_REPORT, fixtureStore, testConfig, writeDefinition } from '../helpers/report-fixtures.ts';
+import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 describe('the report email within a time budget', () => {
   let dir: string;
@@ -16,7 +17,7 @@ describe('the report email within a time budget', () => {
   let smtp: TestSmtp;
 
   beforeAll(async () => {
-    dir = tempDir();
+    dir = tempDir('gpuledger-report-').dir;
     store = await fixtureStore(dir);
     writeDefinition(dir, 'fixture', FIXTURE_REPORT);
     rendered = await renderReport({ store, config: testConfig({ reports: { directory: dir } }), report: 'fixture', period: '2026-10', outDir: join(dir, 'out') });

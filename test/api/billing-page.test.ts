@@ -3,7 +3,7 @@
 // test/extract/load-billing.test.ts), parses only the metadata, and says which derivable metadata is missing.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient, ApiResponseError } from '../../src/api/index.ts';
-import { captureLogger, json, manualClock, scriptedServer, type Handler, type ScriptedServer } from './helpers.ts';
+import { captureLogger, json, manualClock, scriptedServer, type Handler, type ScriptedServer } from '../helpers/scripted-server.ts';
 
 const WINDOW = { startTime: new Date('2026-07-01T10:00:00Z'), endTime: new Date('2026-07-01T12:00:00Z'), bucketSize: 'hour' as const };
 const QUERY = { startTime: '2026-07-01T10:00:00Z', endTime: '2026-07-01T12:00:00Z', bucketSize: 'hour', podId: null };

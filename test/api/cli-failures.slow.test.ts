@@ -2,9 +2,10 @@
 // a key pasted with CR/LF works; a key with a control character inside is refused naming its variable, never itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.ts';
-import { gpuledger } from '../query/cli.ts';
-import { fastSimulator, smallSyncConfig, tempDir, writeConfig, type TempDir } from '../integration/sync-helpers.ts';
-import { html, scriptedServer, type ScriptedServer } from './helpers.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { fastSimulator, smallSyncConfig, writeConfig } from '../helpers/sync.ts';
+import { html, scriptedServer, type ScriptedServer } from '../helpers/scripted-server.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const SECRET = 'sk-live-cli-failures-0123456789';
 

@@ -13,7 +13,7 @@ import {
   type RequesterOptions,
 } from '../../src/api/index.ts';
 import { exitCodeOf } from '../../src/util/errors.ts';
-import { html, json, manualClock, scriptedServer, type Handler, type ScriptedServer } from './helpers.ts';
+import { html, json, manualClock, scriptedServer, type Handler, type ScriptedServer } from '../helpers/scripted-server.ts';
 
 const KEY = 'sk-deadlines-test-0123456789';
 /** Takes the request and never answers. */

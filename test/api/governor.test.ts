@@ -1,7 +1,7 @@
 // The rate-limit governor's arithmetic (billing-api-v2.md §5) with an injected clock: no test waits for real time.
 import { describe, expect, it } from 'vitest';
 import { parseRateLimit, RateLimitGovernor } from '../../src/api/index.ts';
-import { manualClock } from './helpers.ts';
+import { manualClock } from '../helpers/scripted-server.ts';
 
 /** The governor adds this after an announced reset (t is whole seconds; the server's clock is not ours). */
 const MARGIN = 250;

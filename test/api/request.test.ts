@@ -12,7 +12,7 @@ import {
   type RequesterOptions,
 } from '../../src/api/index.ts';
 import { exitCodeOf } from '../../src/util/errors.ts';
-import { json, manualClock, problem, reset, scriptedServer, type ScriptedServer } from './helpers.ts';
+import { json, manualClock, problem, reset, scriptedServer, type ScriptedServer } from '../helpers/scripted-server.ts';
 
 const KEY = 'sk-request-test-0123456789';
 let server: ScriptedServer | undefined;

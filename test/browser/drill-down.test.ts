@@ -11,8 +11,9 @@ import { writeSessions } from '../../src/store/shared-database.ts';
 import { decimalStringToMicros } from '../../src/util/decimal.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { chromiumAvailable, launchBrowser, watchedPage } from '../helpers/browser.ts';
-import { syncedDatabase, type TempDir } from '../integration/sync-helpers.ts';
-import { testConfig } from '../report/fixtures.ts';
+import { syncedDatabase } from '../helpers/synced-fixture.ts';
+import type { TempDir } from '../helpers/temp-dir.ts';
+import { testConfig } from '../helpers/report-fixtures.ts';
 
 describe.skipIf(!chromiumAvailable)('drill-down levels and the SQL page in Chromium', () => {
   let tmp: TempDir;

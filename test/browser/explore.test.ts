@@ -8,8 +8,9 @@ import { startServe, type RunningServer } from '../../src/serve/index.ts';
 import { openStore } from '../../src/store/database.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { chromiumAvailable, launchBrowser, watchedPage } from '../helpers/browser.ts';
-import { syncedDatabase, type TempDir } from '../integration/sync-helpers.ts';
-import { testConfig } from '../report/fixtures.ts';
+import { syncedDatabase } from '../helpers/synced-fixture.ts';
+import type { TempDir } from '../helpers/temp-dir.ts';
+import { testConfig } from '../helpers/report-fixtures.ts';
 
 // what the page functions below use, as the browser has it (declared here, not as the DOM library for the project)
 declare const document: any;

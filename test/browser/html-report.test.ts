@@ -7,9 +7,9 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RenderedFormats } from '../../src/report/index.ts';
 import type { Store } from '../../src/store/database.ts';
-import { nightlyPage } from './nightly-page.ts';
+import { nightlyPage } from '../helpers/nightly-page.ts';
 import { chromiumAvailable, launchBrowser, watchedPage } from '../helpers/browser.ts';
-import { readHtmlTables } from '../report/html-read.ts';
+import { readHtmlTables } from '../helpers/html-read.ts';
 
 describe.skipIf(!chromiumAvailable)('the HTML report in Chromium', () => {
   let dir: string;

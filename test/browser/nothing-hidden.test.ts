@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RenderedFormats } from '../../src/report/index.ts';
 import type { Store } from '../../src/store/database.ts';
 import { usdText } from '../../src/util/money-text.ts';
-import { nightlyPage } from './nightly-page.ts';
+import { nightlyPage } from '../helpers/nightly-page.ts';
 import { chromiumAvailable, launchBrowser } from '../helpers/browser.ts';
 
 // what the page functions below use, as the browser has it (declared here, not as the DOM library for the project:

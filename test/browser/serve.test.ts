@@ -10,9 +10,10 @@ import { writeSessions } from '../../src/store/shared-database.ts';
 import { decimalStringToMicros } from '../../src/util/decimal.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { chromiumAvailable, launchBrowser, watchedPage } from '../helpers/browser.ts';
-import { syncedDatabase, type TempDir } from '../integration/sync-helpers.ts';
-import { gpuledger } from '../query/cli.ts';
-import { testConfig } from '../report/fixtures.ts';
+import { syncedDatabase } from '../helpers/synced-fixture.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { testConfig } from '../helpers/report-fixtures.ts';
+import { type TempDir } from '../helpers/temp-dir.ts';
 
 describe.skipIf(!chromiumAvailable)('gpuledger serve in Chromium', () => {
   let tmp: TempDir;

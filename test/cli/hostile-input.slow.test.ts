@@ -1,15 +1,15 @@
 // Hostile input (issue 12 items 3 and 5), kept as a table: each row runs the real CLI on a real database file and
 // checks the exit code (DESIGN.md: 1 failure, 2 usage or configuration) and that stderr is exactly one line
 // `gpuledger: …` saying what was wrong – never a stack, a second line, a raw internal error or a key.
-import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, copyFileSync, mkdirSync, openSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { billPods, viewStore } from '../views/fixtures.ts';
-import { gpuledger, type CliResult } from '../query/cli.ts';
+import { billPods, viewStore } from '../helpers/view-store.ts';
+import { gpuledger, type CliResult } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const SECRET = 'sk-live-hostile-0123456789-never-shown';
-const dir = mkdtempSync(join(tmpdir(), 'gpuledger-hostile-'));
+const dir = tempDir('gpuledger-hostile-').dir;
 const db = join(dir, 'ledger.duckdb');
 const file = (name: string, text: string) => {
   writeFileSync(join(dir, name), text);

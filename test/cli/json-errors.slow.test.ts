@@ -1,13 +1,12 @@
 // A caller that asked for JSON reads a failure as JSON too (issue 19 §5): one line on stderr, {"error", "code"}, with
 // the exit code unchanged; without --format json the same failure is the usual `gpuledger: …` line.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gpuledger } from '../query/cli.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 describe('failures in JSON', () => {
-  const db = join(mkdtempSync(join(tmpdir(), 'gpuledger-json-errors-')), 'none.duckdb');
+  const db = join(tempDir('gpuledger-json-errors-').dir, 'none.duckdb');
 
   it.each([
     [['query', 'select 1', '--format', 'json'], 2, 'db_missing'],

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const SCENARIO = fileURLToPath(new URL('./last-resort-scenario.ts', import.meta.url));
+const SCENARIO = fileURLToPath(new URL('../helpers/last-resort-scenario.ts', import.meta.url));
 
 function scenario(name: string): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {

@@ -6,8 +6,9 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/database.ts';
-import { tempDir } from '../integration/sync-helpers.ts';
-import { gpuledger } from '../query/cli.ts';
+
+import { gpuledger } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 describe('gpuledger serve on the command line', () => {
   it('refuses a bad port, a bad SQL time limit and an open address without a token, in one line, exit 2', async () => {

@@ -1,15 +1,15 @@
 // Start-up (issue 11 item 3): --version and --help load none of the commands' heavy dependencies, and bin/ never
 // runs a dist/ older than the sources. Speed itself is measured in bench/startup.ts, never asserted here.
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SIMULATOR_KEYS } from '../../src/cli/commands/simulator.ts';
 import { SOURCES } from '../../src/config/sync.ts';
 import { DEFAULT_KEY, DEFAULT_RESTRICTED_KEY } from '../../src/simulator/index.ts';
-import { gpuledger } from '../query/cli.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const TRACE = fileURLToPath(new URL('./trace-imports.mjs', import.meta.url));
@@ -24,7 +24,7 @@ function run(file: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise
 }
 
 describe('start-up', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'gpuledger-startup-'));
+  const dir = tempDir('gpuledger-startup-').dir;
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it.each(['--version', '--help', 'query --help', 'report --help', 'sync --help'])(

@@ -1,12 +1,12 @@
 // Which database a command reads right after the demo: the demo's, until a real one exists or one is named.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { demoInstead } from '../../src/config/demo-database.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 function folder(files: string[]): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gpuledger-demo-db-'));
+  const dir = tempDir('gpuledger-demo-db-').dir;
   mkdirSync(join(dir, 'data'));
   for (const f of files) writeFileSync(join(dir, f), '');
   return dir;

@@ -1,18 +1,18 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../src/config/load.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 function dirWith(config: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gpuledger-config-'));
+  const dir = tempDir('gpuledger-config-').dir;
   writeFileSync(join(dir, 'gpuledger.config.json'), typeof config === 'string' ? config : JSON.stringify(config));
   return dir;
 }
 
 describe('config loading', () => {
   it('applies defaults when there is no config file', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gpuledger-config-'));
+    const dir = tempDir('gpuledger-config-').dir;
     const s = resolveSettings({}, {}, dir);
     expect(s.configPath).toBeUndefined();
     expect(s.dbPath).toBe(join(dir, 'data/gpuledger.duckdb'));
@@ -36,6 +36,13 @@ describe('config loading', () => {
     expect(() => resolveSettings({}, {}, dir2)).toThrow(/timeZone: an IANA time zone/);
     const dir3 = dirWith({ unknownKey: 1 });
     expect(() => resolveSettings({}, {}, dir3)).toThrow(/unknownKey/);
+  });
+
+  it('refuses reports.email.zipAboveMb, saying why it went (an .xlsx is already a zip) and what to do', () => {
+    const dir = dirWith({ reports: { email: { zipAboveMb: 8 } } });
+    expect(() => resolveSettings({}, {}, dir)).toThrow(
+      /gpuledger\.config\.json: reports\.email\.zipAboveMb: is no longer supported: an \.xlsx is already a zip.*remove the key$/,
+    );
   });
 
   it('refuses a file that is not JSON, and an explicit config that does not exist', () => {

@@ -5,8 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { isTemporaryName } from '../../src/outputs/atomic-file.ts';
 import { openStore } from '../../src/store/database.ts';
 import { refreshMaterialized } from '../../src/transform/materialize.ts';
-import { gpuledger } from '../query/cli.ts';
-import { addInventory, billPods, billServerless, billVolumes, tmpDbPath, viewStore } from '../views/fixtures.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { addInventory, billPods, billServerless, billVolumes, tmpDbPath, viewStore } from '../helpers/view-store.ts';
 
 async function readBack(sql: string): Promise<Record<string, unknown>[]> {
   const instance = await DuckDBInstance.create(':memory:');

@@ -11,8 +11,10 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.ts';
 import { isTemporaryName } from '../../src/outputs/atomic-file.ts';
-import { gpuledger } from '../query/cli.ts';
-import { fastSimulator, KEY, smallSyncConfig, tempDir, writeConfig, type TempDir } from '../integration/sync-helpers.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { fastSimulator, KEY, smallSyncConfig, writeConfig } from '../helpers/sync.ts';
+import { copySyncedDatabase } from '../helpers/synced-fixture.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
 const HOUR = 3_600_000;
@@ -134,7 +136,8 @@ describe('export lake, incrementally', () => {
     tmp = tempDir('gpuledger-lake-');
     config = writeConfig(tmp.dir, smallSyncConfig(sim));
     lake = join(tmp.dir, 'lake');
-    await sync();
+    // the first sync is the run's synced database (synced-fixture.ts); the later ones are the CLI's, on from it
+    await copySyncedDatabase(tmp.db);
   });
   afterAll(async () => {
     await sim?.close();

@@ -5,9 +5,9 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Simulator } from '../../src/simulator/index.ts';
-import { gpuledger } from '../query/cli.ts';
-import { fastSimulator, KEY, smallSyncConfig, tempDir, writeConfig, type TempDir } from '../integration/sync-helpers.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { copySyncedDatabase } from '../helpers/synced-fixture.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 interface ManifestFile {
   path: string;
@@ -29,7 +29,6 @@ function snapshot(folder: string): Record<string, string> {
 }
 
 describe('export lake never follows a link out of the lake', () => {
-  let sim: Simulator;
   let tmp: TempDir;
   let lake: string;
   let outside: string;
@@ -38,18 +37,15 @@ describe('export lake never follows a link out of the lake', () => {
   const manifest = () => JSON.parse(readFileSync(manifestPath(), 'utf8')) as { files: ManifestFile[] };
 
   beforeAll(async () => {
-    sim = await fastSimulator();
     tmp = tempDir('gpuledger-lake-links-');
-    const config = writeConfig(tmp.dir, smallSyncConfig(sim));
     lake = join(tmp.dir, 'lake');
     outside = join(tmp.dir, 'outside');
-    const r = await gpuledger(['--config', config, '--db', tmp.db, 'sync'], { GPULEDGER_TEST_KEY: KEY });
-    expect(r.code, r.stderr).toBe(0);
+    // what a first `gpuledger sync` leaves: the run's synced database (synced-fixture.ts)
+    await copySyncedDatabase(tmp.db);
     const first = await exportLake();
     expect(first.code, first.stderr).toBe(0);
   });
   afterAll(async () => {
-    await sim?.close();
     tmp?.cleanup();
   });
 

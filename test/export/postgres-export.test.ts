@@ -10,7 +10,9 @@ import type { Simulator } from '../../src/simulator/index.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import { withReader } from '../../src/store/shared-database.ts';
 import { requirePostgres, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
-import { fastSimulator, openTestStore, smallSyncConfig, syncOnce, tempDir, type TempDir } from '../integration/sync-helpers.ts';
+import { fastSimulator, openTestStore, smallSyncConfig, syncOnce } from '../helpers/sync.ts';
+import { copySyncedDatabase } from '../helpers/synced-fixture.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const PASSWORD_ENV = 'GPULEDGER_TEST_PG_PASSWORD';
 
@@ -56,7 +58,8 @@ describe.runIf(requirePostgres())('gpuledger export postgres', () => {
     sim = await fastSimulator();
     tmp = tempDir('gpuledger-pg-export-');
     client = await server.connect();
-    await sync();
+    // the first sync is the run's synced database; the later ones sync on from it against this simulator
+    await copySyncedDatabase(tmp.db);
   }, 120_000);
   afterAll(async () => {
     await client?.end();

@@ -15,9 +15,11 @@ import { runNightly } from '../../src/run/nightly.ts';
 import type { Simulator } from '../../src/simulator/index.ts';
 import { withReader } from '../../src/store/shared-database.ts';
 import { silentLogger } from '../../src/util/log.ts';
-import { closedPort } from '../alert/helpers.ts';
+import { closedPort } from '../helpers/alert-delivery.ts';
 import { requirePostgres, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
-import { fastSimulator, KEY, openTestStore, smallSyncConfig, syncOnce, tempDir, type TempDir } from '../integration/sync-helpers.ts';
+import { fastSimulator, KEY, openTestStore, smallSyncConfig, syncOnce } from '../helpers/sync.ts';
+import { copySyncedDatabase } from '../helpers/synced-fixture.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
 const WRONG = 'not-the-password-7f3a';
@@ -112,7 +114,8 @@ describe.runIf(requirePostgres())('gpuledger export postgres when things go wron
     sim = await fastSimulator();
     tmp = tempDir('gpuledger-pg-failures-');
     client = await server.connect();
-    await sync('2026-11-20T12:34:56Z');
+    // the first sync (at the simulator's now) is the run's synced database; the next syncs on from it
+    await copySyncedDatabase(tmp.db);
     const first = await exportCli(server.password).done;
     expect(first.stderr).toMatch(/exported to postgres:\/\/127\.0\.0\.1:\d+\/postgres \(schema gpuledger\): export 1/);
     expect(first.code).toBe(0);

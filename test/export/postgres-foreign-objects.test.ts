@@ -4,14 +4,13 @@
 // table of gpuledger's appears. A schema gpuledger already exported into is exported into again as before.
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Simulator } from '../../src/simulator/index.ts';
 import { requirePostgres, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
-import { fastSimulator, openTestStore, smallSyncConfig, syncOnce, tempDir, type TempDir } from '../integration/sync-helpers.ts';
-import { gpuledger } from '../query/cli.ts';
+import { copySyncedDatabase } from '../helpers/synced-fixture.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 describe.runIf(requirePostgres())('export postgres into a schema that holds a user\'s objects', () => {
   let server: TestPostgres;
-  let sim: Simulator;
   let tmp: TempDir;
   let client: pg.Client;
 
@@ -29,19 +28,12 @@ describe.runIf(requirePostgres())('export postgres into a schema that holds a us
 
   beforeAll(async () => {
     server = await startPostgres();
-    sim = await fastSimulator();
     tmp = tempDir('gpuledger-pg-foreign-');
     client = await server.connect();
-    const store = await openTestStore(tmp.db);
-    try {
-      expect((await syncOnce(store, smallSyncConfig(sim))).status).toBe('success');
-    } finally {
-      await store.close();
-    }
+    await copySyncedDatabase(tmp.db);
   }, 180_000);
   afterAll(async () => {
     await client?.end().catch(() => {});
-    await sim?.close();
     await server?.stop();
     tmp?.cleanup();
   });

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BalanceReading, TopUp } from '../../src/api/index.ts';
 import { loadBalance, type BalanceHarvest } from '../../src/extract/balance.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { tempDir, type TempDir } from '../integration/sync-helpers.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
+
 
 let tmp: TempDir;
 let store: Store;

@@ -7,8 +7,9 @@ import { BILLING_SOURCE_DEFS } from '../../src/model/index.ts';
 import { loadBillingPage } from '../../src/extract/load-billing.ts';
 import { createSpool, type Spool } from '../../src/extract/spool.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { manualClock, scriptedServer, type Handler, type ScriptedServer } from '../api/helpers.ts';
-import { tempDir, type TempDir } from '../integration/sync-helpers.ts';
+import { manualClock, scriptedServer, type Handler, type ScriptedServer } from '../helpers/scripted-server.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
+
 
 const WINDOW = { startTime: new Date('2026-07-01T10:00:00Z'), endTime: new Date('2026-07-01T12:00:00Z'), bucketSize: 'hour' as const };
 const QUERY = '{"startTime":"2026-07-01T10:00:00Z","endTime":"2026-07-01T12:00:00Z","bucketSize":"hour"}';

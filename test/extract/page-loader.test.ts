@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPageLoader } from '../../src/extract/page-loader.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { heldSessions, type WriteSessions } from '../../src/store/shared-database.ts';
-import { tempDir, type TempDir } from '../integration/sync-helpers.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
+
 
 let tmp: TempDir;
 let store: Store;

@@ -18,11 +18,11 @@
 // off PATH). postgresAvailable() says whether they were found; with CI set, a test file must fail rather than skip
 // without them (.ci/run installs the `postgresql` package) – requirePostgres() decides.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { tempDir } from './temp-dir.ts';
 
 export interface TestPostgres {
   host: string;
@@ -130,7 +130,7 @@ export async function startPostgres(options: StartOptions = {}): Promise<TestPos
   const bin = postgresBinDir();
   if (!bin) throw new Error('PostgreSQL is not installed (initdb not found on PATH or under /usr/lib/postgresql)');
   const as = runAs();
-  const root = mkdtempSync(join(tmpdir(), 'gpuledger-pg-'));
+  const root = tempDir('gpuledger-pg-').dir;
   const dataDir = join(root, 'data');
   const socketDir = join(root, 'socket');
   mkdirSync(socketDir);

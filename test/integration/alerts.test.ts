@@ -14,9 +14,10 @@ import type { ConfigInput } from '../../src/config/schema.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { readSqlFile } from '../../src/transform/sql-files.ts';
 import type { Simulator } from '../../src/simulator/index.ts';
-import { gpuledger } from '../query/cli.ts';
-import { flatten, parseMime, startSmtp } from '../report/smtp.ts';
-import { fastSimulator, NOW, smallSyncConfig, syncOnce, tempDir, type TempDir } from './sync-helpers.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { flatten, parseMime, startSmtp } from '../helpers/smtp.ts';
+import { fastSimulator, NOW, smallSyncConfig, syncOnce } from '../helpers/sync.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const DAY = 86_400_000;
 

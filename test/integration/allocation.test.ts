@@ -10,10 +10,11 @@ import { parseConfig } from '../../src/config/load.ts';
 import type { ConfigInput } from '../../src/config/schema.ts';
 import type { Simulator } from '../../src/simulator/index.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { gpuledger } from '../query/cli.ts';
-import { fastSimulator, KEY, openTestStore, smallSyncConfig, syncOnce, tempDir, writeConfig, type TempDir } from './sync-helpers.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { fastSimulator, KEY, openTestStore, smallSyncConfig, syncOnce, writeConfig } from '../helpers/sync.ts';
 import { refreshMaterialized } from '../../src/transform/materialize.ts';
 import { storingRules } from '../../src/allocation/load-rules.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 // the example; the simulator has no 'trainer' template, so research also takes the PyTorch pods
 const ALLOCATION = {

@@ -12,9 +12,9 @@ import { startServe, type RunningServer } from '../../src/serve/index.ts';
 import { openStore } from '../../src/store/database.ts';
 import { refreshMaterialized } from '../../src/transform/materialize.ts';
 import { silentLogger } from '../../src/util/log.ts';
-import { testConfig } from '../report/fixtures.ts';
-import { get } from '../serve/http.ts';
-import { tempDir, type TempDir } from './sync-helpers.ts';
+import { testConfig } from '../helpers/report-fixtures.ts';
+import { get } from '../helpers/raw-http.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const DAY = 86_400_000;
 

@@ -7,10 +7,11 @@ import { startServe, type RunningServer } from '../../src/serve/index.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { decimalStringToMicros } from '../../src/util/decimal.ts';
 import { silentLogger } from '../../src/util/log.ts';
-import { gpuledger } from '../query/cli.ts';
-import { testConfig } from '../report/fixtures.ts';
-import { get } from '../serve/http.ts';
-import { syncedDatabase, type TempDir } from './sync-helpers.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { testConfig } from '../helpers/report-fixtures.ts';
+import { get } from '../helpers/raw-http.ts';
+import { syncedDatabase } from '../helpers/synced-fixture.ts';
+import type { TempDir } from '../helpers/temp-dir.ts';
 
 const ALLOCATION = {
   categories: {

@@ -12,28 +12,18 @@ import { checkCopy } from '../../src/store/copy-check.ts';
 import { openStore } from '../../src/store/database.ts';
 import { withWriter } from '../../src/store/shared-database.ts';
 import { BILLING_SOURCE_DEFS } from '../../src/model/index.ts';
-import { gpuledger } from '../query/cli.ts';
-import { expectMatchesLedger, fastSimulator, KEY, smallSyncConfig, tempDir, writeConfig, type TempDir } from './sync-helpers.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { expectMatchesLedger, fastSimulator, KEY, smallSyncConfig, writeConfig } from '../helpers/sync.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
+import { createRng } from '../../src/simulator/prng.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
-const PUBLISH_LOOP = fileURLToPath(new URL('../store/fixtures/publish-loop.ts', import.meta.url));
+const PUBLISH_LOOP = fileURLToPath(new URL('../helpers/publish-loop.ts', import.meta.url));
 const SOURCES = ['aggregate', 'pods', 'serverless'] as const;
-
-/** mulberry32: a small seeded generator, so a failing sequence of moments can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const seed = Number(process.env.GPULEDGER_KILL_SEED ?? Math.floor(Math.random() * 2 ** 31));
 console.log(`kill-point seed ${seed} (GPULEDGER_KILL_SEED=${seed} repeats these moments)`);
-const next = random(seed);
+const rng = createRng(seed); // seeded, so a failing sequence of moments can be replayed
 
 /**
  * Start a child and kill it with SIGKILL once `when` holds – a moment in ms, or a test on the files it makes, polled
@@ -123,7 +113,7 @@ describe('killed at random moments', () => {
       ['mid-fetch (a spool folder holds a page)', () => spools().some((d) => leftovers(join(spoolDir, d), /^page-/).length > 0)],
       ['mid-write (the writer copy has a WAL)', () => existsSync(`${db}.writer.wal`)],
       ['mid-publish (a publish file exists)', () => leftovers(dir, /\.publish-/).length > 0],
-      ...Array.from({ length: 4 }, (_, i): [string, number] => [`random ${i + 1}`, Math.round(100 + next() * syncMs)]),
+      ...Array.from({ length: 4 }, (_, i): [string, number] => [`random ${i + 1}`, Math.round(100 + rng.next() * syncMs)]),
     ];
     const seen: string[] = [];
     for (const [what, when] of kills) {
@@ -168,7 +158,7 @@ describe('killed at random moments', () => {
     for (let i = 0; i < 8; i++) {
       // every other kill as soon as a publish file appears, the others at a random moment of the sessions that follow
       const targeted = i % 2 === 0;
-      const when = targeted ? () => leftovers(dir, /\.publish-/).length > 0 : Math.round(next() * 600);
+      const when = targeted ? () => leftovers(dir, /\.publish-/).length > 0 : Math.round(rng.next() * 600);
       await killAt(['--import', 'tsx', PUBLISH_LOOP, db], { TMPDIR: spoolDir }, when, 'publishing');
       const left = leftovers(dir, /\.publish-/);
       if (left.length > 0) midPublish++;

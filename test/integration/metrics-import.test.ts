@@ -12,8 +12,9 @@ import { runSync } from '../../src/extract/sync.ts';
 import type { Simulator } from '../../src/simulator/index.ts';
 import { openStore } from '../../src/store/database.ts';
 import { silentLogger } from '../../src/util/log.ts';
-import { gpuledger } from '../query/cli.ts';
-import { fastSimulator, KEY, openTestStore, tempDir, writeConfig, type TempDir } from './sync-helpers.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { fastSimulator, KEY, openTestStore, writeConfig } from '../helpers/sync.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const TEAM_KEY = 'sim-team-a-key';
 const ENV = { KEY_MAIN: KEY, KEY_A: TEAM_KEY };

@@ -3,12 +3,12 @@
 // and a plain statement that this was simulated data. Run as `npm start` runs it (node bin/gpuledger.js run
 // --demo-if-no-key) in a fresh temporary folder.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
 const PACKAGE = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
@@ -27,7 +27,7 @@ function start(cwd: string): Promise<{ code: number; stdout: string; stderr: str
 }
 
 describe('npm start without an API key', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'gpuledger-start-'));
+  const dir = tempDir('gpuledger-start-').dir;
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('runs the demo job end to end and says it was simulated', async () => {

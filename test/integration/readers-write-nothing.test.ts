@@ -15,9 +15,10 @@ import { runSync } from '../../src/extract/sync.ts';
 import type { Simulator } from '../../src/simulator/index.ts';
 import { openReader, writeSessions } from '../../src/store/shared-database.ts';
 import { silentLogger } from '../../src/util/log.ts';
-import { gpuledger } from '../query/cli.ts';
-import { fastSimulator, KEY, smallSyncConfig, tempDir, writeConfig, type TempDir } from './sync-helpers.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { fastSimulator, KEY, smallSyncConfig, writeConfig } from '../helpers/sync.ts';
 import { storingRules } from '../../src/allocation/load-rules.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
 

@@ -6,13 +6,13 @@
 // the long-running ones (serve, simulator) are started, asked for a page and stopped. The demo's own "try next"
 // commands are run the same way.
 import { spawn } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_NEXT_STEPS } from '../../src/cli/commands/run.ts';
 import { readmeExamples, type ReadmeCommand } from '../helpers/readme-examples.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -50,7 +50,7 @@ interface Shell {
 }
 
 describe('README.md, step by step after npm start', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'gpuledger-readme-'));
+  const dir = tempDir('gpuledger-readme-').dir;
   const shims = join(dir, '.bin');
   // a user's shell: no key, no config or database chosen; `gpuledger` on the PATH as an installed package puts it
   const env: NodeJS.ProcessEnv = {

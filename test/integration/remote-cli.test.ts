@@ -8,9 +8,10 @@ import { basename, dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.ts';
 import { openStore } from '../../src/store/database.ts';
-import { html, scriptedServer, type ScriptedServer } from '../api/helpers.ts';
-import { gpuledger } from '../query/cli.ts';
-import { expectMatchesLedger, fastSimulator, KEY, openTestStore, smallSyncConfig, tempDir, writeConfig, type TempDir } from './sync-helpers.ts';
+import { html, scriptedServer, type ScriptedServer } from '../helpers/scripted-server.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { expectMatchesLedger, fastSimulator, KEY, openTestStore, smallSyncConfig, writeConfig } from '../helpers/sync.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 /** Accepts every connection, reads what is sent and never answers; counts the requests that arrived. */
 async function silentServer(): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {

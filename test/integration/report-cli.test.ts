@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/database.ts';
-import { FIXTURE_REPORT, fixtureStore, tempDir, writeDefinition } from '../report/fixtures.ts';
-import { startSmtp, type TestSmtp } from '../report/smtp.ts';
+import { FIXTURE_REPORT, fixtureStore, writeDefinition } from '../helpers/report-fixtures.ts';
+import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
 const PASSWORD = 'cli-smtp-pw-51f0c2aa-secret';
@@ -49,7 +50,7 @@ describe('gpuledger report (the command)', () => {
   };
 
   beforeAll(async () => {
-    dir = tempDir();
+    dir = tempDir('gpuledger-report-').dir;
     const store = await fixtureStore(dir);
     db = store.path;
     await store.close();

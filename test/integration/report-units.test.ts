@@ -17,10 +17,10 @@ import { renderReportFormats, tableHtml, type RenderedFormats } from '../../src/
 import { columnsOf } from '../../src/query/column-kinds.ts';
 import { sandboxTable } from '../../src/serve/pages.ts';
 import type { Store } from '../../src/store/database.ts';
-import { testConfig } from '../report/fixtures.ts';
-import { blockTable, excelText, htmlFigures, htmlSection, misreads, sectionTable, type ShownTable } from '../report/surface-read.ts';
-import { readWorkbook, sheet } from '../report/workbook-read.ts';
-import { syncedStore } from './sync-helpers.ts';
+import { testConfig } from '../helpers/report-fixtures.ts';
+import { blockTable, excelText, htmlFigures, htmlSection, misreads, sectionTable, type ShownTable } from '../helpers/surface-read.ts';
+import { readWorkbook, sheet } from '../helpers/workbook-read.ts';
+import { syncedStore } from '../helpers/synced-fixture.ts';
 
 const BUDGET = '25000';
 

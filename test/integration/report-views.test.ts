@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderReport, type RenderedReport } from '../../src/report/render.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { tempDir, testConfig } from '../report/fixtures.ts';
-import { insertRawBilling } from '../report/raw-billing.ts';
-import { columnNumbers, columnOf, expectCents, headerRow, readWorkbook, sheet, sum, totalValue } from '../report/workbook-read.ts';
+import { testConfig } from '../helpers/report-fixtures.ts';
+import { insertRawBilling } from '../helpers/raw-billing.ts';
+import { columnNumbers, columnOf, expectCents, headerRow, readWorkbook, sheet, sum, totalValue } from '../helpers/workbook-read.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 // The shipped reports on the real views (sql/views), computed from raw billing rows of two accounts, one of
 // them simulated. Every figure is checked against the same SQL the views answer.
@@ -20,7 +21,7 @@ describe('shipped reports on the real views', () => {
   const one = async (sql: string) => (await store.one<{ v: string }>(sql))?.v ?? null;
 
   beforeAll(async () => {
-    dir = tempDir();
+    dir = tempDir('gpuledger-report-').dir;
     store = await openStore({ path: join(dir, 'gpuledger.duckdb') });
     await insertRawBilling(store, { account: 'prod', from: '2026-09-01', to: '2026-11-21', pods: 12, serverless: 3, volumes: 4, horizon: '2026-11-21T06:00:00Z' });
     await insertRawBilling(store, { account: 'demo', from: '2026-10-01', to: '2026-11-21', pods: 4, horizon: '2026-11-21T06:00:00Z', simulated: true });

@@ -9,8 +9,9 @@ import type { ConfigInput } from '../../src/config/schema.ts';
 import type { Simulator } from '../../src/simulator/index.ts';
 import type { Store } from '../../src/store/database.ts';
 import { microsToDecimalString } from '../../src/util/decimal.ts';
-import { gpuledger } from '../query/cli.ts';
-import { fastSimulator, openTestStore, smallSyncConfig, syncOnce, tempDir, type TempDir } from './sync-helpers.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { fastSimulator, openTestStore, smallSyncConfig, syncOnce } from '../helpers/sync.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const RUNWAY_COLUMNS = [
   'account', 'observed_at', 'balance', 'spend_per_hour', 'spend_limit_per_hour', 'runway_hours', 'runs_out_at',

@@ -20,8 +20,9 @@ import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.ts';
 import { requirePostgres, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
-import { flatten, parseMime, startSmtp, type TestSmtp } from '../report/smtp.ts';
-import { fastSimulator, tempDir, type TempDir } from './sync-helpers.ts';
+import { flatten, parseMime, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { fastSimulator } from '../helpers/sync.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
 /** The mark every secret of this run carries: found anywhere, something leaked. */

@@ -8,8 +8,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.ts';
 import { acquireSyncLock } from '../../src/store/lock.ts';
 import { openStore } from '../../src/store/database.ts';
-import { gpuledger, type CliResult } from '../query/cli.ts';
-import { fastSimulator, KEY, smallSyncConfig, tempDir, writeConfig, type TempDir } from './sync-helpers.ts';
+import { gpuledger, type CliResult } from '../helpers/cli.ts';
+import { fastSimulator, KEY, smallSyncConfig, writeConfig } from '../helpers/sync.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 /** The rows of `--format ndjson` output. */
 function rowsOf(r: CliResult): Record<string, string>[] {

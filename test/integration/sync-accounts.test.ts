@@ -10,8 +10,9 @@ import { runSync } from '../../src/extract/sync.ts';
 import type { BillingSource, Simulator } from '../../src/simulator/index.ts';
 import { decimalStringToMicros } from '../../src/util/decimal.ts';
 import { silentLogger } from '../../src/util/log.ts';
-import { gpuledger } from '../query/cli.ts';
-import { fastSimulator, KEY, openTestStore, storedTotals, tempDir, writeConfig, type TempDir } from './sync-helpers.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { fastSimulator, KEY, openTestStore, storedTotals, writeConfig } from '../helpers/sync.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const TEAM_KEYS = { 'team-a': 'sim-team-a-key', 'team-b': 'sim-team-b-key' } as const;
 const SOURCES: BillingSource[] = ['pods', 'serverless', 'network-volumes', 'aggregate'];

@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.ts';
 import { openStore } from '../../src/store/database.ts';
 import { acquireSyncLock } from '../../src/store/lock.ts';
-import { gpuledger } from '../query/cli.ts';
-import { expectMatchesLedger, fastSimulator, openTestStore, smallSyncConfig, tempDir, writeConfig, type TempDir } from './sync-helpers.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { expectMatchesLedger, fastSimulator, openTestStore, smallSyncConfig, writeConfig } from '../helpers/sync.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
 const SECRET = 'sk-live-0123456789abcdef-do-not-leak';

@@ -8,8 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.ts';
 import { acquireSyncLock } from '../../src/store/lock.ts';
-import { gpuledger } from '../query/cli.ts';
-import { expectMatchesLedger, fastSimulator, KEY, openTestStore, smallSyncConfig, tempDir, writeConfig } from './sync-helpers.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { expectMatchesLedger, fastSimulator, KEY, openTestStore, smallSyncConfig, writeConfig } from '../helpers/sync.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
 const HEALTH = '/v2/{endpoint_id}/health';

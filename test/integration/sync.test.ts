@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/simulator/index.ts';
 import type { BillingSource } from '../../src/config/sync.ts';
 import type { Store } from '../../src/store/database.ts';
-import { expectMatchesLedger, fastSimulator, openTestStore, smallSyncConfig, storedTotals, syncOnce, tempDir, type TempDir } from './sync-helpers.ts';
+import { expectMatchesLedger, fastSimulator, openTestStore, smallSyncConfig, storedTotals, syncOnce } from '../helpers/sync.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const ALL: BillingSource[] = ['aggregate', 'pods', 'serverless', 'network-volumes', 'endpoints', 'clusters'];
 const HOUR = 3_600_000;

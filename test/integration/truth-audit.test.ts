@@ -20,8 +20,9 @@ import { runSync } from '../../src/extract/sync.ts';
 import { withReader, writeSessions } from '../../src/store/shared-database.ts';
 import { microsToDecimalString } from '../../src/util/decimal.ts';
 import { silentLogger } from '../../src/util/log.ts';
-import { FAST_QUOTAS, KEY, tempDir, type TempDir } from './sync-helpers.ts';
-import { columnOf, headerRow, readWorkbook, sheet } from '../report/workbook-read.ts';
+import { FAST_QUOTAS, KEY } from '../helpers/sync.ts';
+import { columnOf, headerRow, readWorkbook, sheet } from '../helpers/workbook-read.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const DAY = 86_400_000;
 const ANCHOR = '2026-11-20T12:34:56Z';

@@ -9,8 +9,9 @@ import { RUNNING } from '../../src/simulator/account/types.ts';
 import type { Simulator } from '../../src/simulator/index.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { decimalStringToMicros } from '../../src/util/decimal.ts';
-import { gpuledger } from '../query/cli.ts';
-import { fastSimulator, openTestStore, smallSyncConfig, syncOnce, tempDir, writeConfig, type TempDir } from './sync-helpers.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { fastSimulator, openTestStore, smallSyncConfig, syncOnce, writeConfig } from '../helpers/sync.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const DAY_MS = 86_400_000;
 const DAYS = ['2026-11-17', '2026-11-18'] as const;

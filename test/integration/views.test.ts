@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type BillingSource, type Simulator } from '../../src/simulator/index.ts';
 import type { Store } from '../../src/store/database.ts';
 import { microsToDecimalString } from '../../src/util/decimal.ts';
-import { viewStore } from '../views/fixtures.ts';
-import { loadSimulator } from './simulator-loader.ts';
+import { viewStore } from '../helpers/view-store.ts';
+import { loadSimulator } from '../helpers/simulator-loader.ts';
 
 const NOW = '2026-11-20T00:00:00Z';
 const FAMILY: Record<string, BillingSource> = {

@@ -1,13 +1,13 @@
 // Parquet and JSON metrics files go through DuckDB with every field as text, so values keep their exact digits.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readMetricsWithDuckdb } from '../../src/metrics/read-duckdb-file.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 describe('Parquet and JSON metrics files', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'gpuledger-metrics-files-'));
+  const dir = tempDir('gpuledger-metrics-files-').dir;
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('reads a JSON array with numbers as written (0.1 stays 0.1)', async () => {

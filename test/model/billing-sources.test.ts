@@ -9,7 +9,8 @@ import { loadBillingPage, type SpooledPage } from '../../src/extract/load-billin
 import { microsToNumber } from '../../src/util/decimal.ts';
 import type { Simulator } from '../../src/simulator/index.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { fastSimulator, KEY, tempDir, type TempDir } from '../integration/sync-helpers.ts';
+import { fastSimulator, KEY } from '../helpers/sync.ts';
+import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const defs = Object.values(BILLING_SOURCE_DEFS);
 

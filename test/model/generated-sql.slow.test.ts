@@ -2,14 +2,14 @@
 // regenerate it and compare, name the source and field of a wrong mapping, and add an amount field in a copy of the
 // repository to show that one declaration and one migration carry it into `cost_daily`.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { generatedSqlFiles } from '../../src/model/generated-sql.ts';
 import { describeDrift } from '../../src/model/sql-drift.ts';
 import { SQL_DIR } from '../../src/transform/sql-files.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const read = (path: string) => {
@@ -35,7 +35,7 @@ describe('SQL generated from the cost model', () => {
 
   it('carries a new amount field from one declaration and one migration into cost_daily', () => {
     // a copy of the code and SQL, so that the declaration can change without touching the repository
-    const copy = mkdtempSync(join(tmpdir(), 'gpuledger-new-field-'));
+    const copy = tempDir('gpuledger-new-field-').dir;
     try {
       for (const dir of ['src', 'sql', 'bin']) cpSync(join(REPO, dir), join(copy, dir), { recursive: true });
       for (const file of ['package.json', 'tsconfig.json']) cpSync(join(REPO, file), join(copy, file));

@@ -13,7 +13,8 @@ import { setReportClock } from '../../src/report/period/index.ts';
 import { queryColumns, type QueryColumn, type QueryParameters } from '../../src/report/query.ts';
 import { sheetSql } from '../../src/report/report-session.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { tempDir } from '../report/fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+
 
 /** The SQL types a unit's values may have. */
 function fits(unit: Unit, dataType: string): boolean {
@@ -43,7 +44,7 @@ describe('units said once', () => {
   let params: QueryParameters;
 
   beforeAll(async () => {
-    store = await openStore({ path: join(tempDir(), 'gpuledger.duckdb') });
+    store = await openStore({ path: join(tempDir('gpuledger-report-').dir, 'gpuledger.duckdb') });
     params = (await setReportClock(store, { periodText: '2026-10', defaultPeriod: 'month_to_date', budgetMonthly: '1000' })).params;
   });
   afterAll(async () => {

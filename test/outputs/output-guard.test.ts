@@ -1,16 +1,16 @@
 // The output guard and the atomic writer (src/outputs/), in-process: what a file output and a folder output may be,
 // temporary names that never fall under the store's names, and a folder never replaced by a file. The CLI side –
 // every flag against every store file – is protected-outputs.test.ts.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isTemporaryName, moveIntoPlace, temporaryBeside, writeFileAtomic } from '../../src/outputs/atomic-file.ts';
 import { checkFileOutput, checkFolderOutput, OutputRefusedError } from '../../src/outputs/output-guard.ts';
 import { storeFileRole } from '../../src/store/store-files.ts';
 import { exitCodeOf } from '../../src/util/errors.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const root = mkdtempSync(join(tmpdir(), 'gpuledger-guard-'));
+const root = tempDir('gpuledger-guard-').dir;
 const db = join(root, 'ledger.duckdb');
 writeFileSync(db, 'db');
 

@@ -4,14 +4,14 @@
 // expects exit 2, one line on stderr naming the flag, the path and what it would have hit, and the store's bytes
 // untouched. Then the cases from the issue: a home folder and `.` as a lake.
 import { createHash } from 'node:crypto';
-import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { linkSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gpuledger, type CliResult } from '../query/cli.ts';
-import { billPods, viewStore } from '../views/fixtures.ts';
+import { gpuledger, type CliResult } from '../helpers/cli.ts';
+import { billPods, viewStore } from '../helpers/view-store.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'gpuledger-protected-'));
+const dir = tempDir('gpuledger-protected-').dir;
 const DB_NAME = 'ledger.duckdb';
 const db = join(dir, DB_NAME);
 
@@ -129,7 +129,7 @@ describe('no output lands on the store\'s files', () => {
 });
 
 describe('a lake only in a folder of its own', () => {
-  const home = mkdtempSync(join(tmpdir(), 'gpuledger-home-'));
+  const home = tempDir('gpuledger-home-').dir;
   afterAll(() => rmSync(home, { recursive: true, force: true }));
 
   it('refuses a home folder, naming the first entry that is not a lake\'s, and leaves it as it was', async () => {

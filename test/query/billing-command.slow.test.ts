@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { addInventory, billPods, billServerless, billVolumes, setWatermark, tmpDbPath, viewStore } from '../views/fixtures.ts';
-import { gpuledger } from './cli.ts';
+import { addInventory, billPods, billServerless, billVolumes, setWatermark, tmpDbPath, viewStore } from '../helpers/view-store.ts';
+import { gpuledger } from '../helpers/cli.ts';
 
 describe('gpuledger billing', () => {
   let db: string;

@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { isTemporaryName } from '../../src/outputs/atomic-file.ts';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addInventory, billPods, tmpDbPath, viewStore } from '../views/fixtures.ts';
-import { gpuledger } from './cli.ts';
+import { addInventory, billPods, tmpDbPath, viewStore } from '../helpers/view-store.ts';
+import { gpuledger } from '../helpers/cli.ts';
 
 describe('gpuledger query', () => {
   let db: string;

@@ -8,8 +8,8 @@ import { basename, dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openForReading } from '../../src/query/open-database.ts';
 import { enterSandbox, NO_GRANTS } from '../../src/query/sandbox.ts';
-import { billPods, tmpDbPath, viewStore } from '../views/fixtures.ts';
-import { gpuledger } from './cli.ts';
+import { billPods, tmpDbPath, viewStore } from '../helpers/view-store.ts';
+import { gpuledger } from '../helpers/cli.ts';
 
 interface Snapshot {
   sha256: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gpuledger } from './cli.ts';
+import { gpuledger } from '../helpers/cli.ts';
 
 interface Listed {
   view: string;

@@ -4,9 +4,10 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderReport, type RenderedReport } from '../../src/report/render.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { insertTwoAccounts } from './raw-billing.ts';
-import { tempDir, testConfig } from './fixtures.ts';
-import { readWorkbook } from './workbook-read.ts';
+import { insertTwoAccounts } from '../helpers/raw-billing.ts';
+import { testConfig } from '../helpers/report-fixtures.ts';
+import { readWorkbook } from '../helpers/workbook-read.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 // Opening the workbook in a real office suite: LibreOffice headless converts it to CSV (every sheet) and PDF.
 // CI installs libreoffice-calc-nogui (.ci/run); where soffice is missing these tests are skipped, visibly.
@@ -14,7 +15,7 @@ const soffice = ['soffice', 'libreoffice'].find((cmd) => spawnSync(cmd, ['--vers
 if (!soffice) console.warn('SKIPPED: LibreOffice (soffice) is not installed – the workbook is not opened in an office suite');
 
 function convert(file: string, to: string, outDir: string): void {
-  const profile = `file://${tempDir('gpuledger-lo-profile-')}`;
+  const profile = `file://${tempDir('gpuledger-lo-profile-').dir}`;
   const r = spawnSync(soffice!, [`-env:UserInstallation=${profile}`, '--headless', '--convert-to', to, '--outdir', outDir, file], {
     encoding: 'utf8',
     timeout: 120_000,
@@ -53,7 +54,7 @@ describe.skipIf(!soffice)('the nightly workbook in LibreOffice', () => {
   };
 
   beforeAll(async () => {
-    dir = tempDir();
+    dir = tempDir('gpuledger-report-').dir;
     store = await openStore({ path: join(dir, 'gpuledger.duckdb') });
     await insertTwoAccounts(store);
     rendered = await renderReport({ store, config: testConfig(), report: 'nightly', outDir: dir });
@@ -106,7 +107,7 @@ describe.skipIf(!soffice)('the finance-monthly workbook of a closed month in Lib
   const SHEETS = ['Summary', 'By family', 'By template', 'By endpoint', 'By GPU type', 'Daily spend', 'By category', 'Top resources', 'Waste', 'Reconciliation', 'Detail', 'About'];
 
   beforeAll(async () => {
-    dir = tempDir();
+    dir = tempDir('gpuledger-report-').dir;
     store = await openStore({ path: join(dir, 'gpuledger.duckdb') });
     await insertTwoAccounts(store);
     rendered = await renderReport({ store, config: testConfig(), report: 'finance-monthly', period: '2026-10', outDir: dir });

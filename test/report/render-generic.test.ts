@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderReport, type RenderedReport } from '../../src/report/render.ts';
 import { SMALL_RESULT_ROWS } from '../../src/report/workbook/table-stats.ts';
 import type { Store } from '../../src/store/database.ts';
-import { FIXTURE_REPORT, fixtureStore, tempDir, testConfig, writeDefinition } from './fixtures.ts';
-import { columnNumbers, columnOf, conditionalRules, expectCents, headerRow, readWorkbook, sheet, sum, totalValue } from './workbook-read.ts';
+import { FIXTURE_REPORT, fixtureStore, testConfig, writeDefinition } from '../helpers/report-fixtures.ts';
+import { columnNumbers, columnOf, conditionalRules, expectCents, headerRow, readWorkbook, sheet, sum, totalValue } from '../helpers/workbook-read.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 describe('renderReport with a definition over fixture SQL', () => {
   let dir: string;
@@ -18,7 +19,7 @@ describe('renderReport with a definition over fixture SQL', () => {
   const exact = async (sql: string) => (await store.one<{ v: string }>(sql))!.v;
 
   beforeAll(async () => {
-    dir = tempDir();
+    dir = tempDir('gpuledger-report-').dir;
     store = await fixtureStore(dir);
     writeDefinition(dir, 'fixture', FIXTURE_REPORT);
     rendered = await renderReport({ store, config: config(), report: 'fixture', period: '2026-10', outDir: join(dir, 'out'), now: new Date('2026-11-02T06:00:00Z') });

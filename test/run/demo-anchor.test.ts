@@ -1,13 +1,13 @@
 // The demo's simulated account keeps its past between runs: the first run writes its anchor beside the database,
 // later runs start the simulator from it, and an anchor too old for the simulated account (90 days) is renewed.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { demoAnchor, demoAnchorPath } from '../../src/run/demo-anchor.ts';
 import { ConfigError } from '../../src/util/errors.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'gpuledger-anchor-'));
+const dir = tempDir('gpuledger-anchor-').dir;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('demo anchor', () => {

@@ -1,8 +1,7 @@
 // The scheduler loop driven by an injected clock: jobs fire at the right local times across a DST change, a job never
 // overlaps itself (triggers during its run are skipped, other due jobs run right after), a missed daily run is caught
 // up at start, stop() lets the job in flight finish, and a database held by another process makes a job wait.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { jobSchema, type JobConfig } from '../../src/config/schedule.ts';
@@ -11,6 +10,7 @@ import { loadState, saveState } from '../../src/schedule/state.ts';
 import { lockPathFor } from '../../src/store/lock.ts';
 import { createLogger, type Logger } from '../../src/util/log.ts';
 import { Writable } from 'node:stream';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const job = (name: string, cron: string, extra: Partial<JobConfig> = {}): JobConfig => jobSchema.parse({ name, cron, command: 'sync', ...extra });
 
@@ -48,7 +48,7 @@ function logCapture(): { log: Logger; lines: string[] } {
 
 const dirs: string[] = [];
 function tmp(): string {
-  const d = mkdtempSync(join(tmpdir(), 'gpuledger-schedule-'));
+  const d = tempDir('gpuledger-schedule-').dir;
   dirs.push(d);
   return d;
 }

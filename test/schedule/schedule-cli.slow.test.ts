@@ -2,19 +2,19 @@
 // missed job by running it as a child `gpuledger` process, logs its outcome, refuses a second daemon for the same
 // database, and stops cleanly on SIGTERM.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { saveState, statePathFor } from '../../src/schedule/state.ts';
 import { openStore } from '../../src/store/database.ts';
-import { gpuledger } from '../query/cli.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
 
 describe('gpuledger schedule', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'gpuledger-schedule-cli-'));
+  const dir = tempDir('gpuledger-schedule-cli-').dir;
   const db = join(dir, 'ledger.duckdb');
   const config = join(dir, 'gpuledger.config.json');
   writeFileSync(

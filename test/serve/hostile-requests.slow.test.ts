@@ -9,10 +9,11 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe } from '../../src/serve/index.ts';
 import { silentLogger } from '../../src/util/log.ts';
-import { syncedDatabase, type TempDir } from '../integration/sync-helpers.ts';
-import { gpuledger } from '../query/cli.ts';
-import { testConfig } from '../report/fixtures.ts';
-import { get } from './http.ts';
+import { syncedDatabase } from '../helpers/synced-fixture.ts';
+import { gpuledger } from '../helpers/cli.ts';
+import { testConfig } from '../helpers/report-fixtures.ts';
+import { get } from '../helpers/raw-http.ts';
+import { type TempDir } from '../helpers/temp-dir.ts';
 
 const HUGE = "select i, repeat('x', 100) || i as text from range(10000000) t(i)";
 const LIMIT_S = 8;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/simulator/index.ts';
 import { UsageError } from '../../src/util/errors.ts';
-import { get, KEY, NOW, sumMicros } from './helpers.ts';
+import { get, KEY, NOW, sumMicros } from '../helpers/simulator-http.ts';
 
 const A = 'team-a-key';
 const B = 'team-b-key';

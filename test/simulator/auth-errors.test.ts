@@ -2,7 +2,7 @@
 // the billing scope, 404 and 405 as problem+json with RateLimit headers (they are authenticated answers).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.ts';
-import { get, NOW } from './helpers.ts';
+import { get, NOW } from '../helpers/simulator-http.ts';
 
 let sim: Simulator;
 beforeAll(async () => {

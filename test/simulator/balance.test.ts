@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.ts';
 import { numberToMicros } from '../../src/util/decimal.ts';
-import { graphql, NOW } from './helpers.ts';
+import { graphql, NOW } from '../helpers/simulator-http.ts';
 
 const QUERY = `query { myself { clientBalance currentSpendPerHr spendLimit underBalance minBalance
   stripeReloadHistory { amount transactionCompletedAt type medium } } }`;

@@ -2,7 +2,7 @@
 // metadata, dense and sparse grids, the old network-volume spelling.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.ts';
-import { get, micros, NOW, qs, sumMicros, UNLIMITED } from './helpers.ts';
+import { get, micros, NOW, qs, sumMicros, UNLIMITED } from '../helpers/simulator-http.ts';
 
 let sim: Simulator;
 let sparseSim: Simulator;

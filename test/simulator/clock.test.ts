@@ -2,7 +2,7 @@
 // restated (§2), and the same seed and now give byte-identical answers.
 import { describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/simulator/index.ts';
-import { get, micros, NOW } from './helpers.ts';
+import { get, micros, NOW } from '../helpers/simulator-http.ts';
 
 const MINUTE = 60_000;
 

@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { parseFaultSpec, startSimulator, type Simulator } from '../../src/simulator/index.ts';
 import { UsageError } from '../../src/util/errors.ts';
-import { NOW, UNLIMITED } from './helpers.ts';
+import { NOW, UNLIMITED } from '../helpers/simulator-http.ts';
 
 interface RawResult {
   status?: number;

@@ -1,7 +1,7 @@
 // POST /graphql (billing-api-v2.md §4): selection sets, only the selected fields, errors as graphql-js words them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.ts';
-import { graphql, NOW } from './helpers.ts';
+import { graphql, NOW } from '../helpers/simulator-http.ts';
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -46,7 +46,7 @@ describe('GraphQL', () => {
   it('answers an unknown field with the graphql-js message and HTTP 400', async () => {
     const { status, body } = await graphql(sim, '{ myself { endpoints { id bogus } } }');
     expect(status).toBe(400);
-    expect(body.errors[0].message).toBe('Cannot query field "bogus" on type "Endpoint".');
+    expect(body.errors[0].message).toBe('Cannot query field "bogus" on type "Endpoint". Did you mean "pods"?');
     expect(body.data).toBeUndefined();
   });
 
@@ -60,6 +60,25 @@ describe('GraphQL', () => {
     const { status, body } = await graphql(sim, '{ myself { endpoints } }');
     expect(status).toBe(400);
     expect(body.errors[0].message).toContain('must have a selection of subfields');
+  });
+
+  it('answers fragments and the named operation of several', async () => {
+    const query = `fragment E on Endpoint { id workersMin }
+      query A { myself { id } }
+      query B { myself { endpoints { ...E } } }`;
+    const res = await fetch(`${sim.url}/graphql?api_key=sim-demo-key`, { method: 'POST', body: JSON.stringify({ query, operationName: 'B' }) });
+    const body = (await res.json()) as { data: { myself: { endpoints: object[] } } };
+    expect(res.status).toBe(200);
+    expect(Object.keys(body.data.myself.endpoints[0]!)).toEqual(['id', 'workersMin']);
+    const unnamed = await graphql(sim, query);
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.body.errors[0].message).toBe('Must provide operation name if query contains multiple operations.');
+  });
+
+  it('refuses a mutation, which this schema has none of, with HTTP 400', async () => {
+    const { status, body } = await graphql(sim, 'mutation { myself { id } }');
+    expect(status).toBe(400);
+    expect(body.errors[0].message).toBe('Schema is not configured to execute mutation operation.');
   });
 
   it('refuses a missing or invalid key with 401', async () => {

@@ -1,7 +1,7 @@
 // Inventory routes (billing-api-v2.md §3): wrappers, required fields, the account as of the simulated now.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.ts';
-import { get, NOW, UNLIMITED } from './helpers.ts';
+import { get, NOW, UNLIMITED } from '../helpers/simulator-http.ts';
 
 let sim: Simulator;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addBuckets, floorToBucket, type BucketSize } from '../../src/util/buckets.ts';
 import { startSimulator, SOURCE_FIELDS, SOURCES, type BillingSource, type Simulator } from '../../src/simulator/index.ts';
-import { get, micros, NOW, qs, sumMicros, UNLIMITED } from './helpers.ts';
+import { get, micros, NOW, qs, sumMicros, UNLIMITED } from '../helpers/simulator-http.ts';
 
 let sim: Simulator;
 beforeAll(async () => {

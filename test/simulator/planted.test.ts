@@ -2,7 +2,7 @@
 // account has the rhythm reports are made for: weekday/weekend seasonality and growth.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GPU_CATALOG, startSimulator, type BillingSource, type Simulator } from '../../src/simulator/index.ts';
-import { NOW } from './helpers.ts';
+import { NOW } from '../helpers/simulator-http.ts';
 
 const DAY = 86_400_000;
 const d0 = new Date('2026-11-20T00:00:00Z').getTime();

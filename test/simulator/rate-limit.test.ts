@@ -3,7 +3,7 @@
 import { parseList } from 'structured-headers';
 import { describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.ts';
-import { get, graphql, NOW } from './helpers.ts';
+import { get, graphql, NOW } from '../helpers/simulator-http.ts';
 
 type Windows = Record<string, Record<string, number>>;
 

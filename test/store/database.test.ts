@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/database.ts';
 import { lockPathFor } from '../../src/store/lock.ts';
 import { listMigrations } from '../../src/store/migrate.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const tmpDb = () => join(mkdtempSync(join(tmpdir(), 'gpuledger-store-')), 'test.duckdb');
+const tmpDb = () => join(tempDir('gpuledger-store-').dir, 'test.duckdb');
 
 describe('store', () => {
   it('creates the schema, records its version and serves the public billing views', async () => {

@@ -2,14 +2,14 @@
 // written over with something that is not a gpuledger database is never adopted, and a damaged writer copy is
 // rebuilt from the newest good copy beside it – each time with one line naming the damaged file and the good one.
 import { DuckDBInstance } from '@duckdb/node-api';
-import { closeSync, copyFileSync, existsSync, linkSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, copyFileSync, existsSync, linkSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkCopy } from '../../src/store/copy-check.ts';
 import { storeFileRole } from '../../src/store/store-files.ts';
 import { openStore } from '../../src/store/database.ts';
 import { withWriter, writerPathFor } from '../../src/store/shared-database.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 describe('generations and adoption', () => {
   let dir: string;
@@ -17,7 +17,7 @@ describe('generations and adoption', () => {
   let warnings: string[];
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'gpuledger-generations-'));
+    dir = tempDir('gpuledger-generations-').dir;
     db = join(dir, 'ledger.duckdb');
     warnings = [];
   });
@@ -199,7 +199,7 @@ describe('generations and adoption', () => {
 
 describe('a writer copy found damaged in the middle of a session', () => {
   it('publishes nothing over the good <db> and names the writer copy, with the way back', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gpuledger-midsession-'));
+    const dir = tempDir('gpuledger-midsession-').dir;
     const db = join(dir, 'ledger.duckdb');
     try {
       const options = { dbPath: db, command: 'test', applyViews: false };

@@ -1,7 +1,7 @@
 // Nothing left behind (issue 18 §6): spool folders, DuckDB spill folders and publish files carry their owner's pid and
 // start time, and the next run removes those of dead owners – never a live run's, and a reused pid is told apart.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { processStartOf } from '../../src/store/lock.ts';
 import { readerTempDirectory } from '../../src/store/reader-temp.ts';
 import { ownerTag, sweepDead } from '../../src/store/run-owner.ts';
 import { withWriter } from '../../src/store/shared-database.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 /** A pid that was a process a moment ago and is gone now. */
 function deadPid(): number {
@@ -22,7 +23,7 @@ describe('files of dead runs', () => {
   let live: ReturnType<typeof spawn>;
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'gpuledger-owner-'));
+    dir = tempDir('gpuledger-owner-').dir;
     savedTmp = process.env.TMPDIR;
     process.env.TMPDIR = dir; // os.tmpdir() reads it on every call: the spool and spill folders land here
     live = spawn('sleep', ['60'], { stdio: 'ignore' });

@@ -1,17 +1,16 @@
 // Migration 020: a database written before URLs lost their credentials on the way in (issue 26 §1) loses them on
 // upgrade – the account's API URL that dim_account, rpt_accounts, reports and serve show, and earlier runs' command
 // lines and messages – and keeps everything else of those rows.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/database.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const SECRET = 'S3CR3T-old-password-5d1c';
 
 describe('migration 020_scrub_url_credentials', () => {
   it('removes the user and password of the URLs an older gpuledger stored, and nothing else', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'gpuledger-scrub-')), 'old.duckdb');
+    const path = join(tempDir('gpuledger-scrub-').dir, 'old.duckdb');
     const old = await openStore({ path, command: 'test' });
     try {
       // the rows as an older version wrote them, and the database as it stood before 020

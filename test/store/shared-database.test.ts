@@ -1,7 +1,7 @@
 // The shared database: writers work on <db>.writer and publish <db> atomically; readers open <db> and never wait;
 // a <db> changed behind gpuledger's back is adopted by the next writer; a missing or unpublished <db> is said plainly.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,13 +9,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/database.ts';
 import { lockPathFor, processStartOf } from '../../src/store/lock.ts';
 import { openReader, openWriter, withReader, withWriter, writerPathFor, writeSessions } from '../../src/store/shared-database.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 describe('the shared database', () => {
   let dir: string;
   let db: string;
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'gpuledger-shared-'));
+    dir = tempDir('gpuledger-shared-').dir;
     db = join(dir, 'ledger.duckdb');
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,10 +1,10 @@
 // Comments in sql/ are read in editors, diffs and review tools at the code width (STYLE.md): a header that runs to
 // hundreds of characters on one line is read by nobody. Wrapped lines still make one header (headerComment joins them).
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SQL_DIR } from '../../src/transform/sql-files.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const MAX = 120;
 
@@ -32,7 +32,7 @@ describe('comments in sql/', () => {
   });
 
   it('are named by file and line when one is too long', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gpuledger-sql-comments-'));
+    const dir = tempDir('gpuledger-sql-comments-').dir;
     try {
       mkdirSync(join(dir, 'views/marts'), { recursive: true });
       const header = `-- One row per ${'long word '.repeat(12)}.`;

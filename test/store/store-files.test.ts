@@ -1,12 +1,12 @@
 // store-files.ts names the store's files once: `<db>` and `<db>.*` beside it, whatever the spelling – relative, `..`,
 // a symlinked folder, a symlink (even one whose target does not exist yet), a hard link to any file the store has.
-import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { linkSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { canonicalPath, holdsDatabase, storeFileRole } from '../../src/store/store-files.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const root = mkdtempSync(join(tmpdir(), 'gpuledger-store-files-'));
+const root = tempDir('gpuledger-store-files-').dir;
 const data = join(root, 'data');
 const db = join(data, 'ledger.duckdb');
 mkdirSync(join(data, 'ledger.duckdb.tmp'), { recursive: true });

@@ -9,7 +9,7 @@ import { loadBillingPage, type SpooledPage } from '../../src/extract/load-billin
 import { BILLING_SOURCE_DEFS } from '../../src/model/index.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { dropShadowedMaterialized, refreshMaterialized, shadowMaterialized } from '../../src/transform/materialize.ts';
-import { addInventory, copyMigratedStore, setWatermark, tmpDbPath } from '../views/fixtures.ts';
+import { addInventory, copyMigratedStore, setWatermark, tmpDbPath } from '../helpers/view-store.ts';
 
 const PODS = 12;
 const LAST_DAY = '2026-10-31';

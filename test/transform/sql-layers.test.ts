@@ -1,7 +1,6 @@
 // The SQL layer rule (src/transform/sql-layers.ts) holds for every piece of SQL in the repository, and the view applier
 // refuses a view that breaks it, naming the file and the reference.
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { openStore, type Store } from '../../src/store/database.ts';
 import { readSqlFolder, SQL_DIR } from '../../src/transform/sql-files.ts';
 import { layerViolations, type SerializeSql, type SqlReader } from '../../src/transform/sql-layers.ts';
 import { applyViews, checkViewLayers, listViewFiles, sqlObjects } from '../../src/transform/views.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const objects = sqlObjects(listViewFiles());
 // DuckDB's parser on a scratch in-memory database: the check reads SQL as the database does
@@ -66,11 +66,11 @@ describe('the SQL layer rule', () => {
   });
 
   it('makes the view applier refuse a report view that reads staging, naming the file and the reference', async () => {
-    const sqlDir = join(mkdtempSync(join(tmpdir(), 'gpuledger-layers-')), 'sql');
+    const sqlDir = join(tempDir('gpuledger-layers-').dir, 'sql');
     cpSync(SQL_DIR, sqlDir, { recursive: true });
     const file = join(sqlDir, 'views/reports/rpt_spend_daily.sql');
     writeFileSync(file, readFileSync(file, 'utf8').replace(/^with /m, 'with pods as (\n    select * from stg_pods\n),\n\n'));
-    store = await openStore({ path: join(mkdtempSync(join(tmpdir(), 'gpuledger-layers-db-')), 'v.duckdb'), applyViews: false });
+    store = await openStore({ path: join(tempDir('gpuledger-layers-db-').dir, 'v.duckdb'), applyViews: false });
     await expect(applyViews(store, sqlDir)).rejects.toThrow(
       /^view reports\/rpt_spend_daily\.sql reads stg_pods \(a staging view\), but report views may read only intermediate views \(int_\*\), marts, .* – move the joins into an intermediate view/,
     );

@@ -1,9 +1,8 @@
 // The SQL that TypeScript passes to the database is held to the same layer rule as the .sql files
 // (src/transform/sql-layers.ts): a report module reading an internal view, a comma join into staging, a quoted
 // "stg_pods" – each written in a temporary copy of src/ – fail, naming the file and line.
-import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { appendFileSync, cpSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { layerViolations, TS_SQL_EXEMPT, TS_SQL_LOADERS, type SerializeSql } fro
 import { listViewFiles, sqlObjects } from '../../src/transform/views.ts';
 import { tsFiles } from '../helpers/import-graph.ts';
 import { sqlInFile } from '../helpers/ts-sql.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 const objects = sqlObjects(listViewFiles());
@@ -74,7 +74,8 @@ describe('SQL inside TypeScript, held to the layer rule', () => {
   });
 
   it('fails on a report module reading an internal view, a comma join into staging and a quoted "stg_pods"', async () => {
-    const copy = join(mkdtempSync(join(tmpdir(), 'gpuledger-ts-sql-')), 'src');
+    const tmp = tempDir('gpuledger-ts-sql-');
+    const copy = join(tmp.dir, 'src');
     try {
       cpSync(SRC, copy, { recursive: true });
       appendFileSync(join(copy, 'report', 'report-session.ts'), [
@@ -95,7 +96,7 @@ describe('SQL inside TypeScript, held to the layer rule', () => {
       ]);
       expect(violations[0]).toMatch(/but SQL in TypeScript may read only marts, .* – read a mart or report view/);
     } finally {
-      rmSync(dirname(copy), { recursive: true, force: true });
+      tmp.cleanup();
     }
   });
 });

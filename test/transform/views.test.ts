@@ -1,14 +1,14 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { SQL_DIR } from '../../src/transform/sql-files.ts';
 import { applyViews, listViewFiles, orderViews, viewReferences } from '../../src/transform/views.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 // A copy of the repository's sql/ folder in a temp dir, so a view can be broken without touching the real files.
 function sqlCopy(): string {
-  const dir = join(mkdtempSync(join(tmpdir(), 'gpuledger-sql-')), 'sql');
+  const dir = join(tempDir('gpuledger-sql-').dir, 'sql');
   cpSync(SQL_DIR, dir, { recursive: true });
   return dir;
 }
@@ -25,7 +25,7 @@ describe('applying views in dependency order', () => {
     store = undefined;
   });
   const openBare = async () =>
-    (store = await openStore({ path: join(mkdtempSync(join(tmpdir(), 'gpuledger-views-')), 'v.duckdb'), applyViews: false }));
+    (store = await openStore({ path: join(tempDir('gpuledger-views-').dir, 'v.duckdb'), applyViews: false }));
 
   it('names the broken int_ view, not a view that reads it', async () => {
     const sqlDir = sqlCopy();
@@ -76,7 +76,7 @@ describe('applying views in dependency order', () => {
 
 describe('applying views only when a file changed', () => {
   it('leaves the views alone on the next writing open when no view or macro file changed', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'gpuledger-views-again-')), 'v.duckdb');
+    const path = join(tempDir('gpuledger-views-again-').dir, 'v.duckdb');
     const first = await openStore({ path });
     const applied = await first.one<{ at: string }>('select applied_at::varchar as at from _meta_applied_views');
     await first.close();
@@ -91,7 +91,7 @@ describe('applying views only when a file changed', () => {
 
 describe('what DuckDB\'s catalog says about the views', () => {
   it('comments every view with one line of its header and the common columns of the public ones; internal views say so', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'gpuledger-comments-')), 'c.duckdb');
+    const path = join(tempDir('gpuledger-comments-').dir, 'c.duckdb');
     const s = await openStore({ path, command: 'test' });
     try {
       const views = await s.all<{ view_name: string; comment: string | null }>(

@@ -44,13 +44,13 @@ describe('bucket arithmetic (billing-api-v2.md §2)', () => {
 
 describe('RFC 3339 parsing', () => {
   it('accepts Z and offsets, with or without fractions', () => {
-    for (const s of ['2026-10-01T00:00:00Z', '2026-10-01T02:00:00+02:00', '2026-10-01T00:00:00.123Z']) {
+    for (const s of ['2026-10-01T00:00:00Z', '2026-10-01T02:00:00+02:00', '2026-10-01T00:00:00.123Z', '2028-02-29T23:59:59Z']) {
       expect(isRfc3339(s)).toBe(true);
     }
   });
 
   it('rejects dates without time or offset, and impossible dates', () => {
-    for (const s of ['2026-10-01', '2026-10-01T00:00:00', 'yesterday', '2026-02-30T00:00:00Z', '2026-13-01T00:00:00Z']) {
+    for (const s of ['2026-10-01', '2026-10-01T00:00:00', 'yesterday', '2026-02-30T00:00:00Z', '2026-13-01T00:00:00Z', '2026-02-29T00:00:00Z', '2026-04-31T12:00:00Z', '2026-10-01T24:00:00Z', '2026-10-01T12:60:00Z']) {
       expect(isRfc3339(s)).toBe(false);
     }
   });

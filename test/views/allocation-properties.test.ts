@@ -7,7 +7,7 @@ import { loadAllocationRules } from '../../src/allocation/load-rules.ts';
 import { allocationConfigSchema } from '../../src/config/allocation.ts';
 import type { Store } from '../../src/store/database.ts';
 import { decimalStringToMicros } from '../../src/util/decimal.ts';
-import { addInventory, billPods, billVolumes, viewStore } from './fixtures.ts';
+import { addInventory, billPods, billVolumes, viewStore } from '../helpers/view-store.ts';
 
 let store: Store;
 beforeAll(async () => {

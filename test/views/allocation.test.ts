@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadAllocationRules } from '../../src/allocation/load-rules.ts';
 import { allocationConfigSchema } from '../../src/config/allocation.ts';
 import type { Store } from '../../src/store/database.ts';
-import { addInventory, billPods, billVolumes, viewStore } from './fixtures.ts';
+import { addInventory, billPods, billVolumes, viewStore } from '../helpers/view-store.ts';
 
 const rules = (categories: unknown) => allocationConfigSchema.parse({ categories });
 

@@ -3,7 +3,7 @@
 // freshness table shows per source. Daily spend's Complete, the monthly Complete and rpt_complete_through agree.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/database.ts';
-import { billPods, billServerless, setWatermark, viewStore } from './fixtures.ts';
+import { billPods, billServerless, setWatermark, viewStore } from '../helpers/view-store.ts';
 
 describe('complete through', () => {
   let store: Store;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/database.ts';
-import { addInventory, billPods, viewStore } from './fixtures.ts';
+import { addInventory, billPods, viewStore } from '../helpers/view-store.ts';
 
 describe('cost_daily', () => {
   let store: Store;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/database.ts';
-import { addInventory, billClusters, billPods, billPublicEndpoints, billServerless, billVolumes, viewStore } from './fixtures.ts';
+import { addInventory, billClusters, billPods, billPublicEndpoints, billServerless, billVolumes, viewStore } from '../helpers/view-store.ts';
 
 const RENAMED_AT = '2026-10-10T12:00:00Z';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/database.ts';
-import { addInventory, billPods, billPublicEndpoints, billServerless, billVolumes, viewStore } from './fixtures.ts';
+import { addInventory, billPods, billPublicEndpoints, billServerless, billVolumes, viewStore } from '../helpers/view-store.ts';
 
 // FOCUS 1.2 mandatory columns (FinOps FOCUS specification, "Feature level: Mandatory")
 const MANDATORY = [

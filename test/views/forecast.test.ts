@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/database.ts';
-import { billPods, days, viewStore } from './fixtures.ts';
+import { billPods, days, viewStore } from '../helpers/view-store.ts';
 
 // a known weekday shape (weekdays 100, weekends 40) with deterministic noise of a few dollars
 const noise = (i: number) => ((i * 7919) % 11) - 5;

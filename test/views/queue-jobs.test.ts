@@ -2,7 +2,7 @@
 // interval spans in whole jobs that add up exactly; unit_cost null when the quantity is 0.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/database.ts';
-import { billServerless, viewStore } from './fixtures.ts';
+import { billServerless, viewStore } from '../helpers/view-store.ts';
 
 async function sample(store: Store, at: string, completed: number, failed = 0, name = 'sdxl') {
   await store.run(

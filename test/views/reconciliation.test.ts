@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/database.ts';
-import { billAggregate, billClusters, billPods, billPublicEndpoints, billServerless, billVolumes, setWatermark, viewStore } from './fixtures.ts';
+import { billAggregate, billClusters, billPods, billPublicEndpoints, billServerless, billVolumes, setWatermark, viewStore } from '../helpers/view-store.ts';
 
 const DAY1 = '2026-10-01T00:00:00Z';
 const DAY2 = '2026-10-02T00:00:00Z';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/database.ts';
-import { setWatermark, viewStore } from './fixtures.ts';
+import { setWatermark, viewStore } from '../helpers/view-store.ts';
 
 describe('report_clock', () => {
   let store: Store;

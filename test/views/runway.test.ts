@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { evaluateRunway } from '../../src/alert/rules/runway.ts';
 import type { Store } from '../../src/store/database.ts';
-import { billPods, days, viewStore } from './fixtures.ts';
+import { billPods, days, viewStore } from '../helpers/view-store.ts';
 
 const RULE = { warningHours: 72, criticalHours: 24, spendLimitPct: 90, listResources: 10 } as const;
 

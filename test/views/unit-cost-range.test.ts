@@ -5,7 +5,7 @@ import { evaluateUnitCost } from '../../src/alert/rules/unit-cost.ts';
 import { unitCostRuleSchema } from '../../src/config/alerts.ts';
 import { MAX_METRIC_VALUE } from '../../src/metrics/metric-rows.ts';
 import type { Store } from '../../src/store/database.ts';
-import { billPods, days, viewStore } from './fixtures.ts';
+import { billPods, days, viewStore } from '../helpers/view-store.ts';
 
 describe('unit costs at the largest accepted metric value', () => {
   let store: Store;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/database.ts';
-import { addInventory, billPods, billServerless, billVolumes, days, viewStore } from './fixtures.ts';
+import { addInventory, billPods, billServerless, billVolumes, days, viewStore } from '../helpers/view-store.ts';
 
 const AS_OF = '2026-10-20T06:00:00Z';
 const HISTORY = days('2026-09-20', 30); // up to and including 2026-10-19, the last complete day

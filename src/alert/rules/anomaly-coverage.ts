@@ -2,20 +2,22 @@
 // scored against at least 5 days of synced billing in its baseline – days of its own kind when weekday-aware – so a
 // young database leaves the first days of each kind unscored (a weekend day needs five weekends' worth of history,
 // weeks after the first weekday is scored), and a short baseline can leave weekend days unscored for good.
+import { tz } from '@date-fns/tz';
+import { differenceInCalendarDays } from 'date-fns';
 import type { AnomalyRule } from '../../config/alerts.ts';
 import type { Store } from '../../store/database.ts';
 import { readSqlFile } from '../../transform/sql-files.ts';
 
 type Unscored = { account: string; first_covered_day: string; day: string; kind: string; like_days: number; short_history: boolean };
 
-const DAY_MS = 86_400_000;
+const UTC = { in: tz('UTC') };
 
 /** "2026-11-01..2026-11-03, 2026-11-07": consecutive days said as a range. */
 export function dayRanges(days: readonly string[]): string {
   const runs: [string, string][] = [];
   for (const d of [...days].sort()) {
     const last = runs.at(-1);
-    if (last && Date.parse(d) - Date.parse(last[1]) === DAY_MS) last[1] = d;
+    if (last && differenceInCalendarDays(d, last[1], UTC) === 1) last[1] = d;
     else runs.push([d, d]);
   }
   return runs.map(([a, b]) => (a === b ? a : `${a}..${b}`)).join(', ');

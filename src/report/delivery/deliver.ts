@@ -97,7 +97,7 @@ export async function deliverReport(options: DeliverReportOptions): Promise<Deli
   try {
     const prepared = prepareAttachment(rendered.path, rendered.bytes, limits);
     const page = htmlAttachment(options.html, config.reports.attachHtml, limits.attachUpToMb);
-    const line = attachmentLine(rendered, prepared.kind, prepared.attachment?.filename, prepared.bytes) + (page ? ` ${page.line}` : '');
+    const line = attachmentLine(rendered, prepared.kind) + (page ? ` ${page.line}` : '');
     const email = buildEmail(rendered, line, delivery?.subject);
     const record = await sessions.write((store) => startDelivery(store, {
       report,

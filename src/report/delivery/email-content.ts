@@ -1,5 +1,5 @@
 // The report email: a short HTML body with the summary figures and the chart(s) inline (CID images), the same in
-// plain text, and a line about the workbook – attached, zipped, or too large and left on disk at a stated path.
+// plain text, and a line about the workbook – attached, or too large and left on disk at a stated path.
 import { hostname } from 'node:os';
 import { basename } from 'node:path';
 import { VERSION } from '../../version.ts';
@@ -7,7 +7,7 @@ import type { MailAttachment } from '../../mail/index.ts';
 import { html, instantText, simulatedBanner } from '../../present/index.ts';
 import type { RenderedReport } from '../render.ts';
 
-export type AttachmentKind = 'xlsx' | 'zip' | 'none';
+export type AttachmentKind = 'xlsx' | 'none';
 
 export interface EmailContent {
   subject: string;
@@ -21,13 +21,11 @@ function mb(bytes: number): string {
   return `${(bytes / 1e6).toFixed(1)} MB`;
 }
 
-export function attachmentLine(rendered: RenderedReport, kind: AttachmentKind, attachedName: string | undefined, attachedBytes: number): string {
+export function attachmentLine(rendered: RenderedReport, kind: AttachmentKind): string {
   const file = basename(rendered.path);
   switch (kind) {
     case 'xlsx':
       return `The workbook ${file} is attached (${mb(rendered.bytes)}).`;
-    case 'zip':
-      return `The workbook ${file} (${mb(rendered.bytes)}) is attached zipped as ${attachedName} (${mb(attachedBytes)}).`;
     case 'none':
       return `The workbook ${file} is too large to attach (${mb(rendered.bytes)}); it is at ${rendered.path} on ${hostname()}.`;
   }

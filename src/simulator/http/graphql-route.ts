@@ -2,8 +2,7 @@
 // operationName?}, answer {data} or {errors: [{message}]} (HTTP 400 for syntax and validation errors). GraphQL is
 // not rate limited here (the contract promises RateLimit headers on v2 only); `graphql=down` makes it answer 503.
 import type { IncomingMessage } from 'node:http';
-import { execute } from '../graphql/execute.ts';
-import { GraphQLSyntaxError, parseDocument } from '../graphql/parser.ts';
+import { executeQuery } from '../graphql/execute.ts';
 import { bearerKey, checkKey, type KeyRing } from './auth.ts';
 import { jsonReply, problemReply, type Reply } from './reply.ts';
 import type { Tenant } from './tenant.ts';
@@ -21,7 +20,7 @@ async function readBody(req: IncomingMessage): Promise<string | null> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function parseJsonObject(raw: string | null): { query?: unknown; operationName?: unknown } | null {
+function parseJsonObject(raw: string | null): { query?: unknown; operationName?: unknown; variables?: unknown } | null {
   if (raw === null) return null;
   try {
     const value: unknown = JSON.parse(raw);
@@ -46,14 +45,9 @@ export async function handleGraphQL(
   if (!body || typeof body.query !== 'string') {
     return jsonReply(400, { errors: [{ message: 'the body must be JSON {"query": "...", "variables"?: {...}} (at most 1 MiB)' }] });
   }
-  try {
-    const operations = parseDocument(body.query);
-    const name = typeof body.operationName === 'string' ? body.operationName : null;
-    const tenant = deps.tenantOf(auth.key);
-    const result = execute(operations, name, tenant.account, deps.now(), tenant.graphql);
-    return jsonReply(result.status, result.body);
-  } catch (e) {
-    if (e instanceof GraphQLSyntaxError) return jsonReply(400, { errors: [{ message: e.message, locations: [{ line: e.line, column: e.column }] }] });
-    throw e;
-  }
+  const name = typeof body.operationName === 'string' ? body.operationName : null;
+  const tenant = deps.tenantOf(auth.key);
+  const variables = typeof body.variables === 'object' && body.variables !== null ? (body.variables as Record<string, unknown>) : undefined;
+  const result = executeQuery({ query: body.query, operationName: name, variables }, tenant.account, deps.now(), tenant.graphql);
+  return jsonReply(result.status, result.body);
 }

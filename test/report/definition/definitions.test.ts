@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_REPORTS_DIR, listReportFiles, loadReportDefinition, parseReportDefinition, ReportDefinitionError, sqlParameters } from '../../../src/report/definition/load.ts';
-import { tempDir, writeDefinition } from '../fixtures.ts';
+import { writeDefinition } from '../../helpers/report-fixtures.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
 
 function errorOf(fn: () => unknown): Error {
   try {
@@ -23,7 +24,7 @@ describe('report definitions', () => {
   });
 
   it('lets a user folder add reports and override a shipped one by name', () => {
-    const dir = tempDir();
+    const dir = tempDir('gpuledger-report-').dir;
     writeDefinition(dir, 'nightly', minimal('  - { name: Only, sql: select 1 as x }'));
     writeDefinition(dir, 'mine', minimal('  - { name: Mine, sql: select 1 as x }'));
     expect(loadReportDefinition('nightly', dir).sheets.map((s) => s.name)).toEqual(['Only']);
@@ -58,7 +59,7 @@ describe('report definitions', () => {
     const nightly = loadReportDefinition('nightly', undefined);
     const waste = (d: typeof monthly) => d.sheets.find((s) => s.name === 'Waste');
     expect(waste(monthly)).toEqual(waste(nightly));
-    const dir = tempDir();
+    const dir = tempDir('gpuledger-report-').dir;
     writeDefinition(dir, 'mine', minimal('  - { from: nightly, sheet: Reconciliation, name: Invoice check, title: Against the invoice }'));
     const mine = loadReportDefinition('mine', dir).sheets[0]!;
     const recon = nightly.sheets.find((s) => s.name === 'Reconciliation')!;
@@ -71,7 +72,7 @@ describe('report definitions', () => {
     ['  - { from: nightly, sheet: Waste, colour: red }', /mine\.yaml: sheets\.1: Unrecognized key/],
     ['  - { from: mine, sheet: A }\n  - { name: A, from: mine, sheet: A }', /mine\.yaml: sheets\.\d\.from: sheet references go in a circle/],
   ])('rejects a bad sheet reference in one line naming the key (%#)', (sheets, message) => {
-    const dir = tempDir();
+    const dir = tempDir('gpuledger-report-').dir;
     writeDefinition(dir, 'mine', minimal(sheets));
     const e = errorOf(() => loadReportDefinition('mine', dir));
     expect(e).toBeInstanceOf(ReportDefinitionError);

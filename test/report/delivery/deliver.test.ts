@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../../src/config/schema.ts';
 import { deliverReport } from '../../../src/report/delivery/deliver.ts';
@@ -9,8 +8,9 @@ import { writeHtmlReport } from '../../../src/report/html/index.ts';
 import { withReportSession } from '../../../src/report/report-session.ts';
 import type { Store } from '../../../src/store/database.ts';
 import { createLogger, type Logger } from '../../../src/util/log.ts';
-import { FIXTURE_REPORT, fixtureStore, tempDir, testConfig, writeDefinition } from '../fixtures.ts';
-import { flatten, parseMime, startSmtp, type TestSmtp } from '../smtp.ts';
+import { FIXTURE_REPORT, fixtureStore, testConfig, writeDefinition } from '../../helpers/report-fixtures.ts';
+import { flatten, parseMime, startSmtp, type TestSmtp } from '../../helpers/smtp.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
 
 const PASSWORD = 'smtp-pw-7f3a9c1e-do-not-leak';
 const ENV = { GPULEDGER_SMTP_PASSWORD: PASSWORD };
@@ -40,7 +40,7 @@ describe('deliverReport over a real SMTP server', () => {
   const deliveryRows = () => store.all('select * from _meta_report_deliveries order by created_at');
 
   beforeAll(async () => {
-    dir = tempDir();
+    dir = tempDir('gpuledger-report-').dir;
     store = await fixtureStore(dir);
     writeDefinition(dir, 'fixture', FIXTURE_REPORT);
     rendered = await renderReport({ store, config: testConfig({ reports: { directory: dir } }), report: 'fixture', period: '2026-10', outDir: join(dir, 'out') });
@@ -137,19 +137,9 @@ describe('deliverReport over a real SMTP server', () => {
     expect(result.error).toMatch(/421/);
   });
 
-  it('zips a workbook above zipAboveMb and names it .zip', async () => {
-    const smtp = await server();
-    const result = await deliverReport({ store, config: configFor(smtp, { zipAboveMb: 0.001 }), rendered, env: ENV });
-    expect(result.attachment).toBe('zip');
-    const zip = flatten(parseMime(smtp.received[0]!.raw)).find((p) => p.contentType === 'application/zip')!;
-    expect(zip.headers['content-disposition']).toContain('gpuledger-fixture-2026-10.zip');
-    const files = unzipSync(new Uint8Array(zip.body));
-    expect(Buffer.from(files['gpuledger-fixture-2026-10.xlsx']!).equals(readFileSync(rendered.path))).toBe(true);
-  });
-
   it('does not attach a workbook above attachUpToMb and states its path instead', async () => {
     const smtp = await server();
-    const result = await deliverReport({ store, config: configFor(smtp, { zipAboveMb: 0.001, attachUpToMb: 0.001 }), rendered, env: ENV });
+    const result = await deliverReport({ store, config: configFor(smtp, { attachUpToMb: 0.001 }), rendered, env: ENV });
     expect(result.attachment).toBe('none');
     const parts = flatten(parseMime(smtp.received[0]!.raw));
     expect(parts.some((p) => p.contentType.includes('spreadsheet') || p.contentType === 'application/zip')).toBe(false);

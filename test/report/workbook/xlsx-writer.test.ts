@@ -5,12 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { findChartFont, renderPng } from '../../../src/report/charts/png.ts';
 import { stackedBarsSvg } from '../../../src/report/charts/svg.ts';
 import { createXlsxWriter } from '../../../src/report/workbook/xlsx-writer.ts';
-import { tempDir } from '../fixtures.ts';
-import { conditionalRules, readWorkbook } from '../workbook-read.ts';
+
+import { conditionalRules, readWorkbook } from '../../helpers/workbook-read.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
 
 describe('the streaming workbook writer', () => {
   it('embeds images on a streamed sheet, adds plain data bars, and stays a valid package', async () => {
-    const path = join(tempDir(), 'w.xlsx');
+    const path = join(tempDir('gpuledger-report-').dir, 'w.xlsx');
     const font = findChartFont();
     const png = renderPng(stackedBarsSvg('t', { days: ['2026-10-01'], series: [{ label: 'Pod', values: [1] }] }, { width: 300, height: 200, font: font.family }), font);
     const w = createXlsxWriter(path, { creator: 'test' });

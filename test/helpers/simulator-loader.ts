@@ -2,14 +2,14 @@
 // `gpuledger sync` in the views' integration test and benchmark while the sync engine is being built. Billing
 // records come from `sim.ledger.records` (the ground truth the API serves), inventory from the simulator's own
 // HTTP routes, stored as one version each (valid from -infinity to infinity).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_KEY, type BillingSource, type Simulator } from '../../src/simulator/index.ts';
 import type { Store } from '../../src/store/database.ts';
 import { addBuckets, type BucketSize } from '../../src/util/buckets.ts';
 import { microsToDecimalString } from '../../src/util/decimal.ts';
 import { refreshMaterialized } from '../../src/transform/materialize.ts';
+import { tempDir } from './temp-dir.ts';
 
 const TABLES: Record<BillingSource, { table: string; id: string | null }> = {
   aggregate: { table: 'raw_billing_aggregate', id: null },
@@ -104,7 +104,7 @@ async function loadInventory(store: Store, sim: Simulator, account: string): Pro
 }
 
 export async function loadSimulator(store: Store, sim: Simulator, o: LoadOptions): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'gpuledger-simload-'));
+  const dir = tempDir('gpuledger-simload-').dir;
   try {
     for (const source of o.sources ?? (['aggregate', 'pods', 'serverless', 'network-volumes', 'endpoints', 'clusters'] as const)) {
       for (const size of o.bucketSizes) await loadBilling(store, sim, source, size, o, dir);

@@ -1,7 +1,6 @@
 // Shared pieces of the sync tests: a simulator with a fixed clock and quotas high enough that tests do not wait
 // on the real-time rate limiter, a config in a temp dir, and exact comparisons of the store with the ledger.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSimulator, type BillingSource, type Simulator, type SimulatorOptions } from '../../src/simulator/index.ts';
 import type { ConfigInput } from '../../src/config/schema.ts';
@@ -12,7 +11,7 @@ import { BILLING_SOURCE_DEFS } from '../../src/model/index.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { decimalStringToMicros } from '../../src/util/decimal.ts';
-import { copyMigratedStore } from '../views/fixtures.ts';
+import { tempDir, type TempDir } from './temp-dir.ts';
 
 export const NOW = '2026-11-20T12:34:56Z';
 export const KEY = 'sim-demo-key';
@@ -20,17 +19,6 @@ export const FAST_QUOTAS = { minute: 100_000, hour: 1_000_000, day: 10_000_000 }
 
 export async function fastSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   return startSimulator({ now: NOW, quotas: FAST_QUOTAS, ...options });
-}
-
-export interface TempDir {
-  dir: string;
-  db: string;
-  cleanup(): void;
-}
-
-export function tempDir(prefix = 'gpuledger-sync-'): TempDir {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, db: join(dir, 'ledger.duckdb'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 export function writeConfig(dir: string, config: ConfigInput): string {
@@ -65,33 +53,6 @@ export async function syncOnce(store: Store, config: ConfigInput, overrides: Par
     client: { initialRatePerSecond: 1000 },
     ...overrides,
   });
-}
-
-/**
- * A temp folder holding a database synced from a fresh small simulator, as a user's first sync leaves it – names,
- * templates and GPU types joined as in real use – with the store left open (close it, or use `syncedDatabase`).
- */
-export async function syncedStore(prefix: string): Promise<TempDir & { store: Store }> {
-  const tmp = tempDir(prefix);
-  const sim = await fastSimulator();
-  await copyMigratedStore(tmp.db);
-  const store = await openStore({ path: tmp.db });
-  try {
-    await syncOnce(store, smallSyncConfig(sim));
-  } catch (e) {
-    await store.close();
-    throw e;
-  } finally {
-    await sim.close();
-  }
-  return { ...tmp, store };
-}
-
-/** The same, closed: a database file for a CLI or server under test to open. */
-export async function syncedDatabase(prefix: string): Promise<TempDir> {
-  const { store, ...tmp } = await syncedStore(prefix);
-  await store.close();
-  return tmp;
 }
 
 export async function openTestStore(db: string): Promise<Store> {

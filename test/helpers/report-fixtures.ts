@@ -1,16 +1,12 @@
 // Shared test fixtures: a real DuckDB file with a small table of our own (so the generic machinery is tested
 // without depending on the rpt_* views), report definitions written to a temp folder, and a config.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConfig } from '../../src/config/load.ts';
 import type { Config, ConfigInput } from '../../src/config/schema.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { copyMigratedStore } from '../views/fixtures.ts';
-
-export function tempDir(prefix = 'gpuledger-report-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
+import { copyMigratedStore } from './view-store.ts';
+import { tempDir } from './temp-dir.ts';
 
 /** 3 families × 40 days from 2026-10-01, amounts with 6 decimals that do not add up nicely as doubles. */
 export async function fixtureStore(dir: string): Promise<Store> {

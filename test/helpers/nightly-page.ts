@@ -3,8 +3,8 @@
 import { pathToFileURL } from 'node:url';
 import { renderReportFormats, type RenderedFormats } from '../../src/report/index.ts';
 import type { Store } from '../../src/store/database.ts';
-import { syncedStore } from '../integration/sync-helpers.ts';
-import { testConfig } from '../report/fixtures.ts';
+import { syncedStore } from './synced-fixture.ts';
+import { testConfig } from './report-fixtures.ts';
 
 export interface NightlyPage {
   dir: string;

@@ -1,12 +1,12 @@
 // Given rows for SQL tests (STYLE.md §14): a real DuckDB file with the real schema and views, and small writers for
 // the raw billing tables and inventory versions.
-import { copyFileSync, existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { refreshMaterialized } from '../../src/transform/materialize.ts';
+import { tempDir } from './temp-dir.ts';
 
-export const tmpDbPath = (prefix = 'gpuledger-views-'): string => join(mkdtempSync(join(tmpdir(), prefix)), 'test.duckdb');
+export const tmpDbPath = (prefix = 'gpuledger-views-'): string => join(tempDir(prefix).dir, 'test.duckdb');
 
 // Migrating a new file and creating every view takes 1–2 s; opening a copy of one made so takes well under 0.1 s
 // (migrations and views are already current), and SQL tests open a fresh store for nearly every test. One template

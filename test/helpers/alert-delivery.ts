@@ -5,10 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { parseConfig } from '../../src/config/load.ts';
 import type { Config, ConfigInput } from '../../src/config/schema.ts';
-import { openStore } from '../../src/store/database.ts';
 import type { Simulator } from '../../src/simulator/index.ts';
-import { fastSimulator, smallSyncConfig, syncOnce, tempDir, type TempDir } from '../integration/sync-helpers.ts';
-import { copyMigratedStore } from '../views/fixtures.ts';
+import { fastSimulator, smallSyncConfig } from './sync.ts';
+import { copySyncedDatabase } from './synced-fixture.ts';
+import { tempDir, type TempDir } from './temp-dir.ts';
 
 export class Collect extends Writable {
   text = '';
@@ -30,13 +30,8 @@ export async function syncedDb(prefix: string): Promise<SyncedDb> {
   const sim = await fastSimulator();
   const tmp = tempDir(prefix);
   const base = smallSyncConfig(sim, { outDir: tmp.dir });
-  await copyMigratedStore(tmp.db);
-  const store = await openStore({ path: tmp.db, command: 'test' });
-  try {
-    await syncOnce(store, base);
-  } finally {
-    await store.close();
-  }
+  // the run's synced database: what syncing this simulator gives, synced once per run (synced-fixture.ts)
+  await copySyncedDatabase(tmp.db);
   return { sim, tmp, base, close: async () => { await sim.close(); tmp.cleanup(); } };
 }
 
