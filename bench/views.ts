@@ -1,5 +1,5 @@
 // npm run bench:views – every rpt_* view against the floor `SELECT family, sum(amount) FROM cost GROUP BY 1`, in the
-// same run and on the same database, best of 3 each. Judged by: the worst view ÷ floor (goal ≤ 5×). Writes
+// same run and on the same database, best of 3 each. Judged by: the worst view ÷ floor (goal ≤ 1×, issue 28 §3). Writes
 // bench/results/views.json.
 //
 // The database: the large simulated account scaled up threefold (3,000 pods, 300 endpoints, 600 volumes, 400 days –
@@ -8,7 +8,7 @@
 // (test/integration/simulator-loader.ts – `gpuledger sync` is not built yet), plus its inventory. Set
 // BENCH_VIEWS_DB=path to keep the database between runs (it is built once).
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore, type Store } from '../src/store/database.ts';
@@ -16,7 +16,7 @@ import { listViewFiles } from '../src/store/views.ts';
 import { COUNTS, NOW, viewsDatabase } from './views-db.ts';
 const RESULT = fileURLToPath(new URL('./results/views.json', import.meta.url));
 const FLOOR = 'select family, sum(amount) as amount from cost group by 1';
-const GOAL = 5;
+const GOAL = 1; // issue 28 §3: no view slower than one scan
 
 /** Wall time of running sql and reading every row, best of `runs`. */
 async function best(store: Store, sql: string, runs = 3): Promise<{ ms: number; rows: number }> {
@@ -32,6 +32,7 @@ async function best(store: Store, sql: string, runs = 3): Promise<{ ms: number; 
 }
 
 async function main(): Promise<void> {
+  const loadAtStart = loadavg().map((x) => Math.round(x * 100) / 100);
   const { path, buildMs } = await viewsDatabase();
   const store = await openStore({ path, command: 'bench' });
   try {
@@ -63,7 +64,8 @@ async function main(): Promise<void> {
         raw_rows: Number(size!.raw_rows),
         build_ms: buildMs,
       },
-      machine: { cpus: cpus().length, node: process.version },
+      // a shared machine: the ratios are measured in one run, the load says how noisy it was
+      machine: { cpus: cpus().length, node: process.version, load_average_at_start: loadAtStart, load_average_at_end: loadavg().map((x) => Math.round(x * 100) / 100) },
       views,
       measured_at: new Date().toISOString(),
     };
