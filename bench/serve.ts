@@ -157,7 +157,9 @@ async function main(): Promise<void> {
       '/views',
       `/sql?${new URLSearchParams({ q: 'select family, sum(amount) as amount from cost_daily group by 1 order by 1' })}`,
     ];
-    for (const p of paths) {
+    // BENCH_SERVE_PAGES=/alerts,/views: only those (a quick check of the benchmark itself; not a result to commit)
+    const only = process.env.BENCH_SERVE_PAGES?.split(',');
+    for (const p of only ? paths.filter((q) => only.includes(q)) : paths) {
       log(`${p}…`);
       // the first request of a fresh server: the published file is opened too
       const fresh = await startServe({ dbPath: path, config, host: '127.0.0.1', port: 0, log: silentLogger, cacheAnswers: false });

@@ -41,22 +41,28 @@ async function main(): Promise<void> {
               (select count(*) from raw_billing_pods) + (select count(*) from raw_billing_serverless) + (select count(*) from raw_billing_network_volumes)
               + (select count(*) from raw_billing_endpoints) + (select count(*) from raw_billing_clusters) + (select count(*) from raw_billing_aggregate) as raw_rows`,
     );
-    const floor = await best(store, FLOOR);
+    // the floor at its best: measured before the views and again after them (the machine is shared; a floor taken
+    // only at a busy moment would flatter every ratio)
+    const floorBefore = await best(store, FLOOR);
     const views: Record<string, { ms: number; rows: number; ratio: number }> = {};
     for (const v of listViewFiles().filter((f) => f.layer === 'reports' && f.name.startsWith('rpt_'))) {
       const r = await best(store, `select * from ${v.name}`);
-      views[v.name] = { ...r, ratio: Math.round((r.ms / floor.ms) * 100) / 100 };
-      process.stderr.write(`${v.name.padEnd(24)} ${String(r.ms).padStart(8)} ms  ${String(views[v.name]!.ratio).padStart(5)}× floor  (${r.rows} rows)\n`);
+      views[v.name] = { ...r, ratio: Math.round((r.ms / floorBefore.ms) * 100) / 100 };
+      process.stderr.write(`${v.name.padEnd(24)} ${String(r.ms).padStart(8)} ms  ${String(views[v.name]!.ratio).padStart(5)}× the first floor  (${r.rows} rows)\n`);
     }
+    const floorAfter = await best(store, FLOOR);
+    const floor = floorAfter.ms < floorBefore.ms ? floorAfter : floorBefore;
+    for (const v of Object.values(views)) v.ratio = Math.round((v.ms / floor.ms) * 100) / 100;
     const worst = Object.entries(views).sort((a, b) => b[1].ratio - a[1].ratio)[0]!;
     const result = {
       benchmark: 'views',
-      judged_by: 'slowest rpt_* view ÷ floor (SELECT family, sum(amount) FROM cost GROUP BY 1), best of 3 each, same run',
+      judged_by: 'slowest rpt_* view ÷ floor (SELECT family, sum(amount) FROM cost GROUP BY 1), best of 3 each, same run; the floor is the better of its best before and its best after the views',
       goal: `≤ ${GOAL}×`,
       passed: worst[1].ratio <= GOAL,
       worst_view: worst[0],
       worst_ratio: worst[1].ratio,
       floor_ms: floor.ms,
+      floor_ms_before_and_after_the_views: [floorBefore.ms, floorAfter.ms],
       dataset: {
         source: `large simulator ×3 (seed 42, ${COUNTS.pods} pods, ${COUNTS.endpoints} endpoints, ${COUNTS.volumes} volumes, 400 days, now ${NOW}), ledger records loaded straight into the raw tables (sync not built yet)`,
         bucket_sizes: ['hour'],
