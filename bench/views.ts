@@ -1,5 +1,5 @@
 // npm run bench:views – every rpt_* view against the floor `SELECT family, sum(amount) FROM cost GROUP BY 1`, in the
-// same run and on the same database, best of 3 each. Judged by: the worst view ÷ floor (goal ≤ 5×). Writes
+// same run and on the same database, best of 3 each. Judged by: the worst view ÷ floor (goal ≤ 1×, issue 28 §3). Writes
 // bench/results/views.json.
 //
 // The database: the large simulated account scaled up threefold (3,000 pods, 300 endpoints, 600 volumes, 400 days –
@@ -8,7 +8,7 @@
 // (test/helpers/simulator-loader.ts – `gpuledger sync` is not built yet), plus its inventory. Set
 // BENCH_VIEWS_DB=path to keep the database between runs (it is built once).
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore, type Store } from '../src/store/database.ts';
@@ -16,7 +16,7 @@ import { listViewFiles } from '../src/transform/views.ts';
 import { COUNTS, NOW, viewsDatabase } from './views-db.ts';
 const RESULT = fileURLToPath(new URL('./results/views.json', import.meta.url));
 const FLOOR = 'select family, sum(amount) as amount from cost group by 1';
-const GOAL = 5;
+const GOAL = 1; // issue 28 §3: no view slower than one scan
 
 /** Wall time of running sql and reading every row, best of `runs`. */
 async function best(store: Store, sql: string, runs = 3): Promise<{ ms: number; rows: number }> {
@@ -32,6 +32,7 @@ async function best(store: Store, sql: string, runs = 3): Promise<{ ms: number; 
 }
 
 async function main(): Promise<void> {
+  const loadAtStart = loadavg().map((x) => Math.round(x * 100) / 100);
   const { path, buildMs } = await viewsDatabase();
   const store = await openStore({ path, command: 'bench' });
   try {
@@ -40,22 +41,28 @@ async function main(): Promise<void> {
               (select count(*) from raw_billing_pods) + (select count(*) from raw_billing_serverless) + (select count(*) from raw_billing_network_volumes)
               + (select count(*) from raw_billing_endpoints) + (select count(*) from raw_billing_clusters) + (select count(*) from raw_billing_aggregate) as raw_rows`,
     );
-    const floor = await best(store, FLOOR);
+    // the floor at its best: measured before the views and again after them (the machine is shared; a floor taken
+    // only at a busy moment would flatter every ratio)
+    const floorBefore = await best(store, FLOOR);
     const views: Record<string, { ms: number; rows: number; ratio: number }> = {};
     for (const v of listViewFiles().filter((f) => f.layer === 'reports' && f.name.startsWith('rpt_'))) {
       const r = await best(store, `select * from ${v.name}`);
-      views[v.name] = { ...r, ratio: Math.round((r.ms / floor.ms) * 100) / 100 };
-      process.stderr.write(`${v.name.padEnd(24)} ${String(r.ms).padStart(8)} ms  ${String(views[v.name]!.ratio).padStart(5)}× floor  (${r.rows} rows)\n`);
+      views[v.name] = { ...r, ratio: Math.round((r.ms / floorBefore.ms) * 100) / 100 };
+      process.stderr.write(`${v.name.padEnd(24)} ${String(r.ms).padStart(8)} ms  ${String(views[v.name]!.ratio).padStart(5)}× the first floor  (${r.rows} rows)\n`);
     }
+    const floorAfter = await best(store, FLOOR);
+    const floor = floorAfter.ms < floorBefore.ms ? floorAfter : floorBefore;
+    for (const v of Object.values(views)) v.ratio = Math.round((v.ms / floor.ms) * 100) / 100;
     const worst = Object.entries(views).sort((a, b) => b[1].ratio - a[1].ratio)[0]!;
     const result = {
       benchmark: 'views',
-      judged_by: 'slowest rpt_* view ÷ floor (SELECT family, sum(amount) FROM cost GROUP BY 1), best of 3 each, same run',
+      judged_by: 'slowest rpt_* view ÷ floor (SELECT family, sum(amount) FROM cost GROUP BY 1), best of 3 each, same run; the floor is the better of its best before and its best after the views',
       goal: `≤ ${GOAL}×`,
       passed: worst[1].ratio <= GOAL,
       worst_view: worst[0],
       worst_ratio: worst[1].ratio,
       floor_ms: floor.ms,
+      floor_ms_before_and_after_the_views: [floorBefore.ms, floorAfter.ms],
       dataset: {
         source: `large simulator ×3 (seed 42, ${COUNTS.pods} pods, ${COUNTS.endpoints} endpoints, ${COUNTS.volumes} volumes, 400 days, now ${NOW}), ledger records loaded straight into the raw tables (sync not built yet)`,
         bucket_sizes: ['hour'],
@@ -63,7 +70,8 @@ async function main(): Promise<void> {
         raw_rows: Number(size!.raw_rows),
         build_ms: buildMs,
       },
-      machine: { cpus: cpus().length, node: process.version },
+      // a shared machine: the ratios are measured in one run, the load says how noisy it was
+      machine: { cpus: cpus().length, node: process.version, load_average_at_start: loadAtStart, load_average_at_end: loadavg().map((x) => Math.round(x * 100) / 100) },
       views,
       measured_at: new Date().toISOString(),
     };

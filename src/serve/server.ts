@@ -11,7 +11,9 @@ import { DatabaseMissingError } from '../query/open-database.ts';
 import { contentSecurityPolicy } from '../present/index.ts';
 import { errorMessage, UsageError } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
+import { defaultPages } from './default-pages.ts';
 import { missingDatabaseAnswer } from './missing-database.ts';
+import { pageWarmer, type WarmUp } from './page-warmer.ts';
 import { answerCache, publishedReader } from './published-reader.ts';
 import { parseAllowedHost, requestGuard } from './request-guard.ts';
 import { errorAnswer, route, viewCsvQuery, type Reply } from './routes.ts';
@@ -33,12 +35,16 @@ export interface ServeOptions {
   throttle?: ThrottleOptions;
   /** Keep answers per published file and URL (default true; the benchmark measures pages without it too). */
   cacheAnswers?: boolean;
+  /** Compute the default pages (default-pages.ts) whenever a new file is published (default: when answers are kept). */
+  warmPages?: boolean;
   log: Logger;
 }
 
 export interface RunningServer {
   url: string;
   server: Server;
+  /** The default pages of the file published now, once computed (tests and the benchmark wait for it). */
+  warmed(): Promise<WarmUp | undefined>;
   close(): Promise<void>;
 }
 
@@ -80,6 +86,14 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
   const tokens = options.token === undefined ? undefined : tokenGuard(options.token, options.throttle);
   const reader = publishedReader(options.dbPath, options.config.allocation);
   const cache = answerCache<Reply>(options.cacheAnswers === false ? 0 : undefined);
+  const keepsAnswers = options.cacheAnswers !== false;
+  const pages = pageWarmer<Reply>({
+    identity: reader.identity,
+    compute: (url) => route(url, { reader, cache, config: options.config }),
+    // a page computed ahead is kept in the answer cache: without one there is nowhere to keep it
+    pages: (options.warmPages ?? keepsAnswers) && keepsAnswers ? defaultPages(options.config) : [],
+    log: options.log,
+  });
   const sql = sqlAnswerer({ dbPath: options.dbPath, config: options.config, timeLimitMs: options.sqlTimeLimitMs ?? SQL_TIME_LIMIT_MS });
   // the port is known once listening (--port 0)
   let guard: ReturnType<typeof requestGuard> = () => ({ status: 421, message: 'gpuledger serve is starting' });
@@ -123,7 +137,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
         const match = streamed.pattern.exec(url.pathname);
         if (match) return sql(url, res, head, HEADERS, streamed.fixed?.(match));
       }
-      return route(url, { reader, cache, config: options.config });
+      return pages.answer(url);
     };
     answer().then((reply) => {
       if (reply) done(reply);
@@ -142,11 +156,13 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
   return {
     url: `http://${host}:${port}`,
     server,
+    warmed: pages.ready,
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await pages.close();
       await reader.close();
     },
   };

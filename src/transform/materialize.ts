@@ -206,6 +206,8 @@ async function refreshCostDaily(store: Store, hash: string, full: boolean, islan
 const DERIVED = [
   { table: 'fct_cost_allocated', view: 'int_cost_allocated', inputs: 'allocation_rules_hash' },
   { table: 'fct_gpu_hours_daily', view: 'int_gpu_hours_daily', inputs: 'gpu_list_prices_hash' },
+  // the cost per built-in scope that unit costs divide (int_scope_cost_daily): grouped once per publish, not per read
+  { table: 'fct_scope_cost_daily', view: 'int_builtin_scope_cost_daily', inputs: 'scope_cost_inputs_hash' },
 ] as const;
 
 /** Rows written into the table. `everything`: fct_cost_daily was computed again entirely, so is this table. */

@@ -26,4 +26,11 @@ describe('report views shared by the queries of a render', () => {
     const got = names(definitionQueries(loadReportDefinition('nightly', undefined)));
     expect(got).toEqual(expect.arrayContaining(['rpt_waste', 'rpt_runway']));
   });
+
+  it('leaves a view read for the period alone to each query: the nightly report reads rpt_reconciliation twice, one period each', () => {
+    const queries = definitionQueries(loadReportDefinition('nightly', undefined));
+    expect(queries.filter((q) => /\brpt_reconciliation\b/.test(q)).length).toBeGreaterThan(1);
+    expect(names(queries)).not.toContain('rpt_reconciliation');
+    expect(names(['select * from rpt_unit_cost_daily', 'select day from rpt_unit_cost_daily'])).toEqual(['rpt_unit_cost_daily']);
+  });
 });

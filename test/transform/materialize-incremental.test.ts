@@ -14,7 +14,7 @@ import { addInventory, copyMigratedStore, setWatermark, tmpDbPath } from '../hel
 const PODS = 12;
 const LAST_DAY = '2026-10-31';
 const CHANGED = '2026-10-20';
-const TABLES = ['fct_cost_daily', 'fct_cost_allocated', 'fct_gpu_hours_daily'];
+const TABLES = ['fct_cost_daily', 'fct_cost_allocated', 'fct_gpu_hours_daily', 'fct_scope_cost_daily'];
 
 let store: Store | undefined;
 afterEach(async () => {
@@ -128,6 +128,7 @@ describe('refreshing the materialised tables after a one-day change', () => {
       fct_cost_daily: dayRows,
       fct_cost_allocated: await rowsOfDay(store, 'fct_cost_allocated', CHANGED),
       fct_gpu_hours_daily: await rowsOfDay(store, 'fct_gpu_hours_daily', CHANGED),
+      fct_scope_cost_daily: await rowsOfDay(store, 'fct_scope_cost_daily', CHANGED),
     });
     expect(summary.written.fct_gpu_hours_daily).toBeGreaterThan(0);
 

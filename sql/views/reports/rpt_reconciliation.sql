@@ -33,10 +33,24 @@ aggregate_amounts as (
     group by account, bucket_size, bucket_start, family
 ),
 
--- every component of every record, zeros included: a record billed $0 still says its route answered for the bucket
+-- each component summed over the bucket's records first (a few rows per bucket, not one per record and component),
+-- then the components added up: every non-null component of every record, zeros included – a record billed $0
+-- still says its route answered for the bucket; null only where no record has any component
+family_sums as (
+    select
+        account,
+        bucket_size,
+        bucket_start,
+        any_value(bucket_end) as bucket_end,
+        family,
+        sum(columns(* exclude (account, family, bucket_size, bucket_start, bucket_end, resource_id))),
+    from family_records
+    group by account, bucket_size, bucket_start, family
+),
+
 family_components as (
-    unpivot family_records
-    on columns(* exclude (account, family, bucket_size, bucket_start, bucket_end, resource_id))
+    unpivot family_sums
+    on columns(* exclude (account, family, bucket_size, bucket_start, bucket_end))
     into name component value amount
 ),
 

@@ -1,0 +1,52 @@
+-- One row per account, metric, scope and UTC day of int_unit_cost_daily: the day's cost, quantity and unit cost
+-- beside the trailing 7 days' (the day and the 6 before it that have a value): cost and quantity summed and
+-- unit_cost_7d = their ratio as DECIMAL(38,9) (integers, rounded half up), so a noisy day is smoothed by its week;
+-- cost_7d is null when any of those days' cost is unknown. The day and its week in one pass: rpt_unit_cost_7d and
+-- rpt_unit_cost_daily are columns of it.
+create or replace view int_unit_cost_week as
+with daily as (
+    select * from int_unit_cost_daily
+),
+
+windowed as (
+    select
+        *,
+        case when count(cost) over week = count(*) over week then sum(cost) over week end::decimal(38,6) as cost_7d,
+        sum(quantity) over week::decimal(38,6) as quantity_7d,
+        bool_or(estimated) over week as estimated_7d,
+    from daily
+    window week as (
+        partition by account, metric, scope
+        order by day
+        range between interval 6 days preceding and current row
+    )
+),
+
+integers as (
+    select
+        *,
+        (cost_7d * 1000000)::hugeint as cost_micros,
+        (quantity_7d * 1000000)::hugeint as quantity_micros,
+    from windowed
+),
+
+final as (
+    select
+        account,
+        metric,
+        scope,
+        day,
+        cost,
+        quantity,
+        unit_cost,
+        estimated,
+        cost_7d,
+        quantity_7d,
+        case when quantity_micros > 0 then
+            ((2 * cost_micros * 1000000000 + quantity_micros) // (2 * quantity_micros))::decimal(38,0) * 0.000000001::decimal(10,9)
+        end as unit_cost_7d,
+        estimated_7d,
+    from integers
+)
+
+select * from final;
