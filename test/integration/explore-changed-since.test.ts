@@ -69,6 +69,15 @@ describe('the cost explorer: what changed since a moment', () => {
       [day, 'pod-r', '$10.00', '$500.00', '+$490.00'],
       ['Whole view', '$15.00', '$540.00', '+$525.00'],
     ]);
+    // a group gone since is still a filter: it was in the figures then
+    const gone = await page(`from=${day}&to=${day}&by=resource&filter=resource:pod-gone&changed_since=${encodeURIComponent(knownAt)}`);
+    expect(gone.rows.slice(1)).toEqual([
+      [day, 'pod-gone', '$5.00', '–', '-$5.00'],
+      ['Whole view', '$5.00', '$0.00', '-$5.00'],
+    ]);
+    const unknown = await get(`${serve.url}/explore?by=resource&filter=resource:pod-never&changed_since=${encodeURIComponent(knownAt)}`);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toContain("filter resource:pod-never: no resource 'pod-never' in the data; values include");
     // a filter keeps to its group: only the restated pod
     const one = await page(`from=${day}&to=${day}&by=resource&filter=resource:pod-r&changed_since=${encodeURIComponent(knownAt)}`);
     expect(one.rows.slice(1)).toEqual([
