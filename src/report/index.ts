@@ -10,7 +10,8 @@ export { parseReportFormats, renderReportFormats, reportFormats, type RenderedFo
 export { reportPage, htmlFileName, HTML_ROW_LIMIT } from './html/index.ts';
 export { readAccounts, withReportSession, type ReportSession } from './report-session.ts';
 export { setReportClock, resetReportVariables, type ReportClock } from './period/index.ts';
-export { esc, htmlPage, sectionId, tableHtml, tableSection, contentSecurityPolicy, type HtmlColumn, type HtmlTable } from './html/index.ts';
+export { pageTable, sectionId, tableHtml, tableSection, type HtmlColumn, type HtmlTable } from './html/index.ts';
 export { columnHeading, inferFormat, humanize, printedFormat } from './cells/index.ts';
 export { queryAll } from './query.ts';
 export { sheetSql } from './report-session.ts';
+export { groupChartData, groupChartSvg, type GroupDay } from './charts/index.ts';

@@ -13,9 +13,11 @@ import { createXlsxWriter, writeMetadataSheet, writeSummarySheet, writeTableShee
 import type { ReportPeriod } from './period/index.ts';
 import { readSummary } from './summary-content.ts';
 import { instantText } from './cells/index.ts';
+import { workbookFileName } from './file-names.ts';
 import { sheetSql, withReportSession, type RenderReportOptions, type ReportSession } from './report-session.ts';
 
 export type { RenderReportOptions } from './report-session.ts';
+export { workbookFileName } from './file-names.ts';
 
 export interface ReportSummary {
   report: string;
@@ -38,10 +40,6 @@ export interface RenderedReport {
   path: string;
   bytes: number;
   summary: ReportSummary;
-}
-
-export function workbookFileName(report: string, period: ReportPeriod): string {
-  return `gpuledger-${report}-${period.label}.xlsx`;
 }
 
 export async function renderReport(options: RenderReportOptions): Promise<RenderedReport> {

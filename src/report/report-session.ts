@@ -14,7 +14,7 @@ import { loadReportDefinition, type ReportDefinition, type TableSheetDefinition 
 import { limitReportMemory } from './memory-budget.ts';
 import { resetReportVariables, setReportClock } from './period/index.ts';
 import { cacheSharedViews } from './view-cache.ts';
-import type { Heading } from './workbook/index.ts';
+import type { Heading } from './heading.ts';
 
 export interface RenderReportOptions {
   store: Store;

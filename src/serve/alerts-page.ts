@@ -1,10 +1,11 @@
 // The alerts page of `serve`: the mutes in force (`gpuledger alerts mute`: which incident or rule is silenced, until
 // when) above every alert event, newest first, each with its key – the key `alerts mute` takes.
-import { queryAll, tableHtml } from '../report/index.ts';
+import { html, section, tableTools, type Markup } from '../present/index.ts';
+import { pageTable, queryAll } from '../report/index.ts';
 import type { Store } from '../store/database.ts';
-import { PAGE_ROWS, resultTable, shell, type PageContext } from './pages.ts';
+import { PAGE_ROWS, resultTable, servedPage, type PageContext } from './pages.ts';
 
-async function mutesSection(store: Store, ctx: PageContext): Promise<string> {
+async function mutesSection(store: Store, ctx: PageContext): Promise<Markup> {
   // a database last written by a gpuledger before mutes has no table for them: nothing is muted
   const known = await store.one(`select 1 from information_schema.tables where table_name = '_meta_alert_mutes'`);
   const result = known
@@ -17,12 +18,14 @@ async function mutesSection(store: Store, ctx: PageContext): Promise<string> {
         'alert mutes',
       )
     : { columns: [], rows: [] };
-  const table = result.rows.length > 0 ? tableHtml(resultTable(result), ctx.config.timeZone, 'muted alerts') : '<p class="note">Nothing is muted.</p>';
-  return `<section id="s-muted"><h2>Muted</h2><p class="sub">Alerts silenced with <code>gpuledger alerts mute &lt;key&gt; --until &lt;time&gt;</code>: neither sent nor recorded until then (<code>gpuledger alerts unmute &lt;key&gt;</code> ends it early).</p>${table}</section>`;
+  const table = result.rows.length > 0 ? pageTable(resultTable(result), ctx.config.timeZone, 'muted alerts') : html`<p class="note">Nothing is muted.</p>`;
+  const how = html`<p class="sub">Alerts silenced with <code>gpuledger alerts mute &lt;key&gt; --until &lt;time&gt;</code>: neither sent nor recorded until then (<code>gpuledger alerts unmute &lt;key&gt;</code> ends it early).</p>`;
+  // two short parts of one page, not regions of their own
+  return section({ id: 's-muted', title: 'Muted', body: [how, table], landmark: false });
 }
 
 export async function alertsPage(store: Store, ctx: PageContext): Promise<string> {
   const result = await queryAll(store, `select created_at, event, severity, rule, account, title, message, alert_key from _meta_alert_events order by created_at desc, event_id limit ${PAGE_ROWS}`, {}, 'alert history');
-  const history = `<section id="s-alerts"><h2>History</h2><div class="tools"><input type="search" data-filter-table placeholder="Filter rows" aria-label="Filter the alert history"><span class="count" aria-live="polite"></span></div>${tableHtml(resultTable(result, { emptyText: 'No alert has fired yet.' }), ctx.config.timeZone, 'alert history')}</section>`;
-  return shell(ctx, 'Alerts', ['Alerts muted now, and every alert event, newest first: fired, escalated, resolved.'], (await mutesSection(store, ctx)) + history);
+  const history = section({ id: 's-alerts', title: 'History', landmark: false, body: [tableTools({ label: 'the alert history' }), pageTable(resultTable(result, { emptyText: 'No alert has fired yet.' }), ctx.config.timeZone, 'alert history')] });
+  return servedPage(ctx, 'Alerts', ['Alerts muted now, and every alert event, newest first: fired, escalated, resolved.'], html`${await mutesSection(store, ctx)}${history}`);
 }

@@ -13,7 +13,7 @@ import { html, joinHtml, trustedMarkup, type Markup } from '../present/html.ts';
 import type { Store } from '../store/database.ts';
 import { decimalStringToMicros } from '../util/decimal.ts';
 import { usdText } from '../util/money-text.ts';
-import { shell, type PageContext } from './pages.ts';
+import { servedPage, type PageContext } from './pages.ts';
 
 const PRESET_LABELS: Record<(typeof PRESETS)[number], string> = {
   mtd: 'Month to date',
@@ -200,7 +200,7 @@ export async function explorePage(store: Store, ctx: PageContext, config: Config
     const r = request;
     const lines = [`${r.from} – ${r.to}, per ${r.granularity} · ${r.metric === 'cost' ? 'amounts in USD' : 'estimated GPU-hours'}`, `What changed since ${changes.since.at}`];
     const body = html`<section id="s-changes">${filterList(r)}${changesSection(r, changes)}</section>`;
-    return shell(ctx, 'Cost explorer: restatements', lines, body.text, controls(r, categories, unitMetrics).text);
+    return servedPage(ctx, 'Cost explorer: restatements', lines, body, controls(r, categories, unitMetrics));
   }
   const [answer, categories, unitMetrics] = [await exploreAnswer(store, config, request), await allocationCategories(store), await offeredUnitMetrics(store)];
   const r = answer.request;
@@ -209,5 +209,5 @@ export async function explorePage(store: Store, ctx: PageContext, config: Config
     ...(r.asOf ? [`Figures as loaded at ${r.asOf.at}`] : []),
   ];
   const body = html`<section id="s-explore">${filterList(r)}${chart(answer)}${table(answer)}</section>`;
-  return shell(ctx, 'Cost explorer', lines, body.text, controls(r, categories, unitMetrics).text);
+  return servedPage(ctx, 'Cost explorer', lines, body, controls(r, categories, unitMetrics));
 }

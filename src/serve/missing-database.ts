@@ -5,9 +5,9 @@
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { Config } from '../config/schema.ts';
-import { esc } from '../report/index.ts';
+import { html, section, type Markup } from '../present/index.ts';
 import { DEMO_DB } from '../run/demo.ts';
-import { shell } from './pages.ts';
+import { servedPage } from './pages.ts';
 import type { Reply } from './routes.ts';
 
 const RELOAD_SECONDS = 10;
@@ -22,18 +22,20 @@ export function missingDatabaseAnswer(message: string, request: { dbPath: string
   const servingDemo = resolve(cwd, request.dbPath) === demo;
   const rel = relative(cwd, resolve(cwd, request.dbPath));
   const db = rel && !rel.startsWith('..') ? rel : request.dbPath;
-  const code = (text: string) => `<code>${esc(text)}</code>`;
-  const steps = servingDemo
-    ? [`To see it with simulated data, run ${code('npm start')} without an API key: the demo writes ${code(DEMO_DB)}.`]
+  const code = (text: string) => html`<code>${text}</code>`;
+  const steps: Markup[] = servingDemo
+    ? [html`To see it with simulated data, run ${code('npm start')} without an API key: the demo writes ${code(DEMO_DB)}.`]
     : [
         existsSync(demo)
-          ? `A demo database is there already: stop this server and start ${code(`gpuledger serve --db ${DEMO_DB}`)}.`
-          : `To look around with simulated data, run ${code('npm start')} without an API key (it writes ${code(DEMO_DB)}), then ${code(`gpuledger serve --db ${DEMO_DB}`)}.`,
-        `For a real account, set its API key (${code('RUNPOD_API_KEY')}, or the accounts of ${code('gpuledger.config.json')}) and run ${code(`gpuledger sync --db ${db}`)} – or ${code('npm start')} for the whole nightly job.`,
+          ? html`A demo database is there already: stop this server and start ${code(`gpuledger serve --db ${DEMO_DB}`)}.`
+          : html`To look around with simulated data, run ${code('npm start')} without an API key (it writes ${code(DEMO_DB)}), then ${code(`gpuledger serve --db ${DEMO_DB}`)}.`,
+        html`For a real account, set its API key (${code('RUNPOD_API_KEY')}, or the accounts of ${code('gpuledger.config.json')}) and run ${code(`gpuledger sync --db ${db}`)} – or ${code('npm start')} for the whole nightly job.`,
       ];
-  const body =
-    `<section id="s-no-database"><h2>Nothing to show yet</h2><p class="error" role="alert">${esc(message)}</p><ul>${steps.map((s) => `<li>${s}</li>`).join('')}</ul>` +
-    `<p class="note">This page looks again every ${RELOAD_SECONDS} s and shows the report as soon as the database is published; no restart needed.</p></section>`;
-  const page = shell({ config: request.config, url: request.url, simulatedAccounts: [] }, 'gpuledger serve: no database yet', [`gpuledger serve reads ${db}.`], body);
+  const body = section({
+    id: 's-no-database',
+    title: 'Nothing to show yet',
+    body: html`<p class="error" role="alert">${message}</p><ul>${steps.map((s) => html`<li>${s}</li>`)}</ul><p class="note">This page looks again every ${RELOAD_SECONDS} s and shows the report as soon as the database is published; no restart needed.</p>`,
+  });
+  const page = servedPage({ config: request.config, url: request.url, simulatedAccounts: [] }, 'gpuledger serve: no database yet', [`gpuledger serve reads ${db}.`], body);
   return { status: 503, type: 'text/html; charset=utf-8', body: page, headers };
 }

@@ -2,19 +2,19 @@
 // the file stays the same (published-reader.ts, with this config's allocation rules, as `query` and `report` use), and
 // an answer is kept per published file and URL. The SQL page, its CSV and a view's CSV are sql-answer.ts.
 import type { Config } from '../config/schema.ts';
-import { listPublicViews } from '../query/public-views.ts';
-import { columnsOf } from '../query/column-kinds.ts';
 import { DatabaseMissingError } from '../query/open-database.ts';
-import { esc, queryAll, reportPage, sheetSql, tableHtml, withReportSession } from '../report/index.ts';
+import { queryAll, reportPage, sheetSql, withReportSession } from '../report/index.ts';
 import type { Store } from '../store/database.ts';
 import { isGpuledgerError, EXIT } from '../util/errors.ts';
 import { renderOutput, type Table } from '../util/table-text.ts';
-import { drillPage, PAGE_ROWS, PageError, periodForm, resultTable, sandboxTable, shell, simulatedAccounts, type PageContext } from './pages.ts';
 import { alertsPage } from './alerts-page.ts';
 import { allocationPage } from './allocation-page.ts';
+import { drillPage } from './drill-page.ts';
 import { explorePage } from './explore-page.ts';
 import { exploreCsvTable, readExploreRequest } from '../explore/run-explore.ts';
+import { PageError, periodForm, simulatedAccounts, type PageContext } from './pages.ts';
 import { answerCache, type PublishedReader } from './published-reader.ts';
+import { publicView, viewPage, viewsPage } from './view-pages.ts';
 
 /** What serve sends back for one request: an HTTP reply (not the API client's ApiAnswer, src/api/answer.ts). */
 export interface Reply {
@@ -26,82 +26,70 @@ export interface Reply {
 
 const HTML = 'text/html; charset=utf-8';
 const CSV = 'text/csv; charset=utf-8';
-const html = (body: string, status = 200): Reply => ({ status, type: HTML, body });
+const page = (body: string, status = 200): Reply => ({ status, type: HTML, body });
 const csv = (table: Table, name: string): Reply => ({ status: 200, type: CSV, body: renderOutput(table, 'csv'), headers: { 'Content-Disposition': `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, '_')}"` } });
 
-// the public views are the files shipped with this build: read once
-let views: ReturnType<typeof listPublicViews> | undefined;
-const publicViews = () => (views ??= listPublicViews());
+/** A page over the published database: the path's match, the store opened for this request, the page's context. */
+type Handler = (match: RegExpExecArray, store: Store, ctx: PageContext) => Promise<Reply>;
 
-function publicView(name: string): ReturnType<typeof listPublicViews>[number] {
-  const found = publicViews().find((candidate) => candidate.name === name);
-  if (!found) throw new PageError(404, `no public view '${name}' (see /views)`);
-  return found;
+/** A report's page, or one table sheet's rows as CSV (/report/nightly/Detail.csv). */
+async function reportAnswer([, name, sheetName]: RegExpExecArray, store: Store, ctx: PageContext): Promise<Reply> {
+  const period = ctx.url.searchParams.get('period') || undefined;
+  return withReportSession({ store, config: ctx.config, report: name, period, writes: false }, async (session) => {
+    if (sheetName !== undefined) {
+      const sheet = session.def.sheets.find((s) => s.name === decodeURIComponent(sheetName));
+      if (!sheet || sheet.kind === 'summary') throw new PageError(404, `report ${name} has no table sheet '${decodeURIComponent(sheetName)}'`);
+      const result = await queryAll(store, sheetSql(sheet), session.clock.params, `report ${name} sheet ${sheet.name}`);
+      const fields = (sheet.columns ?? result.columns.map((c) => ({ field: c.name }))).map((c) => c.field);
+      const at = fields.map((f) => result.columns.findIndex((c) => c.name === f));
+      return csv({ columns: fields.map((f) => ({ name: f, kind: 'text' as const })), rows: result.rows.map((row) => at.map((i) => row[i])) }, `${name}-${session.clock.period.label}-${sheet.name}.csv`);
+    }
+    const periodQuery = period ? `?${new URLSearchParams({ period })}` : '';
+    const { html } = await reportPage(session, {
+      servedAt: ctx.url.pathname,
+      controls: periodForm(ctx.url, period),
+      csvHref: (sheet) => `/report/${name}/${encodeURIComponent(sheet)}.csv${periodQuery}`,
+      fullTable: () => 'Download CSV has every row',
+    });
+    return page(html);
+  });
 }
 
+/**
+ * The pages, by path: the first pattern that matches answers. The SQL page and the CSVs that stream (/sql, /sql.csv,
+ * /view/<name>.csv) are answered before these, by sql-answer.ts.
+ */
+export const ROUTES: ReadonlyArray<{ pattern: RegExp; answer: Handler }> = [
+  { pattern: /^\/report\/([a-z0-9][a-z0-9-]*)(?:\/(.+)\.csv)?$/, answer: reportAnswer },
+  { pattern: /^\/drill$/, answer: async (_m, store, ctx) => page(await drillPage(store, ctx)) },
+  { pattern: /^\/allocation$/, answer: async (_m, store, ctx) => page(await allocationPage(store, ctx)) },
+  { pattern: /^\/views$/, answer: async (_m, _store, ctx) => page(viewsPage(ctx)) },
+  { pattern: /^\/view\/([A-Za-z_][A-Za-z0-9_]*)$/, answer: async ([, name], store, ctx) => page(await viewPage(store, ctx, name!)) },
+  { pattern: /^\/alerts$/, answer: async (_m, store, ctx) => page(await alertsPage(store, ctx)) },
+  { pattern: /^\/explore$/, answer: async (_m, store, ctx) => page(await explorePage(store, ctx, ctx.config)) },
+  {
+    pattern: /^\/explore\.csv$/,
+    answer: async (_m, store, ctx) => {
+      const request = await readExploreRequest(store, ctx.url.searchParams);
+      return csv(await exploreCsvTable(store, request), `explore-${request.from}-${request.to}.csv`);
+    },
+  },
+];
+
 async function answer(store: Store, url: URL, config: Config): Promise<Reply> {
-  const ctx: PageContext = { config, url, simulatedAccounts: await simulatedAccounts(store, config) };
-  const path = url.pathname;
-  const period = url.searchParams.get('period') || undefined;
-  const report = /^\/report\/([a-z0-9][a-z0-9-]*)(?:\/(.+)\.csv)?$/.exec(path);
-  if (report) {
-    const [, name, sheetName] = report;
-    return withReportSession({ store, config, report: name, period, writes: false }, async (session) => {
-      if (sheetName !== undefined) {
-        const sheet = session.def.sheets.find((s) => s.name === decodeURIComponent(sheetName));
-        if (!sheet || sheet.kind === 'summary') throw new PageError(404, `report ${name} has no table sheet '${decodeURIComponent(sheetName)}'`);
-        const result = await queryAll(store, sheetSql(sheet), session.clock.params, `report ${name} sheet ${sheet.name}`);
-        const fields = (sheet.columns ?? result.columns.map((c) => ({ field: c.name }))).map((c) => c.field);
-        const at = fields.map((f) => result.columns.findIndex((c) => c.name === f));
-        return csv({ columns: fields.map((f) => ({ name: f, kind: 'text' as const })), rows: result.rows.map((row) => at.map((i) => row[i])) }, `${name}-${session.clock.period.label}-${sheet.name}.csv`);
-      }
-      const base = `/report/${name}`;
-      const periodQuery = period ? `?${new URLSearchParams({ period })}` : '';
-      const { html: page } = await reportPage(session, {
-        formAction: "'self'",
-        controls: `<nav class="sections" aria-label="Pages">${['Drill down:/drill', 'Allocation:/allocation', 'Runway:/view/rpt_runway', 'Unit costs:/view/rpt_unit_cost', 'Alerts:/alerts', 'Views:/views', 'SQL:/sql'].map((entry) => entry.split(':')).map(([label, href]) => `<a href="${href}">${label}</a>`).join('')}</nav>${periodForm(url, period)}`,
-        csvHref: (sheet) => `${base}/${encodeURIComponent(sheet)}.csv${periodQuery}`,
-        fullTable: () => 'Download CSV has every row',
-      });
-      return html(page);
-    });
+  for (const route of ROUTES) {
+    const match = route.pattern.exec(url.pathname);
+    if (match) return route.answer(match, store, { config, url, simulatedAccounts: await simulatedAccounts(store, config) });
   }
-  if (path === '/drill') return html(await drillPage(store, ctx));
-  if (path === '/allocation') return html(await allocationPage(store, ctx));
-  if (path === '/explore') return html(await explorePage(store, ctx, config));
-  if (path === '/explore.csv') {
-    const request = await readExploreRequest(store, url.searchParams);
-    return csv(await exploreCsvTable(store, request), `explore-${request.from}-${request.to}.csv`);
-  }
-  if (path === '/views') {
-    const rows = publicViews().map((v) => `<tr><td><a href="/view/${esc(v.name)}">${esc(v.name)}</a></td><td>${esc(v.layer)}</td><td>${esc(v.description)}</td></tr>`).join('');
-    return html(shell(ctx, 'Public views', ['Every view of the public SQL interface; each opens as a table with a CSV download.'], `<section id="s-views"><table><thead><tr><th scope="col">View</th><th scope="col">Layer</th><th scope="col">One row is</th></tr></thead><tbody>${rows}</tbody></table></section>`));
-  }
-  const view = /^\/view\/([A-Za-z_][A-Za-z0-9_]*)$/.exec(path);
-  if (view) {
-    const name = publicView(view[1]!).name;
-    // the page shows the first rows: the view is computed once for them and their count, not converted whole
-    const first = await store.connection.runAndReadAll(`with t as materialized (select * from ${name}) select *, (select count(*) from t) as __rows from t order by all limit ${PAGE_ROWS}`);
-    const names = first.columnNames().slice(0, -1);
-    const rows = first.getRowsJson().map((row) => row.slice(0, -1));
-    const total = Number(first.getRowsJson()[0]?.at(-1) ?? 0);
-    const table: Table = { columns: columnsOf(names, first.columnTypes().slice(0, -1)), rows };
-    const note = total > rows.length ? `<p class="note">The first ${PAGE_ROWS.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows; the CSV has them all.</p>` : '';
-    const body = `<section id="s-view"><h2>${esc(name)}</h2><div class="tools"><input type="search" data-filter-table placeholder="Filter rows" aria-label="Filter the rows of ${esc(name)}"><a class="button" href="/view/${esc(name)}.csv" download>Download CSV</a><span class="count" aria-live="polite"></span></div>${note}${tableHtml(sandboxTable(table), config.timeZone, name)}</section>`;
-    return html(shell(ctx, name, [publicView(name).description], body));
-  }
-  if (path === '/alerts') return html(await alertsPage(store, ctx));
-  throw new PageError(404, `no page ${path}; start at /report/nightly`);
+  throw new PageError(404, `no page ${url.pathname}; start at /report/nightly`);
 }
 
 /**
  * A view's CSV is the SQL CSV of `select * from <view> order by all` (sql-answer.ts): streamed, bounded like any SQL
  * answer, and byte for byte what `gpuledger query` prints for the same statement – the same sandbox says it.
  */
-export function viewCsvQuery(pathname: string): { sql: string; filename: string } | undefined {
-  const match = /^\/view\/([A-Za-z_][A-Za-z0-9_]*)\.csv$/.exec(pathname);
-  if (!match) return undefined;
-  const name = publicView(match[1]!).name;
+export function viewCsvQuery(viewName: string): { sql: string; filename: string } {
+  const name = publicView(viewName).name;
   return { sql: `select * from ${name} order by all`, filename: `${name}.csv` };
 }
 

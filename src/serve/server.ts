@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config/schema.ts';
 import { DatabaseMissingError } from '../query/open-database.ts';
-import { contentSecurityPolicy } from '../report/index.ts';
+import { contentSecurityPolicy } from '../present/index.ts';
 import { errorMessage, UsageError } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import { missingDatabaseAnswer } from './missing-database.ts';
@@ -61,6 +61,15 @@ function send(res: ServerResponse, req: IncomingMessage, reply: Reply): void {
 
 const TEXT = 'text/plain; charset=utf-8';
 
+/**
+ * The answers that run a query in the sandbox and may stream (sql-answer.ts), by path: the SQL page and its CSV, and
+ * a view's CSV (its own statement). Every other page is in routes.ts's table.
+ */
+const STREAMED: ReadonlyArray<{ pattern: RegExp; fixed?: (match: RegExpExecArray) => { sql: string; filename: string } }> = [
+  { pattern: /^\/sql(\.csv)?$/ },
+  { pattern: /^\/view\/([A-Za-z_][A-Za-z0-9_]*)\.csv$/, fixed: ([, name]) => viewCsvQuery(name!) },
+];
+
 export async function startServe(options: ServeOptions): Promise<RunningServer> {
   if (!isLoopback(options.host) && !options.token) {
     throw new UsageError(`serving on ${options.host} (not loopback) needs a token: set ${TOKEN_ENV} (requests then send Authorization: Bearer <token>, or open /?token=<token> once)`);
@@ -109,9 +118,11 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
           return { status: 401, type: TEXT, body: 'a token is needed: Authorization: Bearer <token>, or open /?token=<token> once\n', headers: { 'WWW-Authenticate': 'Bearer' } };
         }
       }
-      if (url.pathname === '/sql' || url.pathname === '/sql.csv') return sql(url, res, req.method === 'HEAD', HEADERS);
-      const viewCsv = viewCsvQuery(url.pathname);
-      if (viewCsv) return sql(url, res, req.method === 'HEAD', HEADERS, viewCsv);
+      const head = req.method === 'HEAD';
+      for (const streamed of STREAMED) {
+        const match = streamed.pattern.exec(url.pathname);
+        if (match) return sql(url, res, head, HEADERS, streamed.fixed?.(match));
+      }
       return route(url, { reader, cache, config: options.config });
     };
     answer().then((reply) => {

@@ -10,11 +10,13 @@ import type { ServerResponse } from 'node:http';
 import { withRulesReader } from '../allocation/reader-rules.ts';
 import type { Config } from '../config/schema.ts';
 import { streamReadOnlyQuery, type QueryStream } from '../query/run-query.ts';
-import { esc, tableHtml } from '../report/index.ts';
+import { html, rowsNote, section, type Markup } from '../present/index.ts';
+import { pageTable } from '../report/index.ts';
 import type { Store } from '../store/database.ts';
 import { errorMessage, isGpuledgerError } from '../util/errors.ts';
 import { csvLine } from '../util/table-text.ts';
-import { PAGE_ROWS, PageError, sandboxTable, shell, simulatedAccounts, type PageContext } from './pages.ts';
+import { PAGE_ROWS, PageError, sandboxTable, servedPage, simulatedAccounts, type PageContext } from './pages.ts';
+import { examplesSection, schemaSection, sqlForm } from './sql-page.ts';
 
 /** The longest a SQL page or CSV may take, query and answer, before it is stopped. */
 export const SQL_TIME_LIMIT_MS = 30_000;
@@ -43,10 +45,6 @@ export interface SqlDeps {
 const SQL_LINES = ['Runs in the same sandbox as gpuledger query: reads the database only, writes nothing.'];
 const HTML = 'text/html; charset=utf-8';
 const TEXT = 'text/plain; charset=utf-8';
-
-function form(query: string | null): string {
-  return `<form class="sql" method="get" action="/sql"><label for="q">Read-only SQL – the sandbox of <code>gpuledger query</code></label><textarea id="q" name="q">${esc(query ?? '')}</textarea><div class="tools"><button type="submit">Run</button></div></form>`;
-}
 
 /** Until the deadline: the store to interrupt once it is open, and whether the time ran out. */
 class Deadline {
@@ -101,23 +99,25 @@ async function firstRows(stream: QueryStream): Promise<{ rows: unknown[][]; more
 }
 
 async function page(store: Store, ctx: PageContext, query: string | null, deadline: Deadline, limitMs: number): Promise<SqlAnswer> {
-  const html = (body: string, status = 200): SqlAnswer => ({ status, type: HTML, body: shell(ctx, 'SQL', SQL_LINES, body) });
-  if (!query || !query.trim()) return html(form(query));
+  // the examples and the schema under every state of the page: what to ask is beside where to ask it
+  const after = async () => html`${examplesSection()}${await schemaSection(store, ctx.config.timeZone)}`;
+  const answer = async (body: Markup, status = 200): Promise<SqlAnswer> => ({ status, type: HTML, body: servedPage(ctx, 'SQL', SQL_LINES, html`${sqlForm(query)}${body}${await after()}`) });
+  if (!query || !query.trim()) return answer(html``);
   try {
     const stream = await streamReadOnlyQuery(store, query, { limits: { memoryLimit: SQL_MEMORY_LIMIT, threads: 1 } });
     const { rows, more, cut } = await firstRows(stream);
-    const notes = [
-      more ? `The first ${rows.length.toLocaleString('en-US')} rows; more rows not shown – the CSV has them all.` : '',
-      cut ? `Values longer than ${CELL_CHARS.toLocaleString('en-US')} characters are cut short here; the CSV has them whole.` : '',
-    ].filter(Boolean);
     const count = more ? `${rows.length.toLocaleString('en-US')}+ rows` : `${rows.length.toLocaleString('en-US')} rows`;
     const table = { ...sandboxTable({ columns: stream.columns, rows }), totalRows: rows.length };
-    const body = `${form(query)}<section id="s-result"><h2>Result</h2><div class="tools"><a class="button" href="/sql.csv?${new URLSearchParams({ q: query })}" download>Download CSV</a><span>${count}</span></div>${notes.map((n) => `<p class="note">${esc(n)}</p>`).join('')}${tableHtml(table, ctx.config.timeZone, 'result')}</section>`;
-    return html(body);
+    const notes = [
+      rowsNote({ shown: rows.length, total: more ? 'more' : rows.length, rest: 'the CSV has them all' }),
+      cut ? html`<p class="note">Values longer than ${CELL_CHARS.toLocaleString('en-US')} characters are cut short here; the CSV has them whole.</p>` : '',
+    ];
+    const tools = html`<div class="tools"><a class="button" href="/sql.csv?${new URLSearchParams({ q: query }).toString()}" download>Download CSV</a><span>${count}</span></div>`;
+    return answer(section({ id: 's-result', title: 'Result', body: [tools, notes, pageTable(table, ctx.config.timeZone, 'result')] }));
   } catch (error) {
     const shown = shownError(error, deadline, limitMs);
     if (!isGpuledgerError(shown) && !(shown instanceof PageError)) throw shown;
-    return html(`${form(query)}<p class="error" role="alert">${esc(errorMessage(shown))}</p>`, shown instanceof PageError ? shown.status : 400);
+    return answer(html`<p class="error" role="alert">${errorMessage(shown)}</p>`, shown instanceof PageError ? shown.status : 400);
   }
 }
 

@@ -112,6 +112,21 @@ describe.runIf(requirePostgres())('gpuledger export postgres', () => {
     expect(post.some((r) => r.resource_name === null)).toBe(duck.some((r) => r.resource_name === null));
   });
 
+  it('sends a table in CSV parts, copied one after another as DuckDB writes them: the same rows as sent whole', async () => {
+    const config = parseConfig({ export: { postgres: { url: server.url, passwordEnv: PASSWORD_ENV } } }, 'test');
+    const target = { ...resolvePostgresTarget(config), schema: 'gpuledger_parts' };
+    const partRows = 25;
+    await withReader(tmp.db, (store) => exportPostgres(store, target, { env: { [PASSWORD_ENV]: server.password }, partRows }));
+    const digest = async (schema: string, table: string) =>
+      (await pgRows(`select count(*) || ':' || coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as d from ${schema}.${table} as t`))[0]!.d;
+    const [rows] = await pgRows(`select count(*)::int as n from gpuledger_parts.cost_daily`);
+    expect(rows!.n).toBeGreaterThan(partRows * 4);
+    for (const r of MIRRORED_RELATIONS.filter((r) => !r.exportedAt)) {
+      expect({ table: r.table, digest: await digest('gpuledger_parts', r.table) }).toEqual({ table: r.table, digest: await digest('gpuledger', r.table) });
+    }
+    await client.query('drop schema gpuledger_parts cascade');
+  });
+
   it('re-exporting unchanged data rewrites no day and replaces only the freshness table', async () => {
     const before = await writersByDay();
     const summary = await exportNow();

@@ -5,11 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { parsePostgresUrl } from '../../src/config/postgres-url.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import { mirroredColumn } from '../../src/export/postgres/column-types.ts';
-import { viewsToMaterialize } from '../../src/export/postgres/materialize.ts';
+import { READ_IN_PLACE, viewsToMaterialize } from '../../src/export/postgres/materialize.ts';
 import { MIRRORED_RELATIONS } from '../../src/export/postgres/relations.ts';
 import { diffSlices, sliceKey, type Slice } from '../../src/export/postgres/slice-diff.ts';
 import { resolvePostgresTarget } from '../../src/export/postgres/target.ts';
 import { listPublicViews } from '../../src/query/public-views.ts';
+import { listViewFiles } from '../../src/store/views.ts';
 
 describe('the PostgreSQL URL', () => {
   it('reads user, host, port, database and sslmode, and shows itself without a password', () => {
@@ -85,13 +86,25 @@ describe('what an export mirrors and computes', () => {
     }
   });
 
-  it('computes each mirrored view once, and a shared block such as cost_daily or report_clock before the views that read it', () => {
+  it('computes each mirrored view once, and a shared block such as report_clock before the views that read it', () => {
     const order = viewsToMaterialize(MIRRORED_RELATIONS.map((r) => r.view));
-    for (const r of MIRRORED_RELATIONS) expect(order).toContain(r.view);
+    for (const r of MIRRORED_RELATIONS) expect(order.includes(r.view) || READ_IN_PLACE.has(r.view)).toBe(true);
     expect(order.indexOf('report_clock')).toBeGreaterThanOrEqual(0);
-    expect(order.indexOf('cost_daily')).toBeLessThan(order.indexOf('rpt_spend_daily'));
+    expect(order.indexOf('int_spend_periods')).toBeLessThan(order.indexOf('rpt_spend_daily'));
     expect(order.indexOf('report_clock')).toBeLessThan(order.indexOf('rpt_by_template'));
     // a column named cost is not a read of the view cost
     expect(order).not.toContain('cost');
+  });
+
+  it('reads cost_daily and its kind in place: each only lists the columns of its fct_ table, which is never copied', () => {
+    const order = viewsToMaterialize(MIRRORED_RELATIONS.map((r) => r.view));
+    const files = new Map(listViewFiles().map((f) => [f.name, f.sql]));
+    for (const [view, table] of READ_IN_PLACE) {
+      expect(order).not.toContain(view);
+      const code = files.get(view)!.replace(/--[^\n]*/g, ' ').toLowerCase();
+      // one read, of its table; no join, grouping or window that would make a copy worth its cost
+      expect({ view, reads: [...code.matchAll(/\b(?:from|join)\s+([a-z_][a-z0-9_]*)/g)].map((m) => m[1]).filter((n) => n !== 'facts' && n !== 'final') }).toEqual({ view, reads: [table] });
+      expect({ view, heavy: /\b(group by|join|over|distinct|union|qualify)\b/.test(code) }).toEqual({ view, heavy: false });
+    }
   });
 });

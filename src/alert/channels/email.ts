@@ -8,7 +8,8 @@
 // Each message is settled (journal.ts) before the next is sent; once the run is told to stop, none is started.
 import { createHash } from 'node:crypto';
 import type { Severity } from '../../config/alerts.ts';
-import { escapeHtml, type Mailer } from '../../mail/index.ts';
+import type { Mailer } from '../../mail/index.ts';
+import { html } from '../../present/index.ts';
 import { redact } from '../../util/secrets.ts';
 import { eventLine } from '../payload.ts';
 import { SEVERITY_RANK, type AlertEvent } from '../types.ts';
@@ -31,10 +32,7 @@ async function sendOne(mailer: Mailer, to: readonly string[], events: readonly A
     [fired > 0 ? `${fired} alert${fired === 1 ? '' : 's'}` : '', resolved > 0 ? `${resolved} resolved` : ''].filter(Boolean).join(', ') +
     (sorted[0] ? ` – ${sorted[0].title}` : '');
   const text = sorted.map((e) => `${eventLine(e, isSimulated(e, context))}\n  ${e.message}\n`).join('\n');
-  const html =
-    `<ul>` +
-    sorted.map((e) => `<li><b>${escapeHtml(eventLine(e, isSimulated(e, context)).trim())}</b><br>${escapeHtml(e.message)}</li>`).join('') +
-    `</ul>`;
+  const body = html`<ul>${sorted.map((e) => html`<li><b>${eventLine(e, isSimulated(e, context)).trim()}</b><br>${e.message}</li>`)}</ul>`.text;
   const ids = events.map((e) => e.eventId);
   const key = createHash('sha256').update([...ids].sort().join(',')).digest('hex').slice(0, 32);
   const remaining = context.deadline - Date.now();
@@ -45,7 +43,7 @@ async function sendOne(mailer: Mailer, to: readonly string[], events: readonly A
       timer = setTimeout(() => reject(new Error(`no answer within the channel's time budget (${Math.ceil(remaining / 1000)} s)`)), remaining);
     });
     await Promise.race([
-      mailer.send({ to, subject, text, html, messageId: `alerts-${key}@gpuledger`, headers: { 'X-Gpuledger-Idempotency-Key': key, 'X-Gpuledger-Event-Ids': ids.join(', ') } }),
+      mailer.send({ to, subject, text, html: body, messageId: `alerts-${key}@gpuledger`, headers: { 'X-Gpuledger-Idempotency-Key': key, 'X-Gpuledger-Event-Ids': ids.join(', ') } }),
       timeout,
     ]);
   } catch (e) {

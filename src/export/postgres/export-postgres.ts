@@ -6,7 +6,8 @@
 //
 // Per table: DuckDB computes the view once (materialize.ts) and fingerprints each slice (stage.ts); slices whose
 // fingerprint differs from the last export's are deleted and streamed in again with COPY (mirror-table.ts); a table
-// whose definition changed – new columns, another DuckDB – is rebuilt whole.
+// whose definition changed – new columns, another DuckDB – is rebuilt whole. One connection, so one transaction: COPY
+// streams on parallel connections would each commit on their own, and a killed export could leave half a mirror.
 import { rmSync, statSync } from 'node:fs';
 import type pg from 'pg';
 import { listPublicViews } from '../../query/public-views.ts';
@@ -19,6 +20,7 @@ import { ensureStateTables, readState } from './export-state.ts';
 import { refuseForeignObjects } from './foreign-objects.ts';
 import { createMaterializer } from './materialize.ts';
 import { applyRelation, prepareRelation, type Applied, type RunContext, type TableChange } from './mirror-relation.ts';
+import { applyLoadSettings } from './mirror-table.ts';
 import { MIRRORED_RELATIONS, type MirroredRelation } from './relations.ts';
 import { targetError } from './target-errors.ts';
 import { createWorkDir } from './work-dir.ts';
@@ -44,6 +46,8 @@ export interface PostgresExportOptions {
   env?: NodeJS.ProcessEnv;
   /** The relations to mirror (default: all of relations.ts). */
   relations?: readonly MirroredRelation[];
+  /** Rows per CSV part (default stage.ts PART_ROWS); a test sets it small to send a small table in several parts. */
+  partRows?: number;
 }
 
 export async function exportPostgres(store: Store, target: PostgresTarget, options: PostgresExportOptions = {}): Promise<PostgresExportSummary> {
@@ -57,7 +61,7 @@ export async function exportPostgres(store: Store, target: PostgresTarget, optio
   const work = createWorkDir();
   try {
     await client.query('begin');
-    const summary = await exportInTransaction(store, client, target, work, options.relations ?? MIRRORED_RELATIONS, log);
+    const summary = await exportInTransaction(store, client, target, work, options.relations ?? MIRRORED_RELATIONS, log, options);
     await client.query('commit');
     return summary;
   } catch (e) {
@@ -69,7 +73,7 @@ export async function exportPostgres(store: Store, target: PostgresTarget, optio
   }
 }
 
-async function exportInTransaction(store: Store, client: pg.Client, target: PostgresTarget, work: string, relations: readonly MirroredRelation[], log: Logger): Promise<PostgresExportSummary> {
+async function exportInTransaction(store: Store, client: pg.Client, target: PostgresTarget, work: string, relations: readonly MirroredRelation[], log: Logger, options: PostgresExportOptions): Promise<PostgresExportSummary> {
   // two exports into one schema take turns; the second then finds the first's work done and rewrites nothing
   await client.query(`select pg_advisory_xact_lock(hashtext('gpuledger export postgres ' || $1)::bigint)`, [target.schema]);
   // CREATE SCHEMA checks the right to create in the database even with IF NOT EXISTS: ask first, so a schema an
@@ -79,6 +83,7 @@ async function exportInTransaction(store: Store, client: pg.Client, target: Post
   if (exists.rowCount !== 0) await refuseForeignObjects(client, target.schema, relations);
   else await client.query(`create schema ${ident(target.schema)}`);
   await client.query(`select set_config('search_path', $1, true), set_config('timezone', 'UTC', true)`, [ident(target.schema)]);
+  await applyLoadSettings(client);
   await ensureStateTables(client);
   const state = await readState(client);
   const existing = new Set((await client.query<{ t: string }>('select tablename as t from pg_tables where schemaname = $1', [target.schema])).rows.map((r) => r.t));
@@ -106,25 +111,41 @@ async function exportInTransaction(store: Store, client: pg.Client, target: Post
     summary.rowsDeleted += applied.deleted;
     log.debug(`${relation.table}: ${applied.change.created ? 'created, ' : ''}${describeDays(applied.change.days)}, ${applied.change.rows} row(s) (${took})`);
   };
-  // two workers on two processes: while PostgreSQL applies table n, DuckDB prepares table n + 1
+  // two workers on two processes: DuckDB prepares the tables one after another as fast as it can, and PostgreSQL
+  // applies them in the same order as they come – DuckDB never waits for PostgreSQL (while cost_daily is copied and
+  // indexed, the rest are computed), and a large table is written in CSV parts, so PostgreSQL copies its first part
+  // while DuckDB writes the next
   let applying: Promise<void> = Promise.resolve();
+  let failed = false;
+  let writing: Promise<void> = Promise.resolve();
   try {
     for (const relation of relations) {
       const preparing = performance.now();
-      const prepared = await prepareRelation(store, materializer, relation, run);
+      const prepared = await prepareRelation(store, materializer, relation, { ...run, partRows: options.partRows });
       const preparedMs = Math.round(performance.now() - preparing);
-      await applying;
       if (!prepared) {
         log.debug(`${relation.table}: unchanged (DuckDB ${preparedMs} ms)`);
         continue;
       }
-      const started = performance.now();
-      applying = applyRelation(client, prepared, run).then((applied) => record(relation, applied, `DuckDB ${preparedMs} ms, PostgreSQL ${Math.round(performance.now() - started)} ms`));
-      applying.catch(() => {}); // awaited above or below; this only keeps it from counting as unhandled meanwhile
+      applying = applying.then(async () => {
+        const started = performance.now();
+        const applied = await applyRelation(client, prepared, run);
+        record(relation, applied, `DuckDB ${preparedMs} ms, PostgreSQL ${Math.round(performance.now() - started)} ms`);
+      });
+      // awaited below; this only keeps it from counting as unhandled meanwhile, and stops DuckDB's work early
+      applying.catch(() => {
+        failed = true;
+      });
+      writing = prepared.csv?.done ?? Promise.resolve();
+      writing.catch(() => {});
+      // one DuckDB connection: the next table is staged once this one's parts are written
+      await writing;
+      if (failed) break;
     }
     await applying;
   } finally {
-    // a failed prepare must not remove the files a COPY still reads
+    // a failed step must not remove the files a COPY still reads, nor drop what DuckDB still writes from
+    await writing.catch(() => {});
     await applying.catch(() => {});
     summary.computeMs = Math.round(materializer.ms);
     log.debug(`views computed in DuckDB in ${summary.computeMs} ms`);

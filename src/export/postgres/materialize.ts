@@ -1,5 +1,5 @@
 // Every mirrored view is computed once per export, and so is every building block that two or more of the views an
-// export reads share (report_clock, cost_daily, int_* …): each is materialized, in dependency order, as a temporary
+// export reads share (report_clock, int_* …): each is materialized, in dependency order, as a temporary
 // table of the same name. DuckDB looks names up in the temporary schema first – also inside view bodies – so the
 // views computed after it read the table instead of computing the block again. Without this the ~25 mirrored views
 // would compute cost_daily and the clock ~25 times. Blocks are materialized when the first table that needs them is
@@ -21,6 +21,18 @@ function readsOf(view: ViewFile, names: ReadonlySet<string>): string[] {
 // columns and buckets that DuckDB pushes down (large account: 2.2 s of views with it inline, 2.9 s with it copied).
 const INLINE = new Set(['int_billing_records']);
 
+/**
+ * Views that only list the columns of a table every writing session keeps up to date (the fct_* tables,
+ * src/store/materialize.ts): already computed, so they are read in place, mirrored or shared – a copy of the large
+ * account's cost_daily costs 0.1–0.5 s and saves nothing. test/export/postgres-pieces.test.ts checks that each still
+ * reads its table alone.
+ */
+export const READ_IN_PLACE: ReadonlyMap<string, string> = new Map([
+  ['cost_daily', 'fct_cost_daily'],
+  ['cost_allocated', 'fct_cost_allocated'],
+  ['gpu_hours_daily', 'fct_gpu_hours_daily'],
+]);
+
 interface Plan {
   /** What to materialize, each after the views it reads. */
   order: string[];
@@ -38,11 +50,11 @@ function plan(mirrored: readonly string[]): Plan {
   const reachable = new Set(mirrored.flatMap((m) => [m, ...(closure.get(m) ?? [])]));
   const readers = new Map<string, number>();
   for (const name of reachable) for (const r of refs.get(name) ?? []) readers.set(r, (readers.get(r) ?? 0) + 1);
-  const wanted = new Set([...mirrored, ...[...readers].filter(([name, n]) => n >= 2 && !INLINE.has(name)).map(([name]) => name)]);
+  const wanted = new Set([...mirrored, ...[...readers].filter(([name, n]) => n >= 2 && !INLINE.has(name)).map(([name]) => name)].filter((name) => !READ_IN_PLACE.has(name)));
   return { order: files.map((f) => f.name).filter((name) => wanted.has(name)), closure };
 }
 
-/** The views to materialize for the given mirrored views, each after the views it reads. */
+/** The views to materialize for the given mirrored views, each after the views it reads (READ_IN_PLACE never). */
 export function viewsToMaterialize(mirrored: readonly string[]): string[] {
   return plan(mirrored).order;
 }

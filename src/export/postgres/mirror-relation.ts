@@ -1,8 +1,7 @@
 // One mirrored table within an export's transaction, in two halves so that they can overlap: prepare (DuckDB:
 // compute the view, fingerprint its slices, compare them with what the last export wrote, write the rows to send as
 // CSV) and apply (PostgreSQL: rebuild the table, or delete the changed slices and COPY them in again, and record the
-// new state). While PostgreSQL applies one table, DuckDB prepares the next (export-postgres.ts).
-import { rmSync } from 'node:fs';
+// new state). DuckDB prepares the tables ahead of PostgreSQL, which applies them in order (export-postgres.ts).
 import { join } from 'node:path';
 import type pg from 'pg';
 import type { Store } from '../../store/database.ts';
@@ -12,7 +11,7 @@ import type { Materializer } from './materialize.ts';
 import { copyCsv, createIndexes, createTable, deleteSlices, tableDefinition } from './mirror-table.ts';
 import type { MirroredRelation } from './relations.ts';
 import { diffSlices, type Slice } from './slice-diff.ts';
-import { stageRelation, writeSlicesCsv, type StagedRelation } from './stage.ts';
+import { stageRelation, writeCsvParts, type CsvParts, type StagedRelation } from './stage.ts';
 
 export interface TableChange {
   /** Day tables: the slices rewritten, as account/YYYY-MM-DD; whole tables: 'whole'. */
@@ -30,6 +29,8 @@ export interface RunContext {
   exportedAt: string;
   descriptions: ReadonlyMap<string, string>;
   work: string;
+  /** Rows per CSV part (stage.ts PART_ROWS unless a test asks for smaller parts). */
+  partRows?: number;
 }
 
 /** What a table needs, decided on the DuckDB side: nothing, a rebuild, or these slices rewritten and removed. */
@@ -39,31 +40,34 @@ export interface Prepared {
   action: 'rebuild' | 'update';
   write: Slice[];
   remove: Slice[];
-  /** The CSV of the rows to send (absent when none are). */
-  file?: string;
+  /** The CSV of the rows to send, being written (absent when none are). */
+  csv?: CsvParts;
 }
 
 export async function prepareRelation(store: Store, materializer: Materializer, relation: MirroredRelation, run: RunContext): Promise<Prepared | undefined> {
   await materializer.ensure(relation.view);
-  const staged = await stageRelation(store, relation, run.exportedAt);
-  const definition = tableDefinition(relation, staged.columns, run.duckdb);
-  const all = [...staged.slices.values()];
-  let prepared: Prepared;
-  if (run.state.tables.get(relation.table)?.definition !== definition || !run.existing.has(relation.table)) {
-    prepared = { staged, definition, action: 'rebuild', write: all, remove: [] };
-  } else if (relation.grain === 'whole') {
-    if (run.state.tables.get(relation.table)?.fingerprint === all[0]!.fingerprint) return undefined;
-    prepared = { staged, definition, action: 'update', write: all, remove: [] };
-  } else {
-    const { write, remove } = diffSlices(staged.slices, run.state.days.get(relation.table) ?? new Map());
-    if (write.length === 0 && remove.length === 0) return undefined;
-    prepared = { staged, definition, action: 'update', write, remove };
-  }
-  if (prepared.write.some((s) => s.rows > 0)) {
-    prepared.file = join(run.work, `${relation.table}.csv`);
-    await writeSlicesCsv(store, staged, prepared.action === 'rebuild' || relation.grain === 'whole' ? 'all' : prepared.write, prepared.file);
+  const prepared = decide(await stageRelation(store, relation, run.exportedAt), run);
+  if (prepared?.write.some((s) => s.rows > 0)) {
+    // DuckDB goes on writing the parts while the caller copies the first ones
+    prepared.csv = writeCsvParts(store, prepared.staged, prepared.write, (part) => join(run.work, `${relation.table}.${part}.csv`), run.partRows);
   }
   return prepared;
+}
+
+function decide(staged: StagedRelation, run: RunContext): Prepared | undefined {
+  const { relation } = staged;
+  const definition = tableDefinition(relation, staged.columns, run.duckdb);
+  const all = [...staged.slices.values()];
+  if (run.state.tables.get(relation.table)?.definition !== definition || !run.existing.has(relation.table)) {
+    return { staged, definition, action: 'rebuild', write: all, remove: [] };
+  }
+  if (relation.grain === 'whole') {
+    if (run.state.tables.get(relation.table)?.fingerprint === all[0]!.fingerprint) return undefined;
+    return { staged, definition, action: 'update', write: all, remove: [] };
+  }
+  const { write, remove } = diffSlices(staged.slices, run.state.days.get(relation.table) ?? new Map());
+  if (write.length === 0 && remove.length === 0) return undefined;
+  return { staged, definition, action: 'update', write, remove };
 }
 
 export interface Applied {
@@ -86,10 +90,7 @@ export async function applyRelation(client: pg.Client, prepared: Prepared, run: 
     if (relation.grain === 'day') await forgetDaySlices(client, relation.table, remove);
   }
   let rows = 0;
-  if (prepared.file) {
-    rows = await copyCsv(client, relation, columns, prepared.file);
-    rmSync(prepared.file, { force: true });
-  }
+  if (prepared.csv) rows = await copyCsv(client, relation, columns, prepared.csv.files());
   const expected = write.reduce((n, s) => n + s.rows, 0);
   if (rows !== expected) throw new StoreError(`export postgres: COPY into ${relation.table} took ${rows} row(s), DuckDB had ${expected}; nothing was committed`);
   // a fresh table is indexed after its load: far cheaper than maintaining the indexes row by row

@@ -1,8 +1,11 @@
-// The DuckDB half of `export postgres`: each mirrored view – already computed into a temporary table of its name
-// (materialize.ts) – is fingerprinted per slice, and the slices to send are written as CSV for COPY. A slice's fingerprint is its row count and the sum of its rows' hashes: order-independent, and a repeated
-// row counts twice (a XOR would cancel it). DuckDB's hash is deterministic but not promised across DuckDB versions;
-// the version is part of a table's definition (definition.ts), so a new DuckDB rebuilds the tables once instead of
-// comparing fingerprints it cannot compare.
+// The DuckDB half of `export postgres`: each mirrored view – computed into a temporary table of its name
+// (materialize.ts), or a column list over an fct_ table read in place – is fingerprinted per slice, and the slices to
+// send are written as CSV for COPY. A slice's fingerprint is its row count and the sum of its rows' hashes:
+// order-independent, and a repeated row counts twice (a XOR would cancel it). Rows are hashed as DuckDB holds them (a
+// wide integer as a number); only the rows written are turned into text, so a re-export that sends one day turns one
+// day. DuckDB's hash is deterministic but not promised across DuckDB versions; the version is part of a table's
+// definition (definition.ts), so a new DuckDB rebuilds the tables once instead of comparing fingerprints it cannot
+// compare.
 import { listValue } from '@duckdb/node-api';
 import type { Store } from '../../store/database.ts';
 import { StoreError } from '../../util/errors.ts';
@@ -21,23 +24,36 @@ export interface StagedRelation {
 
 const KEYS = ident('_gpuledger_pg_keys');
 
+const isWide = (c: MirroredColumn) => c.duckType === 'UHUGEINT';
+const textOf = (i: number) => ident(`_gpuledger_text_${i}`);
+
 /**
- * The rows as they travel: the view's columns, lists as JSON, exported_at added where declared ($1). DuckDB writes a
- * UHUGEINT (the subject key) as text at some 60 µs a value – 11 of the 15 s of the large account's cost_daily – and
- * a subject repeats on every day it costs, so each distinct value is written once and joined back (2,245 for 183,186
- * rows there).
+ * The decimal text of each distinct value of a UHUGEINT column (the subject key), as a temporary table (h: DuckDB's
+ * hex of the value, v: its decimal text). DuckDB writes a UHUGEINT as text at some 300 µs a value (36 s for the large
+ * account's 183,186 cost_daily rows; 0.7 s even for its 2,245 distinct subjects), its hex in no time: the decimal is
+ * BigInt's, in JavaScript.
  */
-function projection(staged: Pick<StagedRelation, 'relation' | 'columns'>): string {
-  const view = ident(staged.relation.view);
-  const wide = staged.columns.filter((c) => c.duckType === 'UHUGEINT').map((c, i) => ({ column: c, alias: ident(`_gpuledger_text_${i}`) }));
-  const expressions = staged.columns.map((c) => {
-    const w = wide.find((x) => x.column === c);
-    return w ? `${w.alias}.v as ${ident(c.name)}` : c.expression;
-  });
-  // distinct first, then the text, and materialized: DuckDB would otherwise cast every row before the distinct
-  const ctes = wide.map((w) => `${w.alias} as materialized (select k, k::varchar as v from (select distinct ${ident(w.column.name)} as k from ${view}))`);
-  const joins = wide.map((w) => `left join ${w.alias} on ${w.alias}.k = t.${ident(w.column.name)}`);
-  return `${ctes.length ? `with ${ctes.join(', ')} ` : ''}select ${expressions.join(', ')} from ${view} as t${joins.map((j) => ` ${j}`).join('')}`;
+async function wideTexts(store: Store, view: string, column: string, table: string): Promise<void> {
+  const hexes = (await store.all<{ h: string }>(`select distinct hex(${ident(column)}) as h from ${ident(view)} where ${ident(column)} is not null`)).map((r) => r.h);
+  await store.run(`create or replace temp table ${table} (h varchar, v varchar)`);
+  if (hexes.length === 0) return;
+  await store.run(`insert into ${table} select unnest($1::varchar[]), unnest($2::varchar[])`, [
+    listValue(hexes),
+    listValue(hexes.map((h) => BigInt(`0x${h}`).toString())),
+  ]);
+}
+
+/** The rows as they are fingerprinted: the view's columns, lists as JSON, exported_at added where declared ($1). */
+function hashedRows(staged: Pick<StagedRelation, 'relation' | 'columns'>): string {
+  return `(select ${staged.columns.map((c) => (isWide(c) ? ident(c.name) : c.expression)).join(', ')} from ${ident(staged.relation.view)}) as t`;
+}
+
+/** The rows as they travel, from `filter` (a join restricting the view's rows, t): as hashed, wide integers as text. */
+function sentRows(staged: Pick<StagedRelation, 'relation' | 'columns'>, filter = ''): string {
+  const wide = staged.columns.filter(isWide);
+  const expressions = staged.columns.map((c) => (isWide(c) ? `${textOf(wide.indexOf(c))}.v as ${ident(c.name)}` : c.expression));
+  const joins = wide.map((c, i) => ` left join ${textOf(i)} on ${textOf(i)}.h = hex(t.${ident(c.name)})`);
+  return `select ${expressions.join(', ')} from ${ident(staged.relation.view)} as t${filter}${joins.join('')}`;
 }
 
 /** Fingerprint the view's slices. exportedAt feeds the exported_at column. */
@@ -45,7 +61,7 @@ export async function stageRelation(store: Store, relation: MirroredRelation, ex
   const described = await store.all<{ column_name: string; column_type: string }>(`describe select * from ${ident(relation.view)}`);
   const columns = described.map((c) => mirroredColumn(relation.table, c.column_name, c.column_type));
   if (relation.exportedAt) columns.push({ name: 'exported_at', duckType: 'TIMESTAMP WITH TIME ZONE', pgType: 'timestamptz', expression: `$1::timestamptz as exported_at` });
-  const rowsOf = `(${projection({ relation, columns })}) as t`;
+  const rowsOf = hashedRows({ relation, columns });
   const params = relation.exportedAt ? [exportedAt] : undefined;
   const slices = new Map<string, Slice>();
   let rows = 0;
@@ -68,18 +84,92 @@ export async function stageRelation(store: Store, relation: MirroredRelation, ex
   return { relation, columns, slices, rows, exportedAt };
 }
 
-/** Write the rows of the given slices (all of them for 'all') as headerless CSV, the form COPY … (format csv) reads. */
-export async function writeSlicesCsv(store: Store, staged: StagedRelation, slices: readonly Slice[] | 'all', file: string): Promise<void> {
-  const target = `'${file.replace(/'/g, "''")}'`;
-  if (slices === 'all' || staged.relation.grain === 'whole') {
-    await store.run(`copy (${projection(staged)}) to ${target} (format csv, header false)`, staged.relation.exportedAt ? [staged.exportedAt] : undefined);
-    return;
+/** The CSV of a table, written in parts: each part can be copied into PostgreSQL while DuckDB writes the next. */
+export interface CsvParts {
+  /** The files in order, each as soon as DuckDB has written it. */
+  files(): AsyncIterable<string>;
+  /** Settles when DuckDB is done with the table (every part written, or a failure). */
+  done: Promise<void>;
+}
+
+/** Rows per CSV part: the large account's cost_daily (183,186 rows) goes in four. */
+export const PART_ROWS = 50_000;
+
+/** Split slices, in order, into runs of about partRows rows (a slice is never split). */
+function partsOf(slices: readonly Slice[], partRows: number): Slice[][] {
+  const parts: Slice[][] = [[]];
+  let rows = 0;
+  for (const s of slices) {
+    if (rows >= partRows) {
+      parts.push([]);
+      rows = 0;
+    }
+    parts.at(-1)!.push(s);
+    rows += s.rows;
   }
-  await store.run(`create or replace temp table ${KEYS} (account varchar, day date)`);
-  await store.run(`insert into ${KEYS} select unnest($1::varchar[]), unnest($2::varchar[])::date`, [
-    listValue(slices.map((s) => s.account!)),
-    listValue(slices.map((s) => s.day!)),
-  ]);
-  await store.run(`copy (${projection(staged)} semi join ${KEYS} as k using (account, day)) to ${target} (format csv, header false)`);
-  await store.run(`drop table ${KEYS}`);
+  return parts;
+}
+
+/**
+ * Write the rows of the given slices as headerless CSV, the form COPY … (format csv) reads, in parts of about partRows
+ * rows. Starts at once and returns before the parts are written: the caller may copy part 1 while part 2 is written,
+ * and must await done before DuckDB stages the next table (one connection).
+ */
+export function writeCsvParts(store: Store, staged: StagedRelation, slices: readonly Slice[], path: (part: number) => string, partRows = PART_ROWS): CsvParts {
+  const whole = staged.relation.grain === 'whole';
+  const sorted = whole ? slices : [...slices].sort((a, b) => (a.account! < b.account! ? -1 : a.account! > b.account! ? 1 : a.day! < b.day! ? -1 : a.day! > b.day! ? 1 : 0));
+  const parts = whole ? [slices] : partsOf(sorted, partRows);
+  const written = parts.map(() => deferred<string>());
+  // a part nobody reads (the COPY failed first) must not count as an unhandled rejection
+  for (const w of written) w.promise.catch(() => {});
+  const params = staged.relation.exportedAt ? [staged.exportedAt] : undefined;
+  const wide = staged.columns.filter(isWide);
+  const done = (async () => {
+    let i = 0;
+    try {
+      for (const [n, c] of wide.entries()) await wideTexts(store, staged.relation.view, c.name, textOf(n));
+      if (whole) {
+        await store.run(`copy (${sentRows(staged)}) to ${quoted(path(0))} (format csv, header false)`, params);
+        written[i++]!.resolve(path(0));
+        return;
+      }
+      await store.run(`create or replace temp table ${KEYS} (account varchar, day date, part integer)`);
+      await store.run(`insert into ${KEYS} select unnest($1::varchar[]), unnest($2::varchar[])::date, unnest($3::integer[])`, [
+        listValue(parts.flatMap((p) => p.map((s) => s.account!))),
+        listValue(parts.flatMap((p) => p.map((s) => s.day!))),
+        listValue(parts.flatMap((p, n) => p.map(() => n))),
+      ]);
+      for (; i < parts.length; i++) {
+        const part = ` semi join (select account, day from ${KEYS} where part = ${i}) as k on k.account = t.account and k.day = t.day`;
+        await store.run(`copy (${sentRows(staged, part)}) to ${quoted(path(i))} (format csv, header false)`, params);
+        written[i]!.resolve(path(i));
+      }
+    } catch (e) {
+      for (; i < written.length; i++) written[i]!.reject(e);
+      throw e;
+    } finally {
+      for (const n of wide.keys()) await store.run(`drop table if exists ${textOf(n)}`).catch(() => {});
+      await store.run(`drop table if exists ${KEYS}`).catch(() => {});
+    }
+  })();
+  return {
+    async *files() {
+      for (const w of written) yield await w.promise;
+    },
+    done,
+  };
+}
+
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (reason: unknown) => void } {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+function quoted(file: string): string {
+  return `'${file.replace(/'/g, "''")}'`;
 }

@@ -2,9 +2,9 @@
 // at the cell (STYLE.md §5); DATE becomes a real Excel date; a timestamp becomes the wall-clock time of the
 // configured time zone (STYLE.md §7: a time zone appears only where a person reads a date). NULL stays empty.
 import { DuckDBTypeId } from '@duckdb/node-api';
-import { tzOffset } from '@date-fns/tz';
 import { declaredUnit, UNITS, unitSpec, type NumberUnit, type Unit } from '../../model/index.ts';
 import type { ColumnKind } from '../../util/table-text.ts';
+import { dayToDate, HAS_OFFSET, parseTimestamp, wallClock } from '../../util/timestamps.ts';
 import type { ColumnFormat } from './styles.ts';
 
 export type CellValue = string | number | boolean | Date | null;
@@ -65,28 +65,7 @@ function typeFormat(typeId: DuckDBTypeId, name: string): ColumnFormat {
   }
 }
 
-export const HAS_OFFSET = /\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?[+-]\d{2}(?::?\d{2})?$/;
-const TS = /^(-?\d{4,}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2}(?:\.\d+)?)(?:([+-]\d{2})(?::?(\d{2}))?)?$/;
-
-/** DuckDB's text form of a TIMESTAMPTZ ("2026-11-21 06:00:01.5+00"), or of a TIMESTAMP taken as UTC. */
-export function parseTimestamp(s: string): Date | undefined {
-  const m = TS.exec(s);
-  if (!m) return undefined;
-  const offset = m[3] ? `${m[3]}:${m[4] ?? '00'}` : 'Z';
-  const t = new Date(`${m[1]}T${m[2]}${offset}`);
-  return Number.isNaN(t.getTime()) ? undefined : t;
-}
-
-/** A UTC instant shifted to the wall clock of timeZone, as the Date Excel should show (Excel has no zones). */
-export function wallClock(t: Date, timeZone: string): Date {
-  if (timeZone === 'UTC') return t;
-  return new Date(t.getTime() + tzOffset(timeZone, t) * 60_000);
-}
-
-export function dayToDate(s: string): Date | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  return m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : undefined;
-}
+export { HAS_OFFSET, parseTimestamp, wallClock, dayToDate };
 
 /** Convert one JSON value (getRowsJson) to what the cell holds for the column's format. */
 export function toCellValue(value: unknown, format: ColumnFormat, timeZone: string): CellValue {

@@ -1,5 +1,6 @@
 // The parts every chart shares: a frame with margins, a "nice" currency y-axis, day labels, a legend, and SVG text
 // escaping. Charts are plain SVG strings (no charting package): rendered to PNG by png.ts.
+import { escapeText } from '../../present/html.ts';
 
 export interface Frame {
   width: number;
@@ -16,9 +17,8 @@ export const GRID = '#e5e7eb';
 // Okabe–Ito-like palette: distinguishable for colour-blind readers and in greyscale print
 export const PALETTE = ['#3b6ea8', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00', '#8c8c8c', '#f0e442'];
 
-export function esc(s: string): string {
-  return s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+/** Text inside the SVG: the one escaper of the pages (src/present/html.ts). */
+export const esc = escapeText;
 
 /** $0, $850, $1.2k, $12k, $1.5M – short enough for an axis. */
 export function usdShort(v: number): string {

@@ -2,3 +2,4 @@
 // the email.
 export { buildChart, type RenderedChart } from './build-chart.ts';
 export { findChartFont, type ChartFont } from './png.ts';
+export { groupChartData, groupChartSvg, type GroupDay } from './group-chart.ts';

@@ -1,7 +1,7 @@
 // A report as one self-contained HTML page: the same definition, the same report session (clock, view cache,
 // accounts) and the same queries as the workbook, the summary from the same model (summary-content.ts), every table
-// sheet a section. The page is built here as text – `serve` builds its pages with reportPage() too – and a file is
-// written atomically, like the workbook. Large tables show their first rows and say where the rest is: the page
+// sheet a section, composed from the presentation layer (src/present) – `serve` shows reportPage() too – and a file
+// is written atomically, like the workbook. Large tables show their first rows and say where the rest is: the page
 // stays small enough to mail (the nightly demo is well under 1 MB).
 import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,39 +9,35 @@ import { moveIntoPlace, temporaryBeside } from '../../outputs/atomic-file.ts';
 import { checkFileOutput } from '../../outputs/output-guard.ts';
 import { displayPath } from '../../util/display-path.ts';
 import { VERSION } from '../../version.ts';
-import { instantText } from '../cells/index.ts';
 import { bareSql, queryAll, queryColumns } from '../query.ts';
-import { workbookFileName } from '../render.ts';
+import { html, instantText, pageDocument, sectionId, section, type Link, type Markup } from '../../present/index.ts';
+import { htmlFileName, sectionCsvName, workbookFileName } from '../file-names.ts';
 import { sheetSql, type ReportSession } from '../report-session.ts';
+import { resultTotals } from '../result-totals.ts';
 import { readSummary } from '../summary-content.ts';
 import { resolveColumns } from '../table-columns.ts';
-import { sqlStats } from '../workbook/index.ts';
-import { esc, htmlPage, sectionId } from './page.ts';
 import { summarySection, tableSection, type HtmlTable } from './sections.ts';
 
 /** Rows a table section shows; the rest is in the workbook and behind `gpuledger query`. */
 export const HTML_ROW_LIMIT = 500;
 
 export interface PageOptions {
-  formAction: "'self'" | "'none'";
+  /** A served page: its path (the site's navigation marks it). A file: undefined. */
+  servedAt?: string;
   rowLimit?: number;
-  /** Extra header HTML (serve: the period picker and links). */
-  controls?: string;
+  /** Header controls (serve: the period picker). */
+  controls?: Markup;
   /** Where the whole of a cut table can be had (file: the workbook; serve: the CSV route). */
   fullTable?: (sheet: string) => string;
   /** A link to every row of a table section as CSV (serve). */
   csvHref?: (sheet: string) => string;
 }
 
-export function htmlFileName(report: string, periodLabel: string): string {
-  return `gpuledger-${report}-${periodLabel}.html`;
-}
-
 /** The report of a session as one HTML document. */
 export async function reportPage(session: ReportSession, options: PageOptions): Promise<{ html: string; sections: { name: string; rows: number; shown: number }[] }> {
   const { store, def, clock, timeZone, font, heading } = session;
   const limit = options.rowLimit ?? HTML_ROW_LIMIT;
-  const parts: string[] = [];
+  const parts: Markup[] = [];
   const sections: { name: string; rows: number; shown: number }[] = [];
   const queries: { sheet: string; sql: string }[] = [];
   for (const [i, sheet] of def.sheets.entries()) {
@@ -61,7 +57,7 @@ export async function reportPage(session: ReportSession, options: PageOptions): 
     queries.push({ sheet: sheet.name, sql });
     const resultColumns = await queryColumns(store, sql, clock.params, where);
     const columns = resolveColumns({ columns: sheet.columns, where }, resultColumns);
-    const stats = await sqlStats(store, { sql, where }, columns, resultColumns.length, clock.params);
+    const stats = await resultTotals(store, { sql, where }, columns, resultColumns.length, clock.params);
     // the first rows only: with the limit in the SQL, DuckDB keeps the top rows of the order instead of sorting all
     // of them (a month of Detail on a large account: ~1 s less)
     const first = await queryAll(store, `select * from (\n${bareSql(sql)}\n) as q limit ${limit}`, clock.params, where);
@@ -74,27 +70,19 @@ export async function reportPage(session: ReportSession, options: PageOptions): 
       totals: stats.totals,
       emptyText: sheet.emptyText,
     };
-    const fullTableNote = options.fullTable?.(sheet.name);
-    const moreNote = `The first ${rows.length.toLocaleString('en-US')} of ${stats.rows.toLocaleString('en-US')} rows (the totals are of all of them)${fullTableNote ? `; ${fullTableNote}` : ''}.`;
-    parts.push(tableSection({ name: sheet.name, title: sheet.title ?? sheet.name, description: sheet.description, lines: [], table, csvName: `${def.name}-${clock.period.label}-${sectionId(sheet.name).slice(2)}.csv`, timeZone, moreNote, csvHref: options.csvHref?.(sheet.name) }));
+    const csvName = sectionCsvName(def.name, clock.period.label, sectionId(sheet.name).slice(2));
+    parts.push(tableSection({ name: sheet.name, title: sheet.title ?? sheet.name, description: sheet.description, table, csvName, timeZone, rest: options.fullTable?.(sheet.name), csvHref: options.csvHref?.(sheet.name) }));
     sections.push({ name: sheet.name, rows: stats.rows, shown: rows.length });
     took();
   }
   if (def.metadataSheet) parts.push(aboutSection(session, queries));
   const h = heading(def.title);
-  const html = htmlPage({
-    title: def.title,
-    lines: h.lines,
-    simulatedAccounts: session.simulatedAccounts,
-    nav: [...def.sheets.map((s) => [s.name, `#${sectionId(s.name)}`] as [string, string]), ...(def.metadataSheet ? [['About', '#s-about'] as [string, string]] : [])],
-    body: parts.join(''),
-    formAction: options.formAction,
-    controls: options.controls,
-  });
-  return { html, sections };
+  const contents: Link[] = [...def.sheets.map((s) => ({ label: s.name, href: `#${sectionId(s.name)}` })), ...(def.metadataSheet ? [{ label: 'About', href: '#s-about' }] : [])];
+  const page = pageDocument({ title: def.title, lines: h.lines, simulatedAccounts: session.simulatedAccounts, contents, servedAt: options.servedAt, controls: options.controls, body: html`${parts}` });
+  return { html: page, sections };
 }
 
-function aboutSection(s: ReportSession, queries: { sheet: string; sql: string }[]): string {
+function aboutSection(s: ReportSession, queries: { sheet: string; sql: string }[]): Markup {
   const facts: Array<[string, string]> = [
     ['Report', `${s.def.name} – ${s.def.title}`],
     ['Definition', displayPath(s.def.file)],
@@ -105,13 +93,11 @@ function aboutSection(s: ReportSession, queries: { sheet: string; sql: string }[
     ['Accounts', s.accounts.map((a) => (a.simulated ? `${a.account} (SIMULATED DATA)` : a.account)).join(', ') || '(none recorded)'],
     ['Amounts', 'USD; each cell keeps the exact amount (data-v, and in the CSV); totals are of every row, exact'],
   ];
-  return (
-    '<section id="s-about" aria-labelledby="s-about-h"><h2 id="s-about-h">About</h2><table class="facts"><tbody>' +
-    facts.map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td>${esc(v)}</td></tr>`).join('') +
-    '</tbody></table><details><summary>The queries behind each section</summary>' +
-    queries.map((q) => `<h3>${esc(q.sheet)}</h3><pre>${esc(q.sql.trim())}</pre>`).join('') +
-    '</details></section>\n'
-  );
+  return section({
+    id: 's-about',
+    title: 'About',
+    body: html`<table class="facts"><tbody>${facts.map(([k, v]) => html`<tr><th scope="row">${k}</th><td>${v}</td></tr>`)}</tbody></table><details><summary>The queries behind each section</summary>${queries.map((q) => html`<h3>${q.sheet}</h3><pre>${q.sql.trim()}</pre>`)}</details>`,
+  });
 }
 
 export interface RenderedHtml {
@@ -127,7 +113,6 @@ export async function writeHtmlReport(session: ReportSession, options: { rowLimi
   const workbook = workbookFileName(def.name, clock.period);
   log.info(`rendering ${def.name} as HTML for ${clock.period.title} to ${finalPath}`);
   const { html, sections } = await reportPage(session, {
-    formAction: "'none'",
     rowLimit: options.rowLimit,
     fullTable: (sheet) => `every row is on the '${sheet}' sheet of ${workbook} (gpuledger report --format xlsx)`,
   });

@@ -2,19 +2,11 @@
 // in the report is simulated – a red SIMULATED DATA banner, so nobody mistakes demo numbers for spend.
 import type { SheetWriter } from './xlsx-writer.ts';
 import { STYLE } from '../cells/index.ts';
+import { simulatedBanner } from '../../present/simulated.ts';
+import type { Heading } from '../heading.ts';
 
-export const SIMULATED_LABEL = 'SIMULATED DATA';
-
-export interface Heading {
-  title: string;
-  lines: readonly string[];
-  /** Simulated accounts in the report (empty: no banner). */
-  simulatedAccounts: readonly string[];
-}
-
-export function simulatedBanner(accounts: readonly string[]): string {
-  return `${SIMULATED_LABEL} – account${accounts.length > 1 ? 's' : ''} ${accounts.join(', ')} ${accounts.length > 1 ? 'are' : 'is'} simulated by gpuledger's demo, not real spend`;
-}
+export { SIMULATED_LABEL, simulatedBanner } from '../../present/simulated.ts';
+export type { Heading } from '../heading.ts';
 
 /** How many rows writeHeading writes (known before the sheet is opened, for its print titles). */
 export function headingRows(heading: Heading): number {

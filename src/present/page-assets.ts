@@ -18,6 +18,7 @@ p.sub, p.note { color: var(--muted); margin: 2px 0 8px; }
 .banner { background: var(--banner); color: var(--banner-fg); font-weight: 700; padding: 6px 12px; border-radius: 4px; display: inline-block; margin: 6px 0; }
 nav.sections { display: flex; flex-wrap: wrap; gap: 4px 14px; margin: 8px 0 0; }
 nav.sections a, a { color: var(--accent); }
+nav.sections a[aria-current="page"], nav a[aria-current="page"] { color: var(--fg); font-weight: 650; text-decoration: none; }
 main { padding: 0 24px 32px; max-width: 1400px; }
 .figures { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 10px; margin: 8px 0; }
 .figure { border: 1px solid var(--line); border-radius: 6px; padding: 8px 12px; background: var(--card); }
@@ -48,6 +49,8 @@ table.fit { width: 100%; }
 button.all-cols { display: none; }
 table.facts { width: auto; min-width: 0; } table.facts td { white-space: normal; overflow-wrap: anywhere; }
 pre { overflow-x: auto; }
+ul.examples pre { margin: 2px 0 10px; padding: 6px 8px; background: var(--head); border-radius: 4px; }
+details > summary { cursor: pointer; padding: 2px 0; } details > .scroll { margin: 4px 0 12px; }
 table { border-collapse: separate; border-spacing: 0; width: max-content; min-width: 100%; font-variant-numeric: tabular-nums; }
 th, td { padding: 4px 10px; border-bottom: 1px solid var(--line); text-align: left; white-space: nowrap; }
 thead th { position: sticky; top: 0; background: var(--head); z-index: 1; }
