@@ -43,6 +43,8 @@ export interface ExploreRequest {
   unitMetric: string | undefined;
   /** Figures as loaded at a past moment: as written in the URL, and the moment (a day means its end), or undefined for now. */
   asOf: { text: string; at: string } | undefined;
+  /** The restatements view: each figure as loaded at this moment beside the figure now (changed-since.ts). */
+  changedSince: { text: string; at: string } | undefined;
 }
 
 /** The longest range one request may cover: a day granularity over it is still a table a person reads. */
@@ -50,7 +52,16 @@ export const MAX_DAYS = 1100;
 
 const DAY_TEXT = /^\d{4}-\d{2}-\d{2}$/;
 const ACCEPTED_BY = `${PLAIN_DIMENSIONS.join(', ')} or category:<name>`;
-const PARAMETERS = ['from', 'to', 'preset', 'granularity', 'by', 'filter', 'metric', 'as_of'] as const;
+const PARAMETERS = ['from', 'to', 'preset', 'granularity', 'by', 'filter', 'metric', 'as_of', 'changed_since'] as const;
+
+const momentText = (name: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?Z)?$/, `${name} must be a day (YYYY-MM-DD, its end) or a UTC moment (YYYY-MM-DDTHH:MM:SSZ)`)
+    .refine((s) => !Number.isNaN(Date.parse(s.length === 10 ? `${s}T00:00:00Z` : s)), `${name} must be a real day or moment`);
+
+/** A day means its end: everything loaded by then. */
+const moment = (text: string | undefined) => (text === undefined ? undefined : { text, at: text.length === 10 ? `${text}T23:59:59.999Z` : text });
 
 const dayText = (name: string) =>
   z
@@ -68,12 +79,8 @@ const rawSchema = z.object({
   by: z.array(z.string()).transform((list) => list.filter((b) => b !== '')),
   filter: z.array(z.string()).transform((list) => list.filter((f) => f.trim() !== '')),
   metric: optional(z.string().regex(METRIC_TEXT, 'metric must be cost, gpu_hours or unit_cost:<metric> (a metric of metrics_daily, e.g. unit_cost:images)')),
-  as_of: optional(
-    z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?Z)?$/, 'as_of must be a day (YYYY-MM-DD, its end) or a UTC moment (YYYY-MM-DDTHH:MM:SSZ)')
-      .refine((s) => !Number.isNaN(Date.parse(s.length === 10 ? `${s}T00:00:00Z` : s)), 'as_of must be a real day or moment'),
-  ),
+  as_of: optional(momentText('as_of')),
+  changed_since: optional(momentText('changed_since')),
 });
 
 export function parseDimension(text: string, what: string): Dimension {
@@ -158,6 +165,7 @@ export function parseExploreRequest(search: URLSearchParams, today: string): Exp
     filter: search.getAll('filter'),
     metric: single('metric'),
     as_of: single('as_of'),
+    changed_since: single('changed_since'),
   });
   if (!parsed.success) throw new ExploreRequestError(parsed.error.issues[0]!.message);
   const raw = parsed.data;
@@ -176,10 +184,22 @@ export function parseExploreRequest(search: URLSearchParams, today: string): Exp
   const filters = raw.filter.map(parseFilter);
   const categories = new Set([...by, ...filters.map((f) => f.dimension)].flatMap((d) => (d.kind === 'category' ? [d.category] : [])));
   if (categories.size > 1) throw new ExploreRequestError(`one allocation category per view (each splits the same cost its own way); got ${[...categories].join(', ')}`);
-  const asOf = raw.as_of === undefined ? undefined : { text: raw.as_of, at: raw.as_of.length === 10 ? `${raw.as_of}T23:59:59.999Z` : raw.as_of };
   const metric = METRIC_TEXT.exec(raw.metric ?? 'cost')!;
   const unitMetric = metric[2];
-  return { ...range, preset: raw.preset, granularity: raw.granularity ?? 'day', by, filters, metric: unitMetric !== undefined ? 'unit_cost' : (metric[1] as Metric), unitMetric, asOf };
+  if (raw.changed_since !== undefined && raw.as_of !== undefined) throw new ExploreRequestError('changed_since compares the figures then with the figures now; give as_of or changed_since, not both');
+  // the restatement log keeps billing totals; a unit cost's quantity (metrics_daily) has no history to compare with
+  if (raw.changed_since !== undefined && unitMetric !== undefined) throw new ExploreRequestError('changed_since compares cost or gpu_hours; a unit cost has no restatement log (use metric=cost)');
+  return {
+    ...range,
+    preset: raw.preset,
+    granularity: raw.granularity ?? 'day',
+    by,
+    filters,
+    metric: unitMetric !== undefined ? 'unit_cost' : (metric[1] as Metric),
+    unitMetric,
+    asOf: moment(raw.as_of),
+    changedSince: moment(raw.changed_since),
+  };
 }
 
 /** The URL parameters of a request, in a stable order: the link for a view (a preset stays a preset). */
@@ -192,5 +212,6 @@ export function requestParams(r: ExploreRequest): URLSearchParams {
   for (const f of r.filters) p.append('filter', filterText(f));
   if (r.metric !== 'cost') p.set('metric', r.metric === 'unit_cost' ? `unit_cost:${r.unitMetric}` : r.metric);
   if (r.asOf) p.set('as_of', r.asOf.text);
+  if (r.changedSince) p.set('changed_since', r.changedSince.text);
   return p;
 }

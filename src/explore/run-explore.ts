@@ -1,6 +1,7 @@
 // Answering one explorer request on an open store: the request parsed against the data's current day, its category
 // and filter values checked against the facts (an unknown one is refused, naming some that exist), then the page's
-// or the CSV's statement – on the figures as loaded at `as_of` when asked (as-of.ts).
+// or the CSV's statement – on the figures as loaded at `as_of` when asked (as-of.ts), or, with `changed_since`, the
+// cells restated since then (changed-since.ts).
 import { importedWholeAccountMetrics } from '../metrics/imported-metrics.ts';
 import type { Config } from '../config/schema.ts';
 import { columnsOf } from '../query/column-kinds.ts';
@@ -8,6 +9,7 @@ import type { Store } from '../store/database.ts';
 import type { Table } from '../util/table-text.ts';
 import { anomalyDays, type AnomalyMark } from './anomalies.ts';
 import { withFiguresAsOf } from './as-of.ts';
+import { changesSince, changesTable, type Changes } from './changed-since.ts';
 import { matchingBudgets, type DrawnBudget } from './budgets.ts';
 import { csvQuery, pageQuery, someValuesQuery, unitMetricsQuery, valueExistsQuery } from './build-query.ts';
 import { divideMicros, exploreTable, periodStarts, type ExploreTable, type PageRow } from './explore-table.ts';
@@ -82,8 +84,21 @@ export async function exploreAnswer(store: Store, config: Config, r: ExploreRequ
   });
 }
 
+/** The cells of the view restated since `changed_since`: before, now and the difference. */
+export async function exploreChanges(store: Store, r: ExploreRequest): Promise<Changes> {
+  try {
+    await checkValues(store, r);
+  } catch (error) {
+    // a group removed since (a record gone in a later load) is still a filter here: it was in the figures then
+    if (!(error instanceof ExploreRequestError)) throw error;
+    await withFiguresAsOf(store, r.changedSince?.at, () => checkValues(store, r)).catch(() => Promise.reject(error));
+  }
+  return changesSince(store, r);
+}
+
 /** The CSV's rows, each column kind from its DuckDB type: written as `gpuledger query --format csv` writes a result. */
 export async function exploreCsvTable(store: Store, r: ExploreRequest): Promise<Table> {
+  if (r.changedSince) return changesTable(await exploreChanges(store, r));
   await checkValues(store, r);
   return withFiguresAsOf(store, r.asOf?.at, async () => {
     const q = csvQuery(r);

@@ -1,11 +1,13 @@
 // The cost explorer page (/explore): a GET form whose state is the URL – a view is a link –, the chart of the groups
 // over time with the matching budgets and the anomaly days, and the table of groups × periods with totals, shares and
 // the change against the previous range of the same length; every group a link that adds it as a filter. The figures
-// are the explorer's (src/explore/); this file only draws them, every value through the html template.
+// are the explorer's (src/explore/); this file only draws them, every value through the html template. With
+// changed_since the page is the restatements view instead: the cells whose figure moved since then, before and now.
 import type { Config } from '../config/schema.ts';
 import { exploreChartSvg } from '../explore/chart.ts';
+import type { Changes } from '../explore/changed-since.ts';
 import type { ExploreGroup } from '../explore/explore-table.ts';
-import { allocationCategories, exploreAnswer, offeredUnitMetrics, readExploreRequest, type ExploreAnswer } from '../explore/run-explore.ts';
+import { allocationCategories, exploreAnswer, exploreChanges, offeredUnitMetrics, readExploreRequest, type ExploreAnswer } from '../explore/run-explore.ts';
 import { dimensionText, filterText, GRANULARITIES, PLAIN_DIMENSIONS, PRESETS, requestParams, type Dimension, type ExploreRequest, type Filter } from '../explore/request.ts';
 import { html, joinHtml, trustedMarkup, type Markup } from '../present/html.ts';
 import type { Store } from '../store/database.ts';
@@ -86,6 +88,7 @@ function controls(r: ExploreRequest, categories: string[], unitMetrics: string[]
 <label>Metric <select name="metric">${option('cost', 'Cost (USD)', r.metric === 'cost')}${option('gpu_hours', 'GPU-hours', r.metric === 'gpu_hours')}${unitMetrics.map((m) => option(`unit_cost:${m}`, `Cost per ${m}`, r.unitMetric === m))}</select></label>
 <label>Add filter <input name="filter" value="" placeholder="template:name, -family:storage"></label>
 <label>As loaded at <input name="as_of" value="${r.asOf?.text ?? ''}" placeholder="YYYY-MM-DD or …T12:00:00Z"></label>
+<label>Changed since <input name="changed_since" value="${r.changedSince?.text ?? ''}" placeholder="YYYY-MM-DD or …T12:00:00Z"></label>
 ${kept}<button type="submit">Show</button>
 <a class="button" href="${explorerLink(r, () => {}, '/explore.csv')}" download>Download CSV</a>
 </form>`;
@@ -116,10 +119,12 @@ function groupCells(a: ExploreAnswer, g: ExploreGroup): Markup {
   );
 }
 
+const valueText = (r: ExploreRequest) => (r.metric === 'cost' ? (v: string) => usdText(v) : r.metric === 'gpu_hours' ? hoursText : unitText);
+
 function table(a: ExploreAnswer): Markup {
   const r = a.request;
   const t = a.table;
-  const value = r.metric === 'cost' ? (v: string) => usdText(v) : r.metric === 'gpu_hours' ? hoursText : unitText;
+  const value = valueText(r);
   const num = (v: string | null) => (v === null ? html`<td class="num" data-v="">–</td>` : html`<td class="num" data-v="${v}">${value(v)}</td>`);
   const pct = (v: string | null, change: boolean) => {
     if (v === null) return html`<td class="num" data-v="">–</td>`;
@@ -160,8 +165,43 @@ function chart(a: ExploreAnswer): Markup {
   return html`<figure class="chart" role="img" aria-label="${`Stacked chart of ${series.length} groups over ${a.table.periods.length} periods`}">${trustedMarkup(svg)}</figure>${notes.length ? html`<p class="note">${joinHtml(notes, ' ')}</p>` : ''}`;
 }
 
+/** The restatements view: one row per period and group whose figure moved, and a one-line verdict. */
+function changesSection(r: ExploreRequest, c: Changes): Markup {
+  const value = valueText(r);
+  const signed = (v: string) => (r.metric === 'cost' ? usdText(v, { signed: true }) : `${decimalStringToMicros(v) > 0n ? '+' : ''}${value(v)}`);
+  const num = (v: string | null) => (v === null ? html`<td class="num" data-v="">–</td>` : html`<td class="num" data-v="${v}">${value(v)}</td>`);
+  const diff = (v: string) => html`<td class="${decimalStringToMicros(v) > 0n ? 'num up' : 'num down'}" data-v="${v}">${signed(v)}</td>`;
+  const since = c.since.text;
+  const now = explorerLink(r, (p) => p.delete('changed_since'));
+  const then = explorerLink(r, (p) => (p.delete('changed_since'), p.set('as_of', since)));
+  const links = html`<p class="note">The figures as loaded then come from the restatement log, as with as_of. <a href="${now}">The view now</a> · <a href="${then}">the view as loaded at ${since}</a>.</p>`;
+  if (c.cells.length === 0) {
+    return html`<p class="verdict" id="changes-verdict">No restatement since ${since}: every figure of this view (${value(c.now)} in all) is as loaded then.</p>${links}`;
+  }
+  const n = c.cells.length;
+  const verdict = html`<p class="verdict" id="changes-verdict">${n} ${n === 1 ? 'figure' : 'figures'} restated since ${since}: the view's total moved by ${signed(c.difference)}, from ${value(c.before)} to ${value(c.now)}.</p>`;
+  const head = html`<tr><th scope="col" class="pin-l">Period</th>${r.by.map((d) => html`<th scope="col">${dimensionLabel(d)}</th>`)}<th scope="col" class="num">As loaded at ${since}</th><th scope="col" class="num">Now</th><th scope="col" class="num">Difference</th></tr>`;
+  const rows = c.cells.map(
+    (cell) =>
+      html`<tr><th scope="row" class="pin-l">${cell.period}</th>${cell.keys.map((key, i) => {
+        const name = cell.names[i] ?? key;
+        return html`<th scope="row" data-v="${key}">${name}${name !== key ? html` <span class="cue">${key}</span>` : ''}</th>`;
+      })}${num(cell.before)}${num(cell.now)}${diff(cell.difference)}</tr>`,
+  );
+  const total = html`<tr class="total"><th scope="row" class="pin-l" colspan="${r.by.length + 1}">Whole view</th>${num(c.before)}${num(c.now)}${diff(c.difference)}</tr>`;
+  return html`${verdict}<div class="scroll" tabindex="0" role="region" aria-label="Restated figures"><table id="changes-table"><thead>${head}</thead><tbody>${rows}</tbody><tfoot>${total}</tfoot></table></div>
+<p class="note">Only the periods and groups whose figure moved; – where the group had nothing. The differences add up to the whole view's.</p>${links}`;
+}
+
 export async function explorePage(store: Store, ctx: PageContext, config: Config): Promise<string> {
   const request = await readExploreRequest(store, ctx.url.searchParams);
+  if (request.changedSince) {
+    const [changes, categories, unitMetrics] = [await exploreChanges(store, request), await allocationCategories(store), await offeredUnitMetrics(store)];
+    const r = request;
+    const lines = [`${r.from} – ${r.to}, per ${r.granularity} · ${r.metric === 'cost' ? 'amounts in USD' : 'estimated GPU-hours'}`, `What changed since ${changes.since.at}`];
+    const body = html`<section id="s-changes">${filterList(r)}${changesSection(r, changes)}</section>`;
+    return servedPage(ctx, 'Cost explorer: restatements', lines, body, controls(r, categories, unitMetrics));
+  }
   const [answer, categories, unitMetrics] = [await exploreAnswer(store, config, request), await allocationCategories(store), await offeredUnitMetrics(store)];
   const r = answer.request;
   const lines = [

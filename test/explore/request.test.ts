@@ -7,7 +7,7 @@ const parse = (query: string) => parseExploreRequest(new URLSearchParams(query),
 
 describe('explorer parameters', () => {
   it('defaults to the month to date by family, per day, cost', () => {
-    expect(parse('')).toEqual({ from: '2026-11-01', to: '2026-11-20', preset: undefined, granularity: 'day', by: [{ kind: 'plain', name: 'family' }], filters: [], metric: 'cost', unitMetric: undefined, asOf: undefined });
+    expect(parse('')).toEqual({ from: '2026-11-01', to: '2026-11-20', preset: undefined, granularity: 'day', by: [{ kind: 'plain', name: 'family' }], filters: [], metric: 'cost', unitMetric: undefined, asOf: undefined, changedSince: undefined });
   });
 
   it.each([
@@ -45,6 +45,11 @@ describe('explorer parameters', () => {
     expect(parse('as_of=2026-11-02T10:00:00Z').asOf).toEqual({ text: '2026-11-02T10:00:00Z', at: '2026-11-02T10:00:00Z' });
   });
 
+  it('reads changed_since as as_of: a day means its end', () => {
+    expect(parse('changed_since=2026-11-02').changedSince).toEqual({ text: '2026-11-02', at: '2026-11-02T23:59:59.999Z' });
+    expect(parse('changed_since=2026-11-02T10:00:00Z')).toMatchObject({ asOf: undefined, changedSince: { text: '2026-11-02T10:00:00Z', at: '2026-11-02T10:00:00Z' } });
+  });
+
   it('reads a unit cost of a named metric', () => {
     expect(parse('metric=unit_cost:images')).toMatchObject({ metric: 'unit_cost', unitMetric: 'images' });
     expect(parse('metric=gpu_hours')).toMatchObject({ metric: 'gpu_hours', unitMetric: undefined });
@@ -55,6 +60,8 @@ describe('explorer parameters', () => {
     expect(parseExploreRequest(requestParams(unit), TODAY)).toEqual(unit);
     const r = parse('preset=30d&granularity=week&by=resource&by=family&filter=-family:storage&metric=gpu_hours&as_of=2026-11-02');
     expect(parseExploreRequest(requestParams(r), TODAY)).toEqual(r);
+    const since = parse('preset=7d&by=template&changed_since=2026-11-02T10:00:00Z');
+    expect(parseExploreRequest(requestParams(since), TODAY)).toEqual(since);
     const custom = parse('from=2026-10-03&to=2026-10-09');
     expect(parseExploreRequest(requestParams(custom), '2030-01-01')).toEqual(custom);
   });
@@ -75,8 +82,11 @@ describe('explorer parameters', () => {
     ['from=2026-11-02&to=2026-11-01', 'from (2026-11-02) is after to (2026-11-01)'],
     ['from=2020-01-01&to=2026-01-01', 'the range covers 2193 days; at most 1100'],
     ['granularity=day&granularity=week', 'granularity is given 2 times; give it once'],
-    ['period=2026-11', "unknown parameter 'period': /explore takes from, to, preset, granularity, by, filter, metric, as_of"],
+    ['period=2026-11', "unknown parameter 'period': /explore takes from, to, preset, granularity, by, filter, metric, as_of, changed_since"],
     ['as_of=last tuesday', 'as_of must be a day (YYYY-MM-DD, its end) or a UTC moment (YYYY-MM-DDTHH:MM:SSZ)'],
+    ['changed_since=yesterday', 'changed_since must be a day (YYYY-MM-DD, its end) or a UTC moment (YYYY-MM-DDTHH:MM:SSZ)'],
+    ['changed_since=2026-11-02&as_of=2026-11-05', 'changed_since compares the figures then with the figures now; give as_of or changed_since, not both'],
+    ['changed_since=2026-11-02&metric=unit_cost:images', 'changed_since compares cost or gpu_hours; a unit cost has no restatement log (use metric=cost)'],
   ])('refuses %s', (query, message) => {
     expect(() => parse(query)).toThrow(message);
   });
