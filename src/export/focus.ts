@@ -9,9 +9,9 @@ import { createScratchFolder } from '../outputs/scratch-folder.ts';
 import { copyToStandardOutput, STANDARD_OUTPUT } from '../outputs/standard-output.ts';
 import type { Store } from '../store/database.ts';
 import { isGpuledgerError, StoreError } from '../util/errors.ts';
+import type { FocusFormat } from './focus-formats.ts';
 
-export const FOCUS_FORMATS = ['parquet', 'csv'] as const;
-export type FocusFormat = (typeof FOCUS_FORMATS)[number];
+export { FOCUS_FORMATS, type FocusFormat } from './focus-formats.ts';
 
 export interface ExportSummary {
   path: string;

@@ -5,6 +5,8 @@ import { listViewFiles } from '../transform/views.ts';
 
 export { firstSentence } from '../transform/view-descriptions.ts';
 
+const MACRO = /^\s*create\s+(or\s+replace\s+)?macro\b/im;
+
 export interface PublicView {
   name: string;
   layer: string;
@@ -17,7 +19,8 @@ export interface ListedView extends PublicView {
 
 /** Every view: the public ones, then (with `all`) the internal ones – each group in layer and name order. */
 export function listViews(options: { all?: boolean } = {}): ListedView[] {
-  const views = listViewFiles().map((v) => ({ name: v.name, layer: v.layer, description: oneLineDescription(v.description), internal: isInternalView(v.name) }));
+  // a macro is a building block, not a relation a person can select from, whatever its name's layer says
+  const views = listViewFiles().map((v) => ({ name: v.name, layer: v.layer, description: oneLineDescription(v.description), internal: isInternalView(v.name) || MACRO.test(v.sql) }));
   return [...views.filter((v) => !v.internal), ...(options.all ? views.filter((v) => v.internal) : [])];
 }
 

@@ -2,21 +2,13 @@
 // then read again after T at 500 USD (a restatement) with a new record. The loads go through the real loader, which
 // records the restatements as a sync does; serve reads the published file. A reader answering with its own
 // allocation rules keeps answering with them after an as_of view (the as-of shadow shares their temp catalog).
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBillingPage, type SpooledPage } from '../../src/extract/load-billing.ts';
-import { startRun } from '../../src/extract/runs.ts';
-import { BILLING_SOURCE_DEFS } from '../../src/model/index.ts';
 import { startServe, type RunningServer } from '../../src/serve/index.ts';
-import { openStore } from '../../src/store/database.ts';
-import { refreshMaterialized } from '../../src/transform/materialize.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { testConfig } from '../helpers/report-fixtures.ts';
 import { get } from '../helpers/raw-http.ts';
-import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
-
-const DAY = 86_400_000;
+import { restatedDatabase } from '../helpers/restated-database.ts';
+import type { TempDir } from '../helpers/temp-dir.ts';
 
 describe('the cost explorer as loaded at a past moment', () => {
   let tmp: TempDir;
@@ -25,43 +17,7 @@ describe('the cost explorer as loaded at a past moment', () => {
   let day: string;
 
   beforeAll(async () => {
-    tmp = tempDir('gpuledger-explore-as-of-');
-    const store = await openStore({ path: tmp.db, command: 'test' });
-    const runId = await startRun(store, 'sync', 'test');
-    const start = new Date(Math.floor(Date.now() / DAY) * DAY - 2 * DAY);
-    const end = new Date(start.getTime() + DAY);
-    day = start.toISOString().slice(0, 10);
-    const record = (id: string, total: string) => ({ startTime: start.toISOString(), endTime: end.toISOString(), podId: id, totalAmount: Number(total), gpuAmount: Number(total), cpuAmount: 0, diskAmount: 0 });
-    let pages = 0;
-    const page = (records: ReturnType<typeof record>[]): SpooledPage => {
-      const file = join(tmp.dir, `page-${++pages}.json`);
-      writeFileSync(file, JSON.stringify(records));
-      return {
-        route: 'pods',
-        path: '/v2/billing/pods',
-        what: `GET /v2/billing/pods [${start.toISOString()}, ${end.toISOString()}) day`,
-        query: { startTime: start, endTime: end, bucketSize: 'day' },
-        file,
-        recordCount: records.length,
-        stated: { recordCount: records.length, totals: {} },
-        read: 'split',
-        bytes: 100,
-        warnings: [],
-      };
-    };
-    const load = (p: SpooledPage) =>
-      loadBillingPage(
-        { store, runId, account: 'acme', def: BILLING_SOURCE_DEFS.pods, bucketSize: 'day', serverNow: new Date(), completeThrough: end, lastOfRange: true },
-        p,
-        Object.values(BILLING_SOURCE_DEFS),
-      );
-    await load(page([record('pod-r', '10.000000'), record('pod-gone', '5.000000')]));
-    const first = await store.one<{ at: string }>(`select strftime(extracted_at, '%Y-%m-%dT%H:%M:%S.%gZ') as at from _meta_loads`);
-    knownAt = first!.at;
-    while (Date.now() <= new Date(knownAt).getTime() + 1) await new Promise((r) => setTimeout(r, 2));
-    await load(page([record('pod-r', '500.000000'), record('pod-new', '40.000000')]));
-    await refreshMaterialized(store);
-    await store.close();
+    ({ tmp, day, knownAt } = await restatedDatabase('gpuledger-explore-as-of-'));
     const allocation = { categories: { team: { rules: [{ value: 'research', match: { resource: 'pod-r' } }], default: 'other', split: [] } } };
     serve = await startServe({ dbPath: tmp.db, config: testConfig({ timeZone: 'UTC', allocation }), host: '127.0.0.1', port: 0, log: silentLogger, cacheAnswers: false });
   }, 60_000);

@@ -36,9 +36,7 @@ final as (
         day,
         cost,
         quantity,
-        case when quantity_micros > 0 then
-            ((2 * cost_micros * 1000000000 + quantity_micros) // (2 * quantity_micros))::decimal(38,0) * 0.000000001::decimal(10,9)
-        end as unit_cost,
+        int_unit_ratio(cost_micros, quantity_micros) as unit_cost,
         estimated,
     from joined
 )

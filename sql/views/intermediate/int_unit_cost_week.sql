@@ -42,9 +42,7 @@ final as (
         estimated,
         cost_7d,
         quantity_7d,
-        case when quantity_micros > 0 then
-            ((2 * cost_micros * 1000000000 + quantity_micros) // (2 * quantity_micros))::decimal(38,0) * 0.000000001::decimal(10,9)
-        end as unit_cost_7d,
+        int_unit_ratio(cost_micros, quantity_micros) as unit_cost_7d,
         estimated_7d,
     from integers
 )

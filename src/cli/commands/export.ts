@@ -5,7 +5,7 @@
 // gpuledger lake (issue 18 §1).
 import type { Command } from 'commander';
 import type { Store } from '../../store/database.ts';
-import { FOCUS_FORMATS, type FocusFormat } from '../../export/focus.ts';
+import { FOCUS_FORMATS, type FocusFormat } from '../../export/focus-formats.ts';
 import { UsageError } from '../../util/errors.ts';
 import { isStandardOutput, STANDARD_OUTPUT } from '../../outputs/standard-output.ts';
 import type { ExitState } from '../exit-state.ts';
