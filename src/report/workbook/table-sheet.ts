@@ -10,6 +10,7 @@ import type { Store } from '../../store/database.ts';
 import { ReportDefinitionError } from '../definition/index.ts';
 import { queryColumns, streamRawRows, type QueryColumn, type QueryParameters } from '../query.ts';
 import { cellStyle, COLORS, isNumericFormat, rawConverter, STYLE, toCellValue, type CellValue } from '../cells/index.ts';
+import { limitStreamMemory } from '../memory-budget.ts';
 import { resolveColumns } from '../table-columns.ts';
 import { wrappedRowHeight, wrapStyle } from './page-width.ts';
 import { headingRows, writeHeading } from './sheet-heading.ts';
@@ -118,14 +119,20 @@ export async function writeTableSheet(
     // the rows as sheet XML as they arrive (row-xml.ts): the same cells exceljs would write, at a fraction of the cost
     const rows = writer.rawRows(ws, styles);
     const values: CellValue[] = new Array(n);
-    for await (const chunk of streamRawRows(store, spec.sql, params, spec.where)) {
-      for (const raw of chunk) {
-        for (let i = 0; i < n; i++) values[i] = converters[i]!(raw[columns[i]!.index]!);
-        rows.add(values, wrapped.length ? rowHeight(values) : undefined);
+    // set before the stream starts and put back after it ends: a statement in between would end the stream
+    const unlimit = await limitStreamMemory(store);
+    try {
+      for await (const chunk of streamRawRows(store, spec.sql, params, spec.where)) {
+        for (const raw of chunk) {
+          for (let i = 0; i < n; i++) values[i] = converters[i]!(raw[columns[i]!.index]!);
+          rows.add(values, wrapped.length ? rowHeight(values) : undefined);
+        }
+        rows.flush();
+        written += chunk.length;
+        await writer.drain(ws);
       }
-      rows.flush();
-      written += chunk.length;
-      await writer.drain(ws);
+    } finally {
+      await unlimit();
     }
     if (written !== stats.rows) {
       // we hold the write lock, so the data cannot have changed between the two reads: the query is not deterministic
