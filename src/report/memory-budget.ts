@@ -14,21 +14,3 @@ export async function limitReportMemory(store: Store): Promise<() => Promise<voi
     await store.run('RESET memory_limit');
   };
 }
-
-/**
- * What DuckDB may hold while a large table streams: its sorted result otherwise stays in memory for the whole
- * stream (163 MB of 1M Detail rows, `duckdb_memory()`); at 96MB about 30 MB of it spills to the temp directory and
- * the render's peak RSS fell by ~80 MB at the same Detail time (bench/results/report.json, issue 28 §4).
- */
-export const STREAM_MEMORY_LIMIT = '96MB';
-
-/**
- * Lower DuckDB's memory limit until the returned function puts back the render's (REPORT_MEMORY_LIMIT: table sheets
- * are written inside a render; the setting's text is rounded, so it is not read back and set again).
- */
-export async function limitStreamMemory(store: Store): Promise<() => Promise<void>> {
-  await store.run(`SET memory_limit = '${STREAM_MEMORY_LIMIT}'`);
-  return async () => {
-    await store.run(`SET memory_limit = '${REPORT_MEMORY_LIMIT}'`);
-  };
-}

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { limitReportMemory, limitStreamMemory } from '../../src/report/memory-budget.ts';
+import { limitReportMemory } from '../../src/report/memory-budget.ts';
 import { renderReport } from '../../src/report/render.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { insertTwoAccounts } from './raw-billing.ts';
@@ -31,15 +31,5 @@ describe("the report's DuckDB memory limit", () => {
     writeDefinition(dir, 'broken', 'title: B\ndefaultPeriod: month_to_date\nsheets:\n  - { name: A, sql: select * from no_such_table }\n');
     await expect(renderReport({ store, config: testConfig({ reports: { directory: dir } }), report: 'broken', outDir: dir })).rejects.toThrow(/no_such_table/);
     expect(await limit()).toBe(before);
-  });
-
-  it('is lower while a large table streams, and the render\'s own limit again afterwards', async () => {
-    const restoreReport = await limitReportMemory(store);
-    const report = await limit();
-    const restore = await limitStreamMemory(store);
-    expect(await limit()).toBe('91.5 MiB'); // 96MB
-    await restore();
-    expect(await limit()).toBe(report);
-    await restoreReport();
   });
 });

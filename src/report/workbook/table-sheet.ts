@@ -10,7 +10,6 @@ import type { Store } from '../../store/database.ts';
 import { ReportDefinitionError } from '../definition/index.ts';
 import { queryColumns, streamRawRows, type QueryColumn, type QueryParameters } from '../query.ts';
 import { cellStyle, COLORS, isNumericFormat, rawConverter, STYLE, toCellValue, type CellValue } from '../cells/index.ts';
-import { limitStreamMemory } from '../memory-budget.ts';
 import { resolveColumns } from '../table-columns.ts';
 import { wrappedRowHeight, wrapStyle } from './page-width.ts';
 import { headingRows, writeHeading } from './sheet-heading.ts';
@@ -119,20 +118,14 @@ export async function writeTableSheet(
     // the rows as sheet XML as they arrive (row-xml.ts): the same cells exceljs would write, at a fraction of the cost
     const rows = writer.rawRows(ws, styles);
     const values: CellValue[] = new Array(n);
-    // set before the stream starts and put back after it ends: a statement in between would end the stream
-    const unlimit = await limitStreamMemory(store);
-    try {
-      for await (const chunk of streamRawRows(store, spec.sql, params, spec.where)) {
-        for (const raw of chunk) {
-          for (let i = 0; i < n; i++) values[i] = converters[i]!(raw[columns[i]!.index]!);
-          rows.add(values, wrapped.length ? rowHeight(values) : undefined);
-        }
-        rows.flush();
-        written += chunk.length;
-        await writer.drain(ws);
+    for await (const chunk of streamRawRows(store, spec.sql, params, spec.where)) {
+      for (const raw of chunk) {
+        for (let i = 0; i < n; i++) values[i] = converters[i]!(raw[columns[i]!.index]!);
+        rows.add(values, wrapped.length ? rowHeight(values) : undefined);
       }
-    } finally {
-      await unlimit();
+      rows.flush();
+      written += chunk.length;
+      await writer.drain(ws);
     }
     if (written !== stats.rows) {
       // we hold the write lock, so the data cannot have changed between the two reads: the query is not deterministic
