@@ -1,5 +1,5 @@
 // npm run bench:report – the nightly workbook with a 1,000,000-row Detail sheet, against a bare exceljs streaming
-// write of the same rows. Judged by: report wall time ÷ bare write time (goal ≤ 1.5) and the report process's peak
+// write of the same rows. Judged by: report wall time ÷ shared-style bare write time (goal ≤ 1.0, issue 28 §4) and the report process's peak
 // RSS (goal ≤ 400 MB). Each side runs in its own child process, so each RSS is its own. Writes
 // bench/results/report.json.
 //
@@ -8,7 +8,7 @@
 // exactly 1,000,000 rows for the month and every report view computes over them.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
@@ -162,6 +162,7 @@ async function main(): Promise<void> {
   const out = join(dir, 'out');
   mkdirSync(out);
   try {
+    const loadAtStart = loadavg().map((l) => Number(l.toFixed(2)));
     process.stderr.write(`building ${ROWS} cost rows in ${db} …\n`);
     const buildStarted = Date.now();
     await buildDatabase(db);
@@ -182,9 +183,11 @@ async function main(): Promise<void> {
       command: 'npm run bench:report',
       measuredAt: new Date().toISOString(),
       machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryMb: Math.round(totalmem() / 1e6), node: process.version },
+      // 1, 5 and 15 minute load averages: the machine is shared, so a figure is read beside them
+      loadAverage: { atStart: loadAtStart, atEnd: loadavg().map((l) => Number(l.toFixed(2))) },
       detailRows: ROWS,
       report: {
-        what: `gpuledger report --report nightly --period ${PERIOD}: every sheet (summary with two PNG charts, 7 table sheets, About) and the ${ROWS}-row Detail from cost_daily, streamed from DuckDB (open store + render, in its own process)`,
+        what: `gpuledger report --report nightly --period ${PERIOD}: every sheet (summary with two PNG charts, 7 table sheets, About) and the ${ROWS}-row Detail from cost_daily, streamed from DuckDB (open store + render, in its own process); the Detail's data rows are written as sheet XML by src/report/workbook/row-xml.ts, not through exceljs rows – the same XML text exceljs writes for the same values and styles (test/report/workbook/xlsx-writer.test.ts compares them byte for byte)`,
         wallMs: report.wallMs,
         processWallMs: report.processWallMs,
         peakRssMb: report.maxRssMb,
@@ -204,7 +207,7 @@ async function main(): Promise<void> {
         workbookBytes: baseline.bytes,
       },
       baselineSharedStyles: {
-        what: 'as baseline, but every cell gets its column\'s one shared style object (what the report does; exceljs resolves a style once per object)',
+        what: 'as baseline, but every cell gets its column\'s one shared style object (exceljs resolves a style once per object): the fastest honest way to write these cells with exceljs; the report writes the same cells\' XML itself (see report.what)',
         wallMs: shared.wallMs,
         peakRssMb: shared.maxRssMb,
         workbookBytes: shared.bytes,
@@ -212,13 +215,13 @@ async function main(): Promise<void> {
       ratios: {
         wallTimeVsBaseline: Number((report.wallMs / baseline.wallMs).toFixed(3)),
         wallTimeVsSharedStyleBaseline: Number((report.wallMs / shared.wallMs).toFixed(3)),
-        wallTimeGoal: 1.5,
+        wallTimeGoal: 1.0,
         peakRssMb: report.maxRssMb,
         detailFromTablePeakRssMb: detailTable.maxRssMb,
         peakRssGoalMb: 400,
       },
       goals: {
-        wallTimeVsSharedStyleBaseline: goal(report.wallMs / shared.wallMs, 1.5),
+        wallTimeVsSharedStyleBaseline: goal(report.wallMs / shared.wallMs, 1.0),
         peakRssMb: goal(report.maxRssMb, 400),
       },
       databaseBuildMs: buildMs,

@@ -9,6 +9,8 @@
 // taken on purpose, with test/report/workbook/xlsx-writer.test.ts (which reads the result back) run against it.
 import ExcelJS from 'exceljs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { CellValue } from '../cells/index.ts';
+import { createRowXml, type StyleIds } from './row-xml.ts';
 
 export interface SheetImage {
   png: Buffer;
@@ -37,8 +39,20 @@ export interface PrintFooter {
   center: string;
 }
 
+/** Data rows written as sheet XML text (row-xml.ts) instead of exceljs rows: see rawRows. */
+export interface RawRows {
+  add(values: readonly CellValue[], height?: number): void;
+  /** Hand the rows added since the last flush to the sheet's part (then drain() as after exceljs rows). */
+  flush(): void;
+}
+
 export interface XlsxWriter {
   addSheet(name: string, options?: SheetOptions): SheetWriter;
+  /**
+   * Rows numbered on from the last row exceljs wrote, each cell of column i styled `styles[i]`: the large table
+   * path, where exceljs's own rows cost most of the time. Every exceljs row of the sheet must be committed first.
+   */
+  rawRows(sheet: SheetWriter, styles: readonly Partial<ExcelJS.Style>[]): RawRows;
   addImages(sheet: SheetWriter, images: readonly SheetImage[]): void;
   addDataBar(sheet: SheetWriter, ref: string, color: string): void;
   /** Wait until the zip has taken what the sheet wrote (call every few thousand rows). */
@@ -46,9 +60,11 @@ export interface XlsxWriter {
   commit(): Promise<void>;
 }
 
-// exceljs internals used here (4.4.0): WorkbookWriter.zip (archiver), WorksheetWriter.stream (StreamBuf with
-// .buffers and .pipes), ._sheetRelsWriter.addRelationship, ._writeLegacyData and ._writeConditionalFormatting,
-// which commit() calls in schema order right where <drawing> and further <conditionalFormatting> belong.
+// exceljs internals used here (4.4.0): WorkbookWriter.zip (archiver) and .styles (the style manager),
+// WorksheetWriter.stream (StreamBuf with .buffers and .pipes), ._sheetRelsWriter.addRelationship, ._writeLegacyData
+// and ._writeConditionalFormatting, which commit() calls in schema order right where <drawing> and further
+// <conditionalFormatting> belong; for raw rows ._rows (rows not yet written), ._rowZero (the next row's number),
+// .startedData with ._writeColumns and ._writeOpenSheetData (what writing the first row opens).
 interface StreamBufInternals {
   buffers: { length: number }[];
   pipes: { _writableState?: { length: number } }[];
@@ -59,8 +75,14 @@ interface SheetInternals {
   _sheetRelsWriter: { addRelationship(rel: { Type: string; Target: string }): string };
   _writeLegacyData(): void;
   _writeConditionalFormatting(): void;
+  _rows: unknown[];
+  _rowZero: number;
+  startedData: boolean;
+  _writeColumns(): void;
+  _writeOpenSheetData(): void;
 }
 interface WorkbookInternals {
+  styles: StyleIds;
   zip: { append(source: unknown, data: { name: string }): unknown };
   addImage(image: { buffer: Buffer; extension: 'png' }): number;
   getImage(id: number): { name: string };
@@ -165,6 +187,28 @@ export function createXlsxWriter(path: string, meta: { creator: string; title?: 
         ...(printSetup(meta.footer, options.printTitleRows) as Partial<ExcelJS.AddWorksheetOptions>),
         ...(options.tabColor ? { properties: { tabColor: { argb: options.tabColor } } } : {}),
       });
+    },
+
+    rawRows(sheet, styles) {
+      const ws = sheet as unknown as SheetInternals;
+      if (ws._rows.some(Boolean)) throw new Error('rawRows: the sheet has exceljs rows not yet committed');
+      if (!ws.startedData) {
+        ws._writeColumns();
+        ws._writeOpenSheetData();
+        ws.startedData = true;
+      }
+      const xml = createRowXml(styles, internals.styles);
+      let pending = '';
+      return {
+        add(values, height) {
+          pending += xml.row(ws._rowZero, values, height);
+          ws._rowZero += 1;
+        },
+        flush() {
+          if (pending) ws.stream.write(pending);
+          pending = '';
+        },
+      };
     },
 
     addImages(sheet, images) {
