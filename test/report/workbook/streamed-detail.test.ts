@@ -9,9 +9,10 @@ import { parse, stringify } from 'yaml';
 import { renderReport } from '../../../src/report/render.ts';
 import { SMALL_RESULT_ROWS } from '../../../src/report/workbook/table-stats.ts';
 import { openStore, type Store } from '../../../src/store/database.ts';
-import { tempDir, testConfig, writeDefinition } from '../fixtures.ts';
-import { insertTwoAccounts } from '../raw-billing.ts';
-import { readWorkbook, sheet } from '../workbook-read.ts';
+import { testConfig, writeDefinition } from '../../helpers/report-fixtures.ts';
+import { insertTwoAccounts } from '../../helpers/raw-billing.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
+import { readWorkbook, sheet } from '../../helpers/workbook-read.ts';
 
 const NIGHTLY = new URL('../../../reports/nightly.yaml', import.meta.url);
 
@@ -20,7 +21,7 @@ describe('the Detail sheet streamed as XML', () => {
   let store: Store;
 
   beforeAll(async () => {
-    dir = tempDir();
+    dir = tempDir('gpuledger-report-').dir;
     store = await openStore({ path: join(dir, 'gpuledger.duckdb') });
     await insertTwoAccounts(store);
   });

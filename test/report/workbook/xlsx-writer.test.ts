@@ -75,7 +75,7 @@ describe('raw rows (the large table path)', () => {
   ];
 
   async function sheetParts(write: (w: ReturnType<typeof createXlsxWriter>, ws: ExcelJS.Worksheet) => void): Promise<{ sheet: string; styles: string }> {
-    const path = join(tempDir(), 'r.xlsx');
+    const path = join(tempDir('gpuledger-report-').dir, 'r.xlsx');
     const w = createXlsxWriter(path, { creator: 'test' });
     const ws = w.addSheet('Rows', { freeze: { rows: 1 } });
     ws.columns = styles.map((_, i) => ({ key: `c${i}`, width: 12 }));
@@ -115,7 +115,7 @@ describe('raw rows (the large table path)', () => {
   });
 
   it('refuses to start while exceljs rows of the sheet are not yet written', async () => {
-    const w = createXlsxWriter(join(tempDir(), 'p.xlsx'), { creator: 'test' });
+    const w = createXlsxWriter(join(tempDir('gpuledger-report-').dir, 'p.xlsx'), { creator: 'test' });
     const ws = w.addSheet('Rows');
     ws.addRow(['pending']);
     expect(() => w.rawRows(ws, [{}])).toThrow(/not yet committed/);
