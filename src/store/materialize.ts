@@ -210,10 +210,20 @@ const DERIVED = [
 
 /** Rows written into the table. `everything`: fct_cost_daily was computed again entirely, so is this table. */
 async function refreshDerived(store: Store, viewsHash: string, d: (typeof DERIVED)[number], everything: boolean): Promise<number> {
-  const inputs = (await store.one<{ inputs_hash: string }>(sql(d.inputs)))!.inputs_hash;
-  const hash = `${viewsHash}:${inputs}`;
+  const inputs = (await store.one<{ inputs_hash: string; yields_nothing?: boolean }>(sql(d.inputs)))!;
+  const hash = `${viewsHash}:${inputs.inputs_hash}`;
+  const current = !everything && (await storedHash(store, d.table)) === hash;
+  if (inputs.yields_nothing) {
+    // the view has no rows under these inputs (an account without allocation rules): evaluating it over the changed
+    // days costs a scan of them for nothing. Computed under the same inputs, the table is already empty; rules added
+    // later change the hash, and the next refresh computes everything under them.
+    if (current) return 0;
+    await store.run(`delete from ${d.table}`);
+    await recordRefresh(store, d.table, hash);
+    return 0;
+  }
   let written: number;
-  if (everything || (await storedHash(store, d.table)) !== hash) {
+  if (!current) {
     await store.run(`delete from ${d.table}`);
     await store.run(`insert into ${d.table} select * from ${d.view} order by day`);
     written = await count(store, `select 1 from ${d.table}`);
