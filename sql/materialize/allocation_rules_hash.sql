@@ -1,5 +1,7 @@
 -- One row: a hash of the allocation rules in _meta_allocation_* (not of when they were loaded) – what
--- fct_cost_allocated was computed under; a refresh computes it again when the rules differ.
+-- fct_cost_allocated was computed under; a refresh computes it again when the rules differ. yields_nothing: no
+-- category is defined, so int_cost_allocated has no rows whatever the costs (every row is a cost row × a category)
+-- and a refresh need not evaluate it.
 with rules as (
     select 'category' as kind, to_json([category, default_value]) as entry from _meta_allocation_categories
     union all
@@ -13,7 +15,9 @@ with rules as (
 ),
 
 final as (
-    select md5(coalesce(string_agg(kind || ':' || entry, '|' order by kind, entry), '')) as inputs_hash,
+    select
+        md5(coalesce(string_agg(kind || ':' || entry, '|' order by kind, entry), '')) as inputs_hash,
+        count(*) filter (where kind = 'category') = 0 as yields_nothing,
     from rules
 )
 

@@ -33,8 +33,14 @@ export interface PageLoaderOptions {
 export interface PageLoader {
   /** Queue work; `records` weighs a page toward the batch, `now` opens a session at once. */
   queue<T>(work: (store: Store) => Promise<T>, options?: { records?: number; now?: boolean }): Queued<T>;
-  /** Run everything queued, then close the session (the final publishing session must not wait for it). */
+  /**
+   * Run everything queued, then close the session. `last`, if given, runs after everything else in the same session
+   * – the one still open if one lingers – and that session publishes; its result comes once the publish is done. So
+   * a sync's final note and publish cost no writing session of their own (each costs an open, views check and
+   * checkpoint), and the file is still held only while something is written.
+   */
   close(): Promise<void>;
+  close<T>(last: (store: Store) => Promise<T>): Promise<T>;
 }
 
 interface Job {
@@ -56,6 +62,10 @@ export function createPageLoader(options: PageLoaderOptions): PageLoader {
   let delay: ReturnType<typeof setTimeout> | undefined;
   let closing = false;
   let openCostMs = 0;
+  /** The work that ends the last session, and whether the open session ran it (so it publishes). */
+  let last: ((store: Store) => Promise<void>) | undefined;
+  let publishing = false;
+  let lastFailed: ((e: unknown) => void) | undefined;
 
   const next = (): Job | undefined => {
     const job = jobs.shift();
@@ -70,6 +80,7 @@ export function createPageLoader(options: PageLoaderOptions): PageLoader {
     clearTimeout(delay);
     delay = undefined;
     const asked = Date.now();
+    publishing = false;
     session = options.sessions
       .write(async (store) => {
         openCostMs = Date.now() - asked;
@@ -79,7 +90,16 @@ export function createPageLoader(options: PageLoaderOptions): PageLoader {
             await job.run(store);
             continue;
           }
-          if (closing) return;
+          if (closing) {
+            if (last) {
+              const work = last;
+              last = undefined;
+              publishing = true;
+              // a failure ends the session as withWriter ends any (published, or abandoned if the file is damaged), and close() throws it
+              await work(store);
+            }
+            return;
+          }
           const idleFrom = performance.now();
           const arrived = await new Promise<boolean>((resolve) => {
             const timer = setTimeout(() => resolve(false), Math.max(minLingerMs, openCostMs));
@@ -92,10 +112,13 @@ export function createPageLoader(options: PageLoaderOptions): PageLoader {
           loaderIdle.ms += performance.now() - idleFrom;
           if (!arrived && jobs.length === 0) return;
         }
-      }, { publish: false })
+      }, { publish: () => publishing })
       .catch((e: unknown) => {
         // the session could not open (or close): what waited for it fails with that reason
         for (let job = next(); job; job = next()) job.fail(e);
+        // the last work waited for this session, or ran in it and the publish after it failed
+        if (last || publishing) lastFailed?.(e);
+        last = undefined;
       })
       .finally(() => {
         session = undefined;
@@ -126,17 +149,32 @@ export function createPageLoader(options: PageLoaderOptions): PageLoader {
       })();
       return { queued, done };
     },
-    async close() {
+    async close<T>(work?: (store: Store) => Promise<T>): Promise<T | void> {
       closing = true;
-      while (session || jobs.length > 0) {
-        if (session) {
-          wake?.();
-          await session;
-        } else start();
+      let outcome: { value: T } | undefined;
+      let failure: { error: unknown } | undefined;
+      if (work) {
+        last = async (store) => {
+          outcome = { value: await work(store) };
+        };
+        lastFailed = (e) => (failure ??= { error: e });
       }
-      clearTimeout(delay);
-      delay = undefined;
-      closing = false;
+      try {
+        while (session || jobs.length > 0 || last) {
+          if (session) {
+            wake?.();
+            await session;
+          } else start();
+        }
+      } finally {
+        clearTimeout(delay);
+        delay = undefined;
+        closing = false;
+        last = undefined;
+        lastFailed = undefined;
+      }
+      if (failure) throw failure.error;
+      return outcome?.value;
     },
   };
 }

@@ -54,15 +54,16 @@ export async function runSync(options: SyncOptions): Promise<SyncResult> {
   const spool = createSpool();
   const loader = createPageLoader({ sessions, batchRecords: config.sync.maxRecordsPerRequest });
   const deadlines = startRunDeadlines({ budgetMinutes: config.sync.budgetMinutes, stop: options.signal, log });
-  let outcomes: AccountOutcome[];
+  let outcomes: AccountOutcome[] | undefined;
   try {
     const run = { options, runId, state, sources, loader, spool, deadlines };
     outcomes = await forEachConcurrently(options.accounts, config.sync.accountConcurrency, (account) => syncAccount(run, account));
   } finally {
     deadlines.dispose();
-    // the final, publishing session below must not wait for a lingering one
-    await loader.close();
-    spool.remove();
+    if (!outcomes) {
+      await loader.close();
+      spool.remove();
+    }
   }
   // in the config's order, however the accounts interleaved
   const ranges = outcomes.flatMap((o) => o.ranges);
@@ -85,7 +86,13 @@ export async function runSync(options: SyncOptions): Promise<SyncResult> {
   if (rolledUp === 'success' && (ended || stopped)) status = 'partial';
   if (rolledUp === 'failed' && ended) status = 'partial';
   const records = ranges.reduce((s, r) => s + r.records, 0);
-  await sessions.write((store) => finishRun(store, runId, status, counters, errors, { ranges, warnings }));
+  // the run's note is the last work of the loader's session (the one still open after the last page, if it lingers),
+  // and that session publishes: no session of its own
+  try {
+    await loader.close((store) => finishRun(store, runId, status, counters, errors, { ranges, warnings }));
+  } finally {
+    spool.remove();
+  }
   const result: SyncResult = { runId, status, ranges, errors, warnings, ...counters, records };
   // a key that may not read what it must, or a URL that is not the platform, is a configuration problem (exit 2)
   const billingOk = ranges.some((r) => r.source !== 'inventory' && r.source !== 'balance' && (r.status === 'ok' || r.status === 'skipped'));

@@ -57,8 +57,11 @@ function shown(path: string): string {
 export interface WriterOptions extends Omit<OpenOptions, 'path' | 'readOnly' | 'lockHeld'> {
   /** The database users read (`--db`); the writer works on its `.writer` copy. */
   dbPath: string;
-  /** Publish <db> when the session ends (default true; a session that only notes a run's start need not). */
-  publish?: boolean;
+  /**
+   * Publish <db> when the session ends (default true; a session that only notes a run's start need not). A function
+   * is asked when the session ends: a lingering session learns only while open whether it is the last one.
+   */
+  publish?: boolean | (() => boolean);
   /** Told whom the session waited for, if it had to, and which copy was set aside or recovered, if one was. */
   log?: Pick<Logger, 'info' | 'warn'>;
 }
@@ -95,17 +98,18 @@ export async function openWriter(options: WriterOptions): Promise<Store> {
   }
   sessionSteps.open += Date.now() - opened;
   let closed = false;
+  const publishes = () => (typeof options.publish === 'function' ? options.publish() : (options.publish ?? true));
   const end = async (publishing: boolean) => {
     if (closed) return;
     closed = true;
     try {
       if (publishing) {
         // readers of the published file read the materialised tables: they follow what this session wrote
-        if ((options.applyViews ?? true) && (options.publish ?? true)) await timed('refresh', () => refreshMaterialized(store));
+        if ((options.applyViews ?? true) && publishes()) await timed('refresh', () => refreshMaterialized(store));
         await timed('checkpoint', () => store.run('checkpoint'));
       }
       await timed('close', () => store.close());
-      if (publishing && (options.publish ?? true)) await timed('publish', () => publish(dbPath, writerPath, { knownGood, log: options.log }));
+      if (publishing && publishes()) await timed('publish', () => publish(dbPath, writerPath, { knownGood, log: options.log }));
       rememberWriter(dbPath);
     } finally {
       writerHeld.ms += Date.now() - opened;
@@ -183,9 +187,10 @@ export interface SessionOptions {
   /**
    * Publish when the session ends (default true). The materialised tables are brought up to date before each
    * publish, so a session that does not publish (a sync's page batches) only marks what it changed, and the session
-   * that publishes computes it once – a backfill is not computed again after every batch.
+   * that publishes computes it once – a backfill is not computed again after every batch. A function is asked when
+   * the session ends.
    */
-  publish?: boolean;
+  publish?: boolean | (() => boolean);
 }
 
 export interface WriteSessions {
@@ -203,7 +208,8 @@ export function heldSessions(store: Store): WriteSessions {
   return {
     async write(fn, o) {
       const result = await fn(store);
-      if (o?.publish ?? true) await timed('refresh', () => refreshMaterialized(store));
+      const publish = o?.publish ?? true;
+      if (typeof publish === 'function' ? publish() : publish) await timed('refresh', () => refreshMaterialized(store));
       return result;
     },
   };

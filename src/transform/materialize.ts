@@ -124,6 +124,12 @@ async function refreshOnce(store: Store): Promise<RefreshSummary> {
     const inventory = (await store.one<{ inputs_hash: string }>(sql('inventory_fingerprint')))!.inputs_hash;
     const full = (await storedHash(store, TABLE)) !== hash;
     const islands = full || (await storedHash(store, SNAPSHOT)) !== inventory;
+    // the resource timeline is computed over the whole inventory history, and each query below that attributes or
+    // prices cost would compute it again: computed once here, as a temp table that shadows the view for this
+    // connection (temp is found before main, also inside views), whenever something is to be computed
+    if (islands || (await count(store, 'select 1 from _meta_cost_changes')) > 0) {
+      await store.run('create or replace temp table int_resource_timeline as select * from main.int_resource_timeline');
+    }
     if (islands) await store.run(`create or replace temp table timeline_islands as ${sql('timeline_islands')}`);
     await store.run('create or replace temp table changed_days (account varchar, day date)');
     await store.run(sql('changed_cost'));
@@ -134,7 +140,7 @@ async function refreshOnce(store: Store): Promise<RefreshSummary> {
       if (cost.kind === 'none' && Object.values(cost.written).every((n) => n === 0)) return NOTHING;
       return cost;
     } finally {
-      for (const temp of ['cost_inputs_now', 'timeline_islands', 'changed_days']) await store.run(`drop table if exists temp.${temp}`);
+      for (const temp of ['cost_inputs_now', 'timeline_islands', 'changed_days', 'int_resource_timeline']) await store.run(`drop table if exists temp.${temp}`);
       await store.run('drop macro if exists temp.changed_cost');
     }
   });
@@ -212,10 +218,20 @@ const DERIVED = [
 
 /** Rows written into the table. `everything`: fct_cost_daily was computed again entirely, so is this table. */
 async function refreshDerived(store: Store, viewsHash: string, d: (typeof DERIVED)[number], everything: boolean): Promise<number> {
-  const inputs = (await store.one<{ inputs_hash: string }>(sql(d.inputs)))!.inputs_hash;
-  const hash = `${viewsHash}:${inputs}`;
+  const inputs = (await store.one<{ inputs_hash: string; yields_nothing?: boolean }>(sql(d.inputs)))!;
+  const hash = `${viewsHash}:${inputs.inputs_hash}`;
+  const current = !everything && (await storedHash(store, d.table)) === hash;
+  if (inputs.yields_nothing) {
+    // the view has no rows under these inputs (an account without allocation rules): evaluating it over the changed
+    // days costs a scan of them for nothing. Computed under the same inputs, the table is already empty; rules added
+    // later change the hash, and the next refresh computes everything under them.
+    if (current) return 0;
+    await store.run(`delete from ${d.table}`);
+    await recordRefresh(store, d.table, hash);
+    return 0;
+  }
   let written: number;
-  if (everything || (await storedHash(store, d.table)) !== hash) {
+  if (!current) {
     await store.run(`delete from ${d.table}`);
     await store.run(`insert into ${d.table} select * from ${d.view} order by day`);
     written = await count(store, `select 1 from ${d.table}`);

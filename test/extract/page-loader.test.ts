@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPageLoader } from '../../src/extract/page-loader.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
-import { heldSessions, type WriteSessions } from '../../src/store/shared-database.ts';
+import { heldSessions, type SessionOptions, type WriteSessions } from '../../src/store/shared-database.ts';
 import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 
@@ -20,14 +20,20 @@ afterAll(async () => {
   tmp?.cleanup();
 });
 
-/** Sessions on the test's store that count how often one was opened. */
-function countedSessions(): WriteSessions & { opened: number } {
+/** Sessions on the test's store that count how often one was opened, and which of them published as they ended. */
+function countedSessions(): WriteSessions & { opened: number; published: boolean[] } {
   const held = heldSessions(store);
   const s = {
     opened: 0,
-    write: <T>(fn: (st: Store) => Promise<T>) => {
+    published: [] as boolean[],
+    write: <T>(fn: (st: Store) => Promise<T>, o?: SessionOptions) => {
       s.opened++;
-      return held.write(fn);
+      return held.write(async (st) => {
+        const result = await fn(st);
+        const publish = o?.publish ?? true;
+        s.published.push(typeof publish === 'function' ? publish() : publish);
+        return result;
+      }, o);
     },
   };
   return s;
@@ -91,5 +97,32 @@ describe('the page loader', () => {
     const page = loader.queue(async () => 'loaded', { now: true });
     await expect(page.done).rejects.toThrow(/another gpuledger process is writing/);
     await loader.close();
+  });
+
+  it('runs the last work in the session still lingering after the pages, and only that session publishes', async () => {
+    const sessions = countedSessions();
+    const loader = createPageLoader({ sessions, lingerMs: 3_600_000, batchRecords: 1 });
+    await loader.queue((s) => s.run('insert into pages values (10)'), { records: 1 }).done;
+    const note = await loader.close(async (s) => (await s.one<{ n: number }>('select max(n) as n from pages'))!.n);
+    expect(note).toBe(10);
+    expect(sessions.opened).toBe(1);
+    expect(sessions.published).toEqual([true]);
+  });
+
+  it('opens one publishing session for the last work when none is open, after pages that did not publish', async () => {
+    const sessions = countedSessions();
+    const loader = createPageLoader({ sessions, lingerMs: 0, batchRecords: 1 });
+    await loader.queue((s) => s.run('insert into pages values (11)'), { records: 1 }).done;
+    await loader.close();
+    expect(await loader.close(async () => 'noted')).toBe('noted');
+    expect(sessions.opened).toBe(2);
+    expect(sessions.published).toEqual([false, true]);
+  });
+
+  it('throws the last work’s failure from close, and the failure of the session it waited for', async () => {
+    const loader = createPageLoader({ sessions: countedSessions(), lingerMs: 0 });
+    await expect(loader.close(async () => { throw new Error('the run note failed'); })).rejects.toThrow(/the run note failed/);
+    const refused: WriteSessions = { write: () => Promise.reject(new Error('another gpuledger process is writing')) };
+    await expect(createPageLoader({ sessions: refused }).close(async () => 'never')).rejects.toThrow(/another gpuledger process is writing/);
   });
 });

@@ -175,4 +175,32 @@ describe('refreshing the materialised tables after a one-day change', () => {
       await dropShadowedMaterialized(store);
     }
   });
+
+  it('leaves fct_cost_allocated empty without evaluating it while no category is defined, and follows categories added and removed later', async () => {
+    store = await longHistory(60);
+    await refreshMaterialized(store);
+    const allocated = async () => Number((await store!.one<{ n: string }>('select count(*)::varchar n from fct_cost_allocated'))!.n);
+    expect(await allocated()).toBe(0);
+    // a restatement with no category: the cost moves, the allocation has nothing to write
+    await restateOneDay(store);
+    expect((await refreshMaterialized(store)).written).toMatchObject({ fct_cost_allocated: 0 });
+
+    // a category added later: the rules' hash differs, so everything is allocated under it – every cost row once, at the default
+    await store.run(`insert into _meta_allocation_categories values ('team', 'unassigned', now())`);
+    const added = await refreshMaterialized(store);
+    const costRows = Number((await store.one<{ n: string }>('select count(*)::varchar n from fct_cost_daily'))!.n);
+    expect(added.written.fct_cost_allocated).toBe(costRows);
+    expect(await store.all(`select distinct category, value from fct_cost_allocated`)).toEqual([{ category: 'team', value: 'unassigned' }]);
+    await shadowMaterialized(store);
+    try {
+      for (const table of TABLES) expect(await differences(store, table), table).toBe(0);
+    } finally {
+      await dropShadowedMaterialized(store);
+    }
+
+    // and removed again: the table follows, empty
+    await store.run('delete from _meta_allocation_categories');
+    expect((await refreshMaterialized(store)).kind).toBe('none');
+    expect(await allocated()).toBe(0);
+  });
 });
