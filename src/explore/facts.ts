@@ -2,6 +2,8 @@
 // cost_allocated for a view that names an allocation category, gpu_hours_daily for GPU-hours) and per dimension the
 // SQL expression of its key and name there. SQL text is made only from these fragments, picked by the parsed enums;
 // a value from the URL (a filter's value, a category's name, a day) is always a bound parameter.
+import { quotedString } from '@duckdb/node-api';
+import { COST_FAMILIES, FAMILIES } from '../model/index.ts';
 import { dimensionText, ExploreRequestError, type Dimension, type ExploreRequest, type PlainDimension } from './request.ts';
 
 export interface DimensionSql {
@@ -31,8 +33,11 @@ const none = (column: string) => `coalesce(${column}, '(none)')`;
 
 // names (not ids) key templates, endpoints and GPU types: every source has the names, cost_allocated and
 // gpu_hours_daily have no template or endpoint ids, and a name is what a person filters by
+// a family is keyed by its id (what filters and links carry) and shown by the model's label, the report's word for it
+const FAMILY_LABEL = `case family ${FAMILIES.map((f) => `when ${quotedString(f)} then ${quotedString(COST_FAMILIES[f].label)}`).join(' ')} else family end`;
+
 const COST_DIMENSIONS: Record<PlainDimension, DimensionSql> = {
-  family: { key: 'family', column: 'family' },
+  family: { key: 'family', name: FAMILY_LABEL, column: 'family' },
   template: { key: none('template_name'), column: 'template' },
   endpoint: { key: none('endpoint_name'), column: 'endpoint' },
   gpu_type: { key: none('gpu_type_name'), column: 'gpu_type' },

@@ -19,8 +19,11 @@ export interface ListedView extends PublicView {
 
 /** Every view: the public ones, then (with `all`) the internal ones – each group in layer and name order. */
 export function listViews(options: { all?: boolean } = {}): ListedView[] {
-  // a macro is a building block, not a relation a person can select from, whatever its name's layer says
-  const views = listViewFiles().map((v) => ({ name: v.name, layer: v.layer, description: oneLineDescription(v.description), internal: isInternalView(v.name) || MACRO.test(v.sql) }));
+  // a macro outside stg_*/int_* (a report-layer wrapper an alert calls) is no relation a person can select from and no
+  // internal building block of the views either: it is left out
+  const views = listViewFiles()
+    .filter((v) => isInternalView(v.name) || !MACRO.test(v.sql))
+    .map((v) => ({ name: v.name, layer: v.layer, description: oneLineDescription(v.description), internal: isInternalView(v.name) }));
   return [...views.filter((v) => !v.internal), ...(options.all ? views.filter((v) => v.internal) : [])];
 }
 
