@@ -12,7 +12,8 @@
 // All of it runs in one transaction: a session killed half-way leaves the marks for the next one.
 import { createHash } from 'node:crypto';
 import type { SqlSession as Store } from './sql-session.ts';
-import { readSqlFolder, type SqlFile } from './sql-files.ts';
+import { count, materializeFiles, recordRefresh, sql, storedHash } from './materialize-common.ts';
+import { DERIVED, refreshDerived } from './materialize-derived.ts';
 
 const TABLE = 'fct_cost_daily';
 
@@ -31,26 +32,12 @@ export interface RefreshSummary {
 
 const NOTHING: RefreshSummary = { kind: 'none', rows: 0, removed: 0, days: 0, written: {} };
 
-let files: Map<string, SqlFile> | undefined;
-
-function sql(name: string): string {
-  files ??= new Map(readSqlFolder('materialize').map((f) => [f.name, f]));
-  const file = files.get(name);
-  if (!file) throw new Error(`sql/materialize/${name}.sql is missing`);
-  return file.sql;
-}
-
 /** What the table is computed from: the view files (their hash, as applied) and the refresh SQL itself. */
 async function inputsHash(store: Store): Promise<string> {
   const applied = await store.one<{ views_hash: string }>('select views_hash from _meta_applied_views');
   const hash = createHash('sha256').update(applied?.views_hash ?? 'no views recorded');
-  sql('changed_cost'); // read the folder once per process, as the statements themselves are
-  for (const f of files!.values()) hash.update(`${f.name}\n${f.sql}\n`);
+  for (const f of materializeFiles().values()) hash.update(`${f.name}\n${f.sql}\n`);
   return hash.digest('hex');
-}
-
-async function count(store: Store, query: string): Promise<number> {
-  return Number((await store.one<{ n: string }>(`select count(*)::varchar as n from (${query})`))?.n ?? 0);
 }
 
 /** Mark what changed without a load saying so: everything when the views changed, else unmarked writes and inventory. */
@@ -146,14 +133,6 @@ async function refreshOnce(store: Store): Promise<RefreshSummary> {
   });
 }
 
-async function storedHash(store: Store, table: string): Promise<string | undefined> {
-  return (await store.one<{ inputs_hash: string }>(`select inputs_hash from _meta_materialized where name = $1`, [table]))?.inputs_hash;
-}
-
-async function recordRefresh(store: Store, table: string, hash: string): Promise<void> {
-  await store.run(`insert or replace into _meta_materialized values ($name, $hash, now(), (select count(*) from ${table}))`, { name: table, hash });
-}
-
 /** The account-days of fct_cost_daily's rows that the marks name. */
 // The macro's arguments are qualified: unqualified, `account` inside its subquery would name the mark's own column
 // (_meta_cost_changes has account, family and resource_id too), and every mark would match every row.
@@ -203,62 +182,6 @@ async function refreshCostDaily(store: Store, hash: string, full: boolean, islan
   await store.run('delete from _meta_cost_changes');
   await recordRefresh(store, TABLE, hash);
   return { kind: full ? 'full' : 'incremental', rows, removed, days, written: { [TABLE]: rows } };
-}
-
-/**
- * Tables computed per account and day from cost_daily and inputs of their own (the allocation rules, the catalog's
- * list prices): everything again when those inputs (or the views) changed, else the account-days whose cost moved.
- */
-const DERIVED = [
-  { table: 'fct_cost_allocated', view: 'int_cost_allocated', inputs: 'allocation_rules_hash' },
-  { table: 'fct_gpu_hours_daily', view: 'int_gpu_hours_daily', inputs: 'gpu_list_prices_hash' },
-  // the cost per built-in scope that unit costs divide (int_scope_cost_daily): grouped once per publish, not per read
-  { table: 'fct_scope_cost_daily', view: 'int_builtin_scope_cost_daily', inputs: 'scope_cost_inputs_hash' },
-] as const;
-
-/** Rows written into the table. `everything`: fct_cost_daily was computed again entirely, so is this table. */
-async function refreshDerived(store: Store, viewsHash: string, d: (typeof DERIVED)[number], everything: boolean): Promise<number> {
-  const inputs = (await store.one<{ inputs_hash: string; yields_nothing?: boolean }>(sql(d.inputs)))!;
-  const hash = `${viewsHash}:${inputs.inputs_hash}`;
-  const current = !everything && (await storedHash(store, d.table)) === hash;
-  if (inputs.yields_nothing) {
-    // the view has no rows under these inputs (an account without allocation rules): evaluating it over the changed
-    // days costs a scan of them for nothing. Computed under the same inputs, the table is already empty; rules added
-    // later change the hash, and the next refresh computes everything under them.
-    if (current) return 0;
-    await store.run(`delete from ${d.table}`);
-    await recordRefresh(store, d.table, hash);
-    return 0;
-  }
-  let written: number;
-  if (!current) {
-    await store.run(`delete from ${d.table}`);
-    await store.run(`insert into ${d.table} select * from ${d.view} order by day`);
-    written = await count(store, `select 1 from ${d.table}`);
-  } else {
-    const days = await store.one<{ first: string | null; last: string | null }>('select min(day)::varchar as first, max(day)::varchar as last from changed_days');
-    if (!days?.first) return 0;
-    const bounds = { first: days.first, last: days.last };
-    // the day range lets DuckDB skip row groups (and filter cost_daily before the view's own work); the semi join keeps the exact days
-    await store.run(
-      `delete from ${d.table} as f
-       where f.day between $first::date and $last::date
-           and exists (select 1 from changed_days as c where c.account = f.account and c.day = f.day)`,
-      bounds,
-    );
-    const kept = await count(store, `select 1 from ${d.table}`);
-    await store.run(
-      `insert into ${d.table}
-       select v.* from ${d.view} as v
-       semi join changed_days as c on c.account = v.account and c.day = v.day
-       where v.day between $first::date and $last::date
-       order by v.day`,
-      bounds,
-    );
-    written = (await count(store, `select 1 from ${d.table}`)) - kept;
-  }
-  await recordRefresh(store, d.table, hash);
-  return written;
 }
 
 /**
