@@ -2,6 +2,7 @@
 // group's total, share and change against the previous range of the same length, and the totals – added up as exact
 // micro-units (BigInt), so the total row is the sum of the rows and of the CSV's column to the last micro-unit.
 import { decimalStringToMicros, microsToDecimalString } from '../util/decimal.ts';
+import { addDays, monthStart, weekStart } from '../util/utc-days.ts';
 import { TOP_GROUPS } from './build-query.ts';
 import type { Granularity } from './request.ts';
 
@@ -33,15 +34,11 @@ export interface ExploreTable {
   change: string | null;
 }
 
-const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
-
 /** Each period's first day in [from, to]; a week starts on Monday (DuckDB's date_trunc('week')), a month on the 1st. */
 export function periodStarts(from: string, to: string, granularity: Granularity): string[] {
   const start = (day: string) => {
     if (granularity === 'day') return day;
-    if (granularity === 'month') return day.slice(0, 8) + '01';
-    const weekday = (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
-    return addDays(day, -weekday);
+    return granularity === 'month' ? monthStart(day) : weekStart(day);
   };
   const out: string[] = [];
   for (let day = from; day <= to; day = addDays(day, 1)) {

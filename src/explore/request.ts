@@ -3,6 +3,7 @@
 // shape is checked here; whether a filter's value or a category exists is a question for the data (validate.ts).
 import { z } from 'zod';
 import { UsageError } from '../util/errors.ts';
+import { addDays, daysInclusive, isRealDay, monthStart } from '../util/utc-days.ts';
 
 /** A request /explore cannot answer as asked: serve answers 400 with this one line. */
 export class ExploreRequestError extends UsageError {}
@@ -67,7 +68,7 @@ const dayText = (name: string) =>
   z
     .string()
     .regex(DAY_TEXT, `${name} must be a day as YYYY-MM-DD`)
-    .refine((s) => new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s, `${name} must be a real day (YYYY-MM-DD)`);
+    .refine(isRealDay, `${name} must be a real day (YYYY-MM-DD)`);
 
 const optional = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 
@@ -111,17 +112,15 @@ export function filterText(f: Filter): string {
   return `${f.exclude ? '-' : ''}${dimensionText(f.dimension)}:${f.value}`;
 }
 
-const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
-
 /** A preset's inclusive days, counted back from `today` (the data's current day, report_clock). */
 export function presetRange(preset: Preset, today: string): { from: string; to: string } {
-  const month = today.slice(0, 8) + '01';
+  const month = monthStart(today);
   switch (preset) {
     case 'mtd':
       return { from: month, to: today };
     case 'last-month': {
       const lastDay = addDays(month, -1);
-      return { from: lastDay.slice(0, 8) + '01', to: lastDay };
+      return { from: monthStart(lastDay), to: lastDay };
     }
     case '7d':
       return { from: addDays(today, -6), to: today };
@@ -134,13 +133,9 @@ export function presetRange(preset: Preset, today: string): { from: string; to: 
   }
 }
 
-export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
-}
-
 /** The same number of days just before [from, to]: what "change" compares with. */
 export function previousRange(from: string, to: string): { from: string; to: string } {
-  const n = daysBetween(from, to);
+  const n = daysInclusive(from, to);
   return { from: addDays(from, -n), to: addDays(from, -1) };
 }
 
@@ -176,7 +171,7 @@ export function parseExploreRequest(search: URLSearchParams, today: string): Exp
     range = { from: raw.from, to: raw.to };
   } else range = presetRange('mtd', today);
   if (range.from > range.to) throw new ExploreRequestError(`from (${range.from}) is after to (${range.to})`);
-  if (daysBetween(range.from, range.to) > MAX_DAYS) throw new ExploreRequestError(`the range covers ${daysBetween(range.from, range.to)} days; at most ${MAX_DAYS}`);
+  if (daysInclusive(range.from, range.to) > MAX_DAYS) throw new ExploreRequestError(`the range covers ${daysInclusive(range.from, range.to)} days; at most ${MAX_DAYS}`);
   const byText = raw.by.length > 0 ? raw.by : ['family'];
   if (byText.length > 2) throw new ExploreRequestError(`by is given ${byText.length} times; one or two groupings`);
   const by = byText.map((b) => parseDimension(b, 'by'));

@@ -13,6 +13,7 @@ import { html, joinHtml, trustedMarkup, type Markup } from '../present/html.ts';
 import type { Store } from '../store/database.ts';
 import { decimalStringToMicros } from '../util/decimal.ts';
 import { usdText } from '../util/money-text.ts';
+import { daysInclusive } from '../util/utc-days.ts';
 import { servedPage, type PageContext } from './pages.ts';
 
 const PRESET_LABELS: Record<(typeof PRESETS)[number], string> = {
@@ -143,7 +144,7 @@ function table(a: ExploreAnswer): Markup {
 }
 
 function previousText(r: ExploreRequest): string {
-  const n = Math.round((Date.parse(`${r.to}T00:00:00Z`) - Date.parse(`${r.from}T00:00:00Z`)) / 86_400_000) + 1;
+  const n = daysInclusive(r.from, r.to);
   return `the previous ${n} day${n === 1 ? '' : 's'}`;
 }
 

@@ -2,7 +2,7 @@
 // plotted positions, not sums shown to anyone, so DECIMAL strings become numbers here.
 import type { Store } from '../../store/database.ts';
 import { ReportDefinitionError, type ChartDefinition } from '../definition/index.ts';
-import { addDays } from '../period/index.ts';
+import { addDays } from '../../util/utc-days.ts';
 import { queryAll, type QueryParameters, type QueryResult } from '../query.ts';
 import { renderPng, type ChartFont } from './png.ts';
 import { cumulativeSvg, stackedBarsSvg, type CumulativeData, type StackedBarsData } from './svg.ts';

@@ -2,7 +2,7 @@
 // bars, the largest groups each in their colour and the rest together as "Other", so the chart stays readable however
 // many groups a level has. The drill-down pages draw one over every level.
 import { FAMILIES } from '../../model/index.ts';
-import { addDays } from '../period/index.ts';
+import { addDays } from '../../util/utc-days.ts';
 import { stackedBarsSvg, type ChartSize, type StackedBarsData } from './svg.ts';
 
 export interface GroupDay {

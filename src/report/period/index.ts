@@ -1,3 +1,3 @@
 // Period: which days a report covers (--period, the definition's default) and the clock its views are evaluated at.
-export { addDays, DEFAULT_PERIODS, parsePeriod, PERIOD_USAGE, type ReportPeriod } from './period.ts';
+export { DEFAULT_PERIODS, parsePeriod, PERIOD_USAGE, type ReportPeriod } from './period.ts';
 export { resetReportVariables, setReportClock, type ReportClock } from './report-clock.ts';

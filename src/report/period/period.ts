@@ -1,7 +1,11 @@
 // The period a report covers: `--period 2026-10` (a calendar month), `--period 2026-10-01..2026-10-15` (inclusive
 // UTC days), or the report's default resolved against the data's clock (views-contract.md `report_clock`).
 // Days are UTC calendar days, the API's day buckets.
+import { TZDate, tz } from '@date-fns/tz';
+import { addDays as addCalendarDays, endOfMonth, format, getMonth, getYear, isSameMonth, startOfMonth, subMonths } from 'date-fns';
 import { UsageError } from '../../util/errors.ts';
+import { formatDay, parseDay } from '../../util/utc-days.ts';
+
 
 export const PERIOD_USAGE = "--period takes a month such as 2026-10 or a day range such as 2026-10-01..2026-10-15 (inclusive days)";
 
@@ -22,40 +26,22 @@ export interface ReportPeriod {
   title: string;
 }
 
-const DAY_MS = 86_400_000;
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-
-/** A YYYY-MM-DD day as the UTC midnight Date, or undefined when it is not a real calendar day. */
-export function parseDay(s: string): Date | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  if (!m) return undefined;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const t = new Date(Date.UTC(y, mo - 1, d));
-  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d ? t : undefined;
-}
-
-export function formatDay(t: Date): string {
-  return t.toISOString().slice(0, 10);
-}
-
-export function addDays(day: string, n: number): string {
-  return formatDay(new Date(parseDay(day)!.getTime() + n * DAY_MS));
-}
+// Every calculation runs in date-fns's UTC context, so the machine's own time zone never moves a day.
+const UTC = { in: tz('UTC') };
 
 function monthTitle(t: Date): string {
-  return `${MONTHS[t.getUTCMonth()]} ${t.getUTCFullYear()}`;
+  return format(t, 'LLLL yyyy', UTC);
 }
 
 function rangeTitle(start: Date, end: Date): string {
-  const sameMonth = start.getUTCFullYear() === end.getUTCFullYear() && start.getUTCMonth() === end.getUTCMonth();
-  if (sameMonth) return `${start.getUTCDate()}–${end.getUTCDate()} ${monthTitle(end)}`;
-  return `${start.getUTCDate()} ${monthTitle(start)} – ${end.getUTCDate()} ${monthTitle(end)}`;
+  if (isSameMonth(start, end, UTC)) return `${format(start, 'd', UTC)}–${format(end, 'd', UTC)} ${monthTitle(end)}`;
+  return `${format(start, 'd', UTC)} ${monthTitle(start)} – ${format(end, 'd', UTC)} ${monthTitle(end)}`;
 }
 
 export function monthPeriod(year: number, monthIndex: number): ReportPeriod {
-  const start = new Date(Date.UTC(year, monthIndex, 1));
-  const end = new Date(Date.UTC(year, monthIndex + 1, 0));
-  return { kind: 'month', start: formatDay(start), end: formatDay(end), label: formatDay(start).slice(0, 7), title: monthTitle(start) };
+  const start = new TZDate(year, monthIndex, 1, 'UTC'); // a month index of -1 is the previous year's December
+  const end = endOfMonth(start, UTC);
+  return { kind: 'month', start: formatDay(start), end: formatDay(end), label: format(start, 'yyyy-MM', UTC), title: monthTitle(start) };
 }
 
 export function rangePeriod(startDay: string, endDay: string): ReportPeriod {
@@ -67,7 +53,7 @@ export function rangePeriod(startDay: string, endDay: string): ReportPeriod {
 /** Month to date: the first of as-of day's month through the as-of day (the open day included). */
 export function monthToDatePeriod(asOfDay: string): ReportPeriod {
   const end = parseDay(asOfDay)!;
-  const start = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth(), 1));
+  const start = startOfMonth(end, UTC);
   return {
     kind: 'month_to_date',
     start: formatDay(start),
@@ -97,12 +83,14 @@ export function parsePeriod(text: string): ReportPeriod {
 
 /** A report's default period, as of the data's clock day (report_clock.as_of_date). */
 export function defaultPeriod(kind: DefaultPeriod, asOfDay: string): ReportPeriod {
-  const d = parseDay(asOfDay)!;
-  if (kind === 'previous_month') return monthPeriod(d.getUTCFullYear(), d.getUTCMonth() - 1);
+  if (kind === 'previous_month') {
+    const previous = subMonths(parseDay(asOfDay)!, 1, UTC);
+    return monthPeriod(getYear(previous), getMonth(previous));
+  }
   return monthToDatePeriod(asOfDay);
 }
 
 /** Half-open end of the period: midnight UTC after its last day. */
 export function periodEndExclusive(period: ReportPeriod): Date {
-  return new Date(parseDay(period.end)!.getTime() + DAY_MS);
+  return new Date(addCalendarDays(parseDay(period.end)!, 1, UTC).getTime());
 }

@@ -7,7 +7,8 @@ import type { Store } from '../../store/database.ts';
 import { hasView } from '../../store/has-view.ts';
 import { StoreError, UsageError } from '../../util/errors.ts';
 import { decimalStringToMicros } from '../../util/decimal.ts';
-import { defaultPeriod, parseDay, parsePeriod, periodEndExclusive, type DefaultPeriod, type ReportPeriod } from './period.ts';
+import { parseDay } from '../../util/utc-days.ts';
+import { defaultPeriod, parsePeriod, periodEndExclusive, type DefaultPeriod, type ReportPeriod } from './period.ts';
 import { parseTimestamp } from '../cells/index.ts';
 
 export const REPORT_VARIABLES = ['gpuledger_as_of', 'gpuledger_period_start', 'gpuledger_period_end'] as const;

@@ -46,3 +46,24 @@ describe('--period', () => {
     expect(defaultPeriod('previous_month', '2027-01-01')).toMatchObject({ start: '2026-12-01', end: '2026-12-31', label: '2026-12' });
   });
 });
+
+describe('--period in any machine time zone', () => {
+  // the days are UTC days (the API's buckets): a cron host in Kiritimati (UTC+14) or Los Angeles reads the same period
+  for (const zone of ['Pacific/Kiritimati', 'America/Los_Angeles']) {
+    it(`is the same in ${zone}`, () => {
+      const saved = process.env.TZ;
+      process.env.TZ = zone; // Node reads TZ again when it changes
+      try {
+        expect(parsePeriod('2026-03')).toEqual({ kind: 'month', start: '2026-03-01', end: '2026-03-31', label: '2026-03', title: 'March 2026' });
+        expect(defaultPeriod('previous_month', '2026-01-01')).toMatchObject({ start: '2025-12-01', end: '2025-12-31', title: 'December 2025' });
+        expect(defaultPeriod('month_to_date', '2026-03-31')).toMatchObject({ start: '2026-03-01', title: '1–31 March 2026 (month to date)' });
+        expect(periodEndExclusive(parsePeriod('2026-12-31..2026-12-31')).toISOString()).toBe('2027-01-01T00:00:00.000Z');
+        expect(() => parsePeriod('2026-02-29')).toThrow(UsageError);
+        expect(() => parsePeriod('2026-02-29..2026-03-01')).toThrow(UsageError);
+      } finally {
+        if (saved === undefined) delete process.env.TZ;
+        else process.env.TZ = saved;
+      }
+    });
+  }
+});

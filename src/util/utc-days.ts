@@ -1,0 +1,46 @@
+// Calendar days as the API buckets them: UTC days written YYYY-MM-DD. The one home of day arithmetic (reports, the
+// explorer), done by date-fns in its UTC context so the machine's own time zone never moves a day.
+import { tz } from '@date-fns/tz';
+import { addDays as addCalendarDays, differenceInCalendarDays, format, isValid, parse, startOfISOWeek, startOfMonth } from 'date-fns';
+
+const UTC = { in: tz('UTC') };
+
+/** A YYYY-MM-DD day as its UTC midnight, or undefined when it is not a real calendar day (2026-02-30). */
+export function parseDay(s: string): Date | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return undefined;
+  const t = parse(s, 'yyyy-MM-dd', new Date(0), UTC);
+  return isValid(t) ? new Date(t.getTime()) : undefined; // a plain Date: its toISOString() ends in Z
+}
+
+export function isRealDay(s: string): boolean {
+  return parseDay(s) !== undefined;
+}
+
+export function formatDay(t: Date): string {
+  return format(t, 'yyyy-MM-dd', UTC);
+}
+
+/** The day n days after `day` (before, for a negative n). */
+export function addDays(day: string, n: number): string {
+  return formatDay(addCalendarDays(dayAt(day), n, UTC));
+}
+
+/** How many days from `from` through `to`, both counted. */
+export function daysInclusive(from: string, to: string): number {
+  return differenceInCalendarDays(dayAt(to), dayAt(from), UTC) + 1;
+}
+
+/** The Monday that starts `day`'s week (DuckDB's date_trunc('week')). */
+export function weekStart(day: string): string {
+  return formatDay(startOfISOWeek(dayAt(day), UTC));
+}
+
+export function monthStart(day: string): string {
+  return formatDay(startOfMonth(dayAt(day), UTC));
+}
+
+function dayAt(day: string): Date {
+  const t = parseDay(day);
+  if (!t) throw new RangeError(`'${day}' is not a day (YYYY-MM-DD)`);
+  return t;
+}
