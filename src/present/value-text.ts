@@ -1,20 +1,23 @@
 // A value as a person reads it on a page or in an email, in its column's unit (src/model/units.ts): numbers through
 // unitText – the text the alerts and the workbook's number formats agree with –, days and instants on the configured
 // clock, yes/no, and text as it came. NULL reads as an en dash: an empty cell would look like a value lost.
+import { tz } from '@date-fns/tz';
+import { format } from 'date-fns';
 import { unitSpec, unitText, type Unit } from '../model/index.ts';
-import { dayToDate, HAS_OFFSET, parseTimestamp, wallClock } from '../util/timestamps.ts';
+import { HAS_OFFSET, parseTimestamp, wallClock } from '../util/timestamps.ts';
+import { parseDay } from '../util/utc-days.ts';
 
-const pad = (n: number) => String(n).padStart(2, '0');
+const UTC = { in: tz('UTC') }; // the Date's UTC fields are the wall clock shown
 
 /** A day or an instant as the Date whose UTC fields are the wall clock shown; undefined when it is not one. */
 function shownTime(value: string, unit: 'date' | 'datetime', timeZone: string): Date | undefined {
   if (unit === 'date') {
-    const day = dayToDate(value);
+    const day = parseDay(value);
     if (day) return day;
     const t = parseTimestamp(value);
     return t && wallClock(t, timeZone);
   }
-  const t = parseTimestamp(value) ?? dayToDate(value);
+  const t = parseTimestamp(value) ?? parseDay(value);
   // an instant (with an offset) is shown on the configured clock; a naive TIMESTAMP is a wall-clock time already
   return t && (HAS_OFFSET.test(value) ? wallClock(t, timeZone) : t);
 }
@@ -30,10 +33,10 @@ export function valueText(value: unknown, unit: Unit, timeZone: string, options:
       if (typeof value !== 'string') return String(value);
       const d = shownTime(value, spec.kind, timeZone);
       if (!d) return value;
-      const day = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+      const day = format(d, 'yyyy-MM-dd', UTC);
       // a naive TIMESTAMP is a wall-clock time already (`bucket_start at time zone 'UTC'`): not on the configured clock
       const zone = parseTimestamp(value) !== undefined && !HAS_OFFSET.test(value) ? '' : ` ${timeZone}`;
-      return spec.kind === 'date' ? day : `${day} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}${zone}`;
+      return spec.kind === 'date' ? day : `${day} ${format(d, 'HH:mm', UTC)}${zone}`;
     }
     case 'boolean':
       return value === true ? 'yes' : value === false ? 'no' : String(value);

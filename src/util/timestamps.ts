@@ -22,7 +22,3 @@ export function wallClock(t: Date, timeZone: string): Date {
   return new Date(t.getTime() + tzOffset(timeZone, t) * 60_000);
 }
 
-export function dayToDate(s: string): Date | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  return m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : undefined;
-}

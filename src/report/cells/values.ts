@@ -4,7 +4,8 @@
 import { DuckDBTypeId } from '@duckdb/node-api';
 import { declaredUnit, UNITS, unitSpec, type NumberUnit, type Unit } from '../../model/index.ts';
 import type { ColumnKind } from '../../util/table-text.ts';
-import { dayToDate, HAS_OFFSET, parseTimestamp, wallClock } from '../../util/timestamps.ts';
+import { HAS_OFFSET, parseTimestamp, wallClock } from '../../util/timestamps.ts';
+import { parseDay } from '../../util/utc-days.ts';
 import type { ColumnFormat } from './styles.ts';
 
 export type CellValue = string | number | boolean | Date | null;
@@ -65,7 +66,7 @@ function typeFormat(typeId: DuckDBTypeId, name: string): ColumnFormat {
   }
 }
 
-export { HAS_OFFSET, parseTimestamp, wallClock, dayToDate };
+export { HAS_OFFSET, parseTimestamp, wallClock };
 
 /** Convert one JSON value (getRowsJson) to what the cell holds for the column's format. */
 export function toCellValue(value: unknown, format: ColumnFormat, timeZone: string): CellValue {
@@ -85,7 +86,7 @@ export function toCellValue(value: unknown, format: ColumnFormat, timeZone: stri
   switch (spec.kind) {
     case 'date': {
       if (typeof value !== 'string') return String(value);
-      const d = dayToDate(value);
+      const d = parseDay(value);
       if (d) return d;
       const t = parseTimestamp(value);
       if (!t) return value;
@@ -94,7 +95,7 @@ export function toCellValue(value: unknown, format: ColumnFormat, timeZone: stri
     }
     case 'datetime': {
       if (typeof value !== 'string') return String(value);
-      const t = parseTimestamp(value) ?? dayToDate(value);
+      const t = parseTimestamp(value) ?? parseDay(value);
       if (!t) return value;
       // a TIMESTAMPTZ (with offset) is an instant: shown on the configured clock; a naive TIMESTAMP already is a
       // wall-clock time (e.g. `bucket_start at time zone 'UTC'`) and is shown as it is
