@@ -2,7 +2,7 @@
 // unitText – the text the alerts and the workbook's number formats agree with –, days and instants on the configured
 // clock, yes/no, and text as it came. NULL reads as an en dash: an empty cell would look like a value lost.
 import { tz } from '@date-fns/tz';
-import { format } from 'date-fns';
+import { format } from 'date-fns/format';
 import { unitSpec, unitText, type Unit } from '../model/index.ts';
 import { HAS_OFFSET, parseTimestamp, wallClock } from '../util/timestamps.ts';
 import { parseDay } from '../util/utc-days.ts';

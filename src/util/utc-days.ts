@@ -1,15 +1,22 @@
 // Calendar days as the API buckets them: UTC days written YYYY-MM-DD. The one home of day arithmetic (reports, the
 // explorer), done by date-fns in its UTC context so the machine's own time zone never moves a day.
+// date-fns by subpath: its index loads all ~300 of its modules into every CLI start, these need a few dozen
 import { tz } from '@date-fns/tz';
-import { addDays as addCalendarDays, differenceInCalendarDays, format, isValid, parse, startOfISOWeek, startOfMonth } from 'date-fns';
+import { addDays as addCalendarDays } from 'date-fns/addDays';
+import { differenceInCalendarDays } from 'date-fns/differenceInCalendarDays';
+import { format } from 'date-fns/format';
+import { isExists } from 'date-fns/isExists';
+import { startOfISOWeek } from 'date-fns/startOfISOWeek';
+import { startOfMonth } from 'date-fns/startOfMonth';
 
 const UTC = { in: tz('UTC') };
 
 /** A YYYY-MM-DD day as its UTC midnight, or undefined when it is not a real calendar day (2026-02-30). */
 export function parseDay(s: string): Date | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return undefined;
-  const t = parse(s, 'yyyy-MM-dd', new Date(0), UTC);
-  return isValid(t) ? new Date(t.getTime()) : undefined; // a plain Date: its toISOString() ends in Z
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (!m) return undefined;
+  const [year, monthIndex, day] = [Number(m[1]), Number(m[2]) - 1, Number(m[3])];
+  return isExists(year, monthIndex, day) ? new Date(Date.UTC(year, monthIndex, day)) : undefined;
 }
 
 export function isRealDay(s: string): boolean {

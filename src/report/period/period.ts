@@ -2,7 +2,14 @@
 // UTC days), or the report's default resolved against the data's clock (views-contract.md `report_clock`).
 // Days are UTC calendar days, the API's day buckets.
 import { TZDate, tz } from '@date-fns/tz';
-import { addDays as addCalendarDays, endOfMonth, format, getMonth, getYear, isSameMonth, startOfMonth, subMonths } from 'date-fns';
+import { addDays as addCalendarDays } from 'date-fns/addDays';
+import { endOfMonth } from 'date-fns/endOfMonth';
+import { format } from 'date-fns/format';
+import { getMonth } from 'date-fns/getMonth';
+import { getYear } from 'date-fns/getYear';
+import { isSameMonth } from 'date-fns/isSameMonth';
+import { startOfMonth } from 'date-fns/startOfMonth';
+import { subMonths } from 'date-fns/subMonths';
 import { UsageError } from '../../util/errors.ts';
 import { formatDay, parseDay } from '../../util/utc-days.ts';
 
