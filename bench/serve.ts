@@ -146,7 +146,8 @@ async function main(): Promise<void> {
     const previousMonth = (await (async () => {
       const s = await openStore({ path, readOnly: true, command: 'bench' });
       try {
-        return s.one<{ month: string }>(`select strftime(date_trunc('month', max(day)) - interval 1 month, '%Y-%m') as month from cost_daily`);
+        // awaited here, before the finally closes the store: closing under a running statement crashed this bench
+        return await s.one<{ month: string }>(`select strftime(date_trunc('month', max(day)) - interval 1 month, '%Y-%m') as month from cost_daily`);
       } finally {
         await s.close();
       }

@@ -82,6 +82,7 @@ function createStore(
 ): Store {
   let inTransaction = false;
   let closed = false;
+  const inFlight = trackStatements(connection);
   const store: Store = {
     path,
     readOnly,
@@ -120,6 +121,9 @@ function createStore(
       if (closed) return;
       closed = true;
       try {
+        // closing frees the database under a statement still running on DuckDB's threads: a hang, a segfault or
+        // `bad_weak_ptr` (a caller that returned a store's promise without awaiting it, then closed the store)
+        await inFlight.settled();
         connection.closeSync();
         instance.closeSync();
       } finally {
@@ -138,4 +142,36 @@ export async function withStore<T>(options: OpenOptions, fn: (store: Store) => P
   } finally {
     await store.close();
   }
+}
+
+/**
+ * Every statement started on the connection – through the store or on `store.connection` itself – until it settles,
+ * so that closing waits for them. The connection's own methods are shadowed on the object, each calling the class's
+ * method of the moment (a benchmark that wraps the class's methods still sees every statement).
+ */
+function trackStatements(connection: DuckDBConnection): { settled(): Promise<void> } {
+  const running = new Set<Promise<unknown>>();
+  const proto = DuckDBConnection.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+  for (const name of ['run', 'runAndRead', 'runAndReadAll', 'runAndReadUntil', 'stream', 'streamAndRead', 'streamAndReadAll', 'streamAndReadUntil', 'start', 'startStream', 'prepare', 'extractStatements', 'createAppender'] as const) {
+    if (typeof proto[name] !== 'function') continue;
+    Object.defineProperty(connection, name, {
+      configurable: true,
+      value: function (this: DuckDBConnection, ...args: unknown[]) {
+        const result = proto[name]!.apply(this, args);
+        if (result instanceof Promise) {
+          const settled: Promise<unknown> = result.then(
+            () => running.delete(settled),
+            () => running.delete(settled),
+          );
+          running.add(settled);
+        }
+        return result;
+      },
+    });
+  }
+  return {
+    async settled() {
+      while (running.size > 0) await Promise.all(running);
+    },
+  };
 }
