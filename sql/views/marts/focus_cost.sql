@@ -107,10 +107,8 @@ priced as (
     select
         d.*,
         p.list_unit_price,
-        case when p.list_unit_price > 0 then
-            ((2 * (d.amount::decimal(38,6) * 1000000)::hugeint * 1000000 + (p.list_unit_price::decimal(38,6) * 1000000)::hugeint)
-                // (2 * (p.list_unit_price::decimal(38,6) * 1000000)::hugeint))::decimal(38,0) * 0.000001::decimal(7,6)
-        end as gpu_hours,
+        int_gpu_hours((d.amount::decimal(38,6) * 1000000)::hugeint, (p.list_unit_price::decimal(38,6) * 1000000)::hugeint)
+            as gpu_hours,
     from described as d
     left join list_prices as p
         on d.component = 'gpu'
