@@ -51,12 +51,7 @@ described_stretch as (
         coalesce(t.description_tail, '') as description_tail,
         t.cloud as resource_cloud,
     from one_size_per_day as r
-    left join timeline as t
-        on t.account = r.account
-        and t.family = r.family
-        and t.resource_id = r.resource_id
-        and t.valid_from = r.valid_from
-        and t.valid_to = r.valid_to
+    left join timeline as t using (account, family, resource_id, valid_from, valid_to)
 ),
 
 -- each allocation category's value (before splits) of the row's subject, added to Tags (issue 13); no category
