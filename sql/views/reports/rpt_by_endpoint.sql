@@ -19,9 +19,7 @@ per_endpoint as (
         arg_max(endpoint_name, day) as billed_name,
         arg_max(template_name, day) as billed_template_name,
         -- the windows' amounts (int_cost_month_windows)
-        sum(columns(
-            '^(month_to_date|previous_month_to_date|previous_month|month_to_last_day|previous_month_to_last_day)$'
-        )),
+        sum(columns(c -> list_contains(int_month_windows(), c))),
     from windowed
     group by all
 ),

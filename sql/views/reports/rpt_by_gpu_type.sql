@@ -17,9 +17,7 @@ per_gpu_type as (
         gpu_type_id,
         arg_max(gpu_type_name, day) as billed_name,
         -- the windows' amounts (int_cost_month_windows)
-        sum(columns(
-            '^(month_to_date|previous_month_to_date|previous_month|month_to_last_day|previous_month_to_last_day)$'
-        )),
+        sum(columns(c -> list_contains(int_month_windows(), c))),
     from windowed
     group by all
 ),

@@ -18,9 +18,7 @@ per_template as (
         arg_max(template_name, day) as billed_name,
         array_to_string(list_sort(list_distinct(list(attribution))), ', ') as attribution,
         -- the windows' amounts (int_cost_month_windows)
-        sum(columns(
-            '^(month_to_date|previous_month_to_date|previous_month|month_to_last_day|previous_month_to_last_day)$'
-        )),
+        sum(columns(c -> list_contains(int_month_windows(), c))),
     from windowed
     group by all
 ),
