@@ -12,9 +12,10 @@ current_islands as (
 
 compared as (
     select
-        coalesce(c.account, s.account) as account,
-        coalesce(c.family, s.family) as family,
-        coalesce(c.resource_id, s.resource_id) as resource_id,
+        -- the key of either side (a full join's using columns)
+        account,
+        family,
+        resource_id,
         case
             -- an island only one side has, or the same start with other names: different from its start
             when c.fingerprint is distinct from s.fingerprint then coalesce(c.valid_from, s.valid_from)
@@ -22,11 +23,7 @@ compared as (
             when c.valid_to <> s.valid_to then least(c.valid_to, s.valid_to)
         end as changed_at,
     from current_islands as c
-    full outer join stored as s
-        on s.account = c.account
-        and s.family = c.family
-        and s.resource_id = c.resource_id
-        and s.valid_from = c.valid_from
+    full outer join stored as s using (account, family, resource_id, valid_from)
 ),
 
 final as (

@@ -6,6 +6,7 @@ import { listValue } from '@duckdb/node-api';
 import type { Store } from '../store/database.ts';
 import { redact } from '../util/secrets.ts';
 import type { JournalEntry } from './journal.ts';
+import type { EventPayload } from './payload.ts';
 import { SEVERITY_RANK, type AlertEvent } from './types.ts';
 import type { Severity } from '../config/alerts.ts';
 
@@ -69,19 +70,9 @@ export async function expire(store: Store, channels: readonly OutboxChannel[], m
   });
 }
 
-type EventRow = {
-  event_id: string;
+// the outbox's columns are named as the event's JSON fields are; details is JSON text there
+type EventRow = Pick<EventPayload, 'event_id' | 'alert_key' | 'event' | 'rule' | 'account' | 'severity' | 'level' | 'title' | 'message' | 'as_of' | 'created_at'> & {
   channel: string;
-  alert_key: string;
-  event: AlertEvent['event'];
-  rule: AlertEvent['rule'];
-  account: string;
-  severity: AlertEvent['severity'];
-  level: number;
-  title: string;
-  message: string;
-  as_of: string;
-  created_at: string;
   details: string | null;
 };
 

@@ -11,16 +11,10 @@ export interface ExplainOptions {
   top?: number;
 }
 
-export interface ResourceExplanation {
-  category: string;
-  account: string;
-  family: string;
-  resource_id: string | null;
-  resource_name: string | null;
-  value: string;
+/** A resource's cost put in a category's value: by which rule, matched on what. */
+export interface ResourceExplanation extends UnallocatedResource {
   rule: number | null;
   matched_on: string;
-  amount: string;
 }
 
 export interface UnusedRule {

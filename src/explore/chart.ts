@@ -3,7 +3,7 @@
 // marked under the axis with the alert's title as the tooltip. Plain SVG from the report's chart parts
 // (report/charts/axes.ts), the same classes the page's style recolours in dark mode. Figures are drawn from numbers;
 // the exact ones are in the table.
-import { dayLabel, esc, GRID, INK, MUTED, PALETTE, svgDocument, title, usdShort, yScale, type Frame } from '../report/charts/axes.ts';
+import { bands, dayLabel, esc, INK, MUTED, PALETTE, stackedRange, stackedSegments, svgDocument, title, usdShort, yAxis, yScale, type Frame } from '../report/charts/axes.ts';
 import type { AnomalyMark } from './anomalies.ts';
 import type { DrawnBudget } from './budgets.ts';
 
@@ -75,38 +75,17 @@ export function exploreChartSvg(input: ExploreChartInput): string {
   const frame: Frame = { width, height: (input.height ?? 340) + extra, left: 68, right: 24, top: 40, bottom: 64 + extra };
   const n = input.periods.length;
   let body = title(frame, input.title, FONT);
-  const pos = new Array<number>(n).fill(0);
-  const neg = new Array<number>(n).fill(0);
-  for (const s of input.series) s.values.forEach((v, i) => (v >= 0 ? (pos[i]! += v) : (neg[i]! += v)));
   const budgetValues = input.budgets.map((b) => Number(b.amount));
-  const scale = yScale(frame, Math.min(0, ...neg), Math.max(0, ...pos, ...budgetValues));
+  const range = stackedRange(input.series, n);
+  const scale = yScale(frame, range.min, Math.max(range.max, ...budgetValues));
   const format = input.unit === 'usd' ? usdShort : hoursShort;
-  body += scale.ticks
-    .map((t) => {
-      const y = scale.y(t).toFixed(1);
-      return (
-        `<line x1="${frame.left}" x2="${frame.width - frame.right}" y1="${y}" y2="${y}" stroke="${t === 0 ? MUTED : GRID}" stroke-width="1" class="${t === 0 ? 'c-axis' : 'c-grid'}"/>` +
-        `<text x="${frame.left - 8}" y="${y}" dy="4" text-anchor="end" font-size="11" fill="${MUTED}" class="c-muted" font-family="${FONT}">${esc(format(t))}</text>`
-      );
-    })
-    .join('');
-  const plotW = frame.width - frame.left - frame.right;
-  const band = n > 0 ? plotW / n : plotW;
-  const barW = Math.max(1, band * 0.78);
-  const xAt = (i: number) => frame.left + band * i + band / 2;
-  const up = new Array<number>(n).fill(0);
-  const down = new Array<number>(n).fill(0);
-  input.series.forEach((s, k) => {
-    const color = colorOf(s, k);
-    s.values.forEach((v, i) => {
-      if (v === 0) return;
-      const base = v > 0 ? up : down;
-      const y0 = scale.y(base[i]!);
-      const y1 = scale.y(base[i]! + v);
-      base[i]! += v;
-      body += `<rect x="${(xAt(i) - barW / 2).toFixed(1)}" y="${Math.min(y0, y1).toFixed(1)}" width="${barW.toFixed(1)}" height="${Math.max(0.5, Math.abs(y1 - y0)).toFixed(1)}" fill="${color}"><title>${esc(`${s.label} · ${input.periods[i]}: ${format(v)}`)}</title></rect>`;
-    });
-  });
+  body += yAxis(frame, scale, FONT, format);
+  const { barW, xAt } = bands(frame, n);
+  for (const { k, i, v, from, to } of stackedSegments(input.series, n)) {
+    const s = input.series[k]!;
+    const [y0, y1] = [scale.y(from), scale.y(to)];
+    body += `<rect x="${(xAt(i) - barW / 2).toFixed(1)}" y="${Math.min(y0, y1).toFixed(1)}" width="${barW.toFixed(1)}" height="${Math.max(0.5, Math.abs(y1 - y0)).toFixed(1)}" fill="${colorOf(s, k)}"><title>${esc(`${s.label} · ${input.periods[i]}: ${format(v)}`)}</title></rect>`;
+  }
   for (const [i, b] of input.budgets.entries()) {
     const y = scale.y(budgetValues[i]!).toFixed(1);
     body += `<line x1="${frame.left}" x2="${frame.width - frame.right}" y1="${y}" y2="${y}" stroke="${ALERT}" stroke-width="2" stroke-dasharray="6 4" class="budget"/>`;

@@ -54,38 +54,37 @@ export async function queryColumns(store: Store, sql: string, params: QueryParam
   return (await queryAll(store, text, params, where)).columns;
 }
 
-/**
- * The rows of a query in DuckDB's chunks (2,048 rows), never the whole result in memory. No other query may run
- * on the store's connection until the generator is done (DuckDB invalidates a streaming result then).
- */
-export async function* streamRows(store: Store, sql: string, params: QueryParameters, where: string): AsyncGenerator<unknown[][]> {
+/** A query's streaming result; a DuckDB error said as `where`'s. */
+async function openStream(store: Store, sql: string, params: QueryParameters, where: string) {
   const text = bareSql(sql);
-  let result;
   try {
-    result = await store.connection.stream(text, bound(text, params));
-  } catch (e) {
-    fail(where, e);
-  }
-  try {
-    for await (const rows of result.yieldRowsJson()) yield rows as unknown[][];
+    return await store.connection.stream(text, bound(text, params));
   } catch (e) {
     fail(where, e);
   }
 }
 
+/** The chunks as read; an error while reading them said as `where`'s. */
+async function* readChunks<T>(chunks: AsyncIterable<T>, where: string): AsyncGenerator<T> {
+  try {
+    for await (const rows of chunks) yield rows;
+  } catch (e) {
+    fail(where, e);
+  }
+}
+
+/**
+ * The rows of a query in DuckDB's chunks (2,048 rows), never the whole result in memory. No other query may run
+ * on the store's connection until the generator is done (DuckDB invalidates a streaming result then).
+ */
+export async function* streamRows(store: Store, sql: string, params: QueryParameters, where: string): AsyncGenerator<unknown[][]> {
+  const result = await openStream(store, sql, params, where);
+  yield* readChunks(result.yieldRowsJson() as AsyncIterable<unknown[][]>, where);
+}
+
 /** Like streamRows, as DuckDB's value objects (no JSON text round trip; see cells/raw-values.ts). */
 export async function* streamRawRows(store: Store, sql: string, params: QueryParameters, where: string): AsyncGenerator<DuckDBValue[][]> {
-  const text = bareSql(sql);
-  let result;
-  try {
-    result = await store.connection.stream(text, bound(text, params));
-  } catch (e) {
-    fail(where, e);
-  }
-  try {
-    for await (const rows of result.yieldRows()) yield rows;
-  } catch (e) {
-    fail(where, e);
-  }
+  const result = await openStream(store, sql, params, where);
+  yield* readChunks(result.yieldRows(), where);
 }
 

@@ -2,18 +2,14 @@
 // (a restatement), with one record new after T and one gone after T. `--as-of T` evaluates on the first load, and
 // --with-restatements on the data as loaded now. The loads go through the real loader, which records the
 // restatements exactly as a sync does.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAlerts } from '../../src/alert/index.ts';
 import { dropKnownAt, shadowKnownAt } from '../../src/alert/known-at.ts';
 import { parseConfig } from '../../src/config/load.ts';
-import { BILLING_SOURCE_DEFS } from '../../src/model/index.ts';
-import { loadBillingPage, type SpooledPage } from '../../src/extract/load-billing.ts';
-import { startRun } from '../../src/extract/runs.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 
 import { Collect } from '../helpers/alert-delivery.ts';
+import { podBucketLoader } from '../helpers/pod-bucket-loads.ts';
 import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const DAY = 86_400_000;
@@ -27,49 +23,15 @@ describe('alerts --as-of on the data as loaded then', () => {
   beforeAll(async () => {
     tmp = tempDir('gpuledger-as-of-');
     store = await openStore({ path: tmp.db, command: 'test' });
-    const runId = await startRun(store, 'sync', 'test');
     // today's day bucket, so the budget's month is the one the back-test moment falls in
     const start = new Date(Math.floor(Date.now() / DAY) * DAY);
-    const end = new Date(start.getTime() + DAY);
-    // the records as the API writes them (JSON numbers), spooled to a file as the sync does
-    const record = (id: string, total: string, gpu: string, cpu: string, disk: string) => ({
-      startTime: start.toISOString(),
-      endTime: end.toISOString(),
-      podId: id,
-      totalAmount: Number(total),
-      gpuAmount: Number(gpu),
-      cpuAmount: Number(cpu),
-      diskAmount: Number(disk),
-    });
-    let pages = 0;
-    const page = (records: ReturnType<typeof record>[]): SpooledPage => {
-      const file = join(tmp.dir, `page-${++pages}.json`);
-      writeFileSync(file, JSON.stringify(records));
-      return {
-        route: 'pods',
-        path: '/v2/billing/pods',
-        what: `GET /v2/billing/pods [${start.toISOString()}, ${end.toISOString()}) day`,
-        query: { startTime: start, endTime: end, bucketSize: 'day' },
-        file,
-        recordCount: records.length,
-        stated: { recordCount: records.length, totals: {} },
-        read: 'split',
-        bytes: 100,
-        warnings: [],
-      };
-    };
-    const load = (p: SpooledPage) =>
-      loadBillingPage(
-        { store, runId, account: 'acme', def: BILLING_SOURCE_DEFS.pods, bucketSize: 'day', serverNow: new Date(), completeThrough: start, lastOfRange: true },
-        p,
-        Object.values(BILLING_SOURCE_DEFS),
-      );
-    await load(page([record('pod-r', '10.000000', '7.000000', '2.000000', '1.000000'), record('pod-gone', '5.000000', '5.000000', '0.000000', '0.000000')]));
+    const load = await podBucketLoader({ store, dir: tmp.dir, start, completeThrough: start });
+    await load([{ id: 'pod-r', total: '10.000000', gpu: '7.000000', cpu: '2.000000', disk: '1.000000' }, { id: 'pod-gone', total: '5.000000' }]);
     const first = await store.one<{ at: string }>(`select strftime(extracted_at, '%Y-%m-%dT%H:%M:%S.%gZ') as at from _meta_loads`);
     knownAt = new Date(first!.at);
     // the second read must carry a later extraction time than the first
     while (Date.now() <= knownAt.getTime()) await new Promise((r) => setTimeout(r, 2));
-    await load(page([record('pod-r', '500.000000', '333.333333', '100.000000', '66.666667'), record('pod-new', '40.000000', '40.000000', '0.000000', '0.000000')]));
+    await load([{ id: 'pod-r', total: '500.000000', gpu: '333.333333', cpu: '100.000000', disk: '66.666667' }, { id: 'pod-new', total: '40.000000' }]);
   }, 60_000);
   afterAll(async () => {
     await store?.close();

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigInput } from '../../src/config/schema.ts';
 import { gpuledger } from '../helpers/cli.ts';
 import { writeConfig } from '../helpers/sync.ts';
-import { receiver, syncedDb, type Receiver, type SyncedDb } from '../helpers/alert-delivery.ts';
+import { dollarBudgetsOnly, receiver, syncedDb, type Receiver, type SyncedDb } from '../helpers/alert-delivery.ts';
 import { createRng } from '../../src/simulator/prng.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
@@ -41,12 +41,7 @@ describe('alert delivery stopped at any moment', () => {
     writeConfig(db.tmp.dir, {
       ...db.base,
       alerts: {
-        anomaly: { enabled: false },
-        dataQuality: { enabled: false },
-        waste: { enabled: false },
-        runway: { enabled: false },
-        unitCost: { enabled: false },
-        budgets: Array.from({ length: EVENTS }, (_, i) => ({ name: `${tag}${i}`, amount: '1.00', thresholds: [100], on: ['actual'] })),
+        ...dollarBudgetsOnly(Array.from({ length: EVENTS }, (_, i) => `${tag}${i}`)),
         channels: [
           { type: 'file', path: join(db.tmp.dir, `${tag}.ndjson`) },
           { type: 'webhook', name: 'slow', url: hook.url, retryDelayMs: 10 },

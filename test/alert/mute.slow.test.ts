@@ -13,7 +13,7 @@ import { withReader, writeSessions } from '../../src/store/shared-database.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { gpuledger } from '../helpers/cli.ts';
 import { writeConfig } from '../helpers/sync.ts';
-import { Collect, syncedDb, type SyncedDb } from '../helpers/alert-delivery.ts';
+import { Collect, dollarBudgetsOnly, syncedDb, type SyncedDb } from '../helpers/alert-delivery.ts';
 
 const HOUR = 3_600_000;
 
@@ -30,12 +30,7 @@ describe('gpuledger alerts mute and unmute', () => {
   const budgets = (names: string[]): ConfigInput => ({
     ...db.base,
     alerts: {
-      anomaly: { enabled: false },
-      dataQuality: { enabled: false },
-      waste: { enabled: false },
-      runway: { enabled: false },
-      unitCost: { enabled: false },
-      budgets: names.map((name) => ({ name, amount: '1.00', thresholds: [100], on: ['actual'] })),
+      ...dollarBudgetsOnly(names),
       channels: [{ type: 'file' }],
     },
   });

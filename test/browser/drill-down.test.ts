@@ -5,30 +5,27 @@
 // with their columns and descriptions, and every example query runs.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServe, type RunningServer } from '../../src/serve/index.ts';
+import type { RunningServer } from '../../src/serve/index.ts';
 import { EXAMPLE_QUERIES } from '../../src/serve/sql-page.ts';
 import { writeSessions } from '../../src/store/shared-database.ts';
 import { decimalStringToMicros } from '../../src/util/decimal.ts';
-import { silentLogger } from '../../src/util/log.ts';
-import { chromiumAvailable, launchBrowser, watchedPage } from '../helpers/browser.ts';
+import { chromiumAvailable, watchedPage } from '../helpers/browser.ts';
+import { loopback, serveInChromium } from '../helpers/served-chromium.ts';
 import { syncedDatabase } from '../helpers/synced-fixture.ts';
 import type { TempDir } from '../helpers/temp-dir.ts';
-import { testConfig } from '../helpers/report-fixtures.ts';
 
 describe.skipIf(!chromiumAvailable)('drill-down levels and the SQL page in Chromium', () => {
   let tmp: TempDir;
   let browser: Browser;
   let serve: RunningServer;
-  const local = (u: string) => new URL(u).hostname === '127.0.0.1';
+  let stop: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
     tmp = await syncedDatabase('gpuledger-drill-');
-    serve = await startServe({ dbPath: tmp.db, config: testConfig({ timeZone: 'UTC' }), host: '127.0.0.1', port: 0, log: silentLogger });
-    browser = await launchBrowser();
+    ({ serve, browser, stop } = await serveInChromium(tmp.db));
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await serve?.close();
+    await stop?.();
     tmp?.cleanup();
   });
 
@@ -57,7 +54,7 @@ describe.skipIf(!chromiumAvailable)('drill-down levels and the SQL page in Chrom
   const shareSum = (rows: { share: string }[]) => rows.reduce((a, r) => a + Number(r.share.replace(/[^\d.-]/g, '')), 0);
 
   it('shows every level with a chart, its total and shares, names as titles, and the same view in the explorer', async () => {
-    const w = await watchedPage(browser, { allow: local });
+    const w = await watchedPage(browser, { allow: loopback });
     const page = w.page;
     await page.goto(`${serve.url}/drill?period=2026-11-01..2026-11-20`);
     const families = await level(page, 's-families');
@@ -107,7 +104,7 @@ describe.skipIf(!chromiumAvailable)('drill-down levels and the SQL page in Chrom
   });
 
   it('lists the public views with their columns and descriptions, and runs every example query', async () => {
-    const w = await watchedPage(browser, { allow: local });
+    const w = await watchedPage(browser, { allow: loopback });
     const page = w.page;
     await page.goto(`${serve.url}/sql`);
     const schema = page.locator('#s-schema');
@@ -140,7 +137,7 @@ describe.skipIf(!chromiumAvailable)('drill-down levels and the SQL page in Chrom
       resource = (await store.one<{ id: string }>("select resource_id as id from fct_cost_daily where family = 'pod' and resource_id is not null limit 1"))!.id;
       await store.run('update fct_cost_daily set resource_name = $1 where resource_id = $2', [evil, resource]);
     });
-    const w = await watchedPage(browser, { allow: local });
+    const w = await watchedPage(browser, { allow: loopback });
     await w.page.goto(`${serve.url}/drill?family=pod&resource=${encodeURIComponent(resource)}&period=2026-11-01..2026-11-20`);
     expect((await w.page.locator('#s-resource h2').textContent())!.trim()).toBe(`Daily cost of ${evil}`);
     expect((await w.page.locator('nav[aria-label="Drill-down path"] a').last().textContent())!.trim()).toBe(evil);

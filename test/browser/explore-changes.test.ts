@@ -2,11 +2,10 @@
 // keeps the moment in its form, links back to the view now – and resource ids written as markup stay text.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServe, type RunningServer } from '../../src/serve/index.ts';
-import { silentLogger } from '../../src/util/log.ts';
-import { chromiumAvailable, launchBrowser, watchedPage } from '../helpers/browser.ts';
+import type { RunningServer } from '../../src/serve/index.ts';
+import { chromiumAvailable, watchedPage } from '../helpers/browser.ts';
+import { loopback, serveInChromium } from '../helpers/served-chromium.ts';
 import { restatedDatabase, type RestatedDatabase } from '../helpers/restated-database.ts';
-import { testConfig } from '../helpers/report-fixtures.ts';
 
 declare const window: any;
 
@@ -17,21 +16,19 @@ describe.skipIf(!chromiumAvailable)('the explorer\'s restatements view in Chromi
   let db: RestatedDatabase;
   let browser: Browser;
   let serve: RunningServer;
-  const local = (u: string) => new URL(u).hostname === '127.0.0.1';
+  let stop: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
     db = await restatedDatabase('gpuledger-explore-changes-browser-', { restated: RESTATED, gone: 'pod-gone', added: ADDED });
-    serve = await startServe({ dbPath: db.tmp.db, config: testConfig({ timeZone: 'UTC' }), host: '127.0.0.1', port: 0, log: silentLogger });
-    browser = await launchBrowser();
+    ({ serve, browser, stop } = await serveInChromium(db.tmp.db));
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await serve?.close();
+    await stop?.();
     db?.tmp.cleanup();
   });
 
   it('renders the restated cells with hostile ids as text, and links back to the view now', async () => {
-    const w = await watchedPage(browser, { allow: local });
+    const w = await watchedPage(browser, { allow: loopback });
     const page = w.page;
     await page.goto(`${serve.url}/explore?from=${db.day}&to=${db.day}&by=resource&changed_since=${encodeURIComponent(db.knownAt)}`);
     expect(await page.locator('#changes-verdict').innerText()).toBe(`3 figures restated since ${db.knownAt}: the view's total moved by +$525.00, from $15.00 to $540.00.`);
@@ -51,7 +48,7 @@ describe.skipIf(!chromiumAvailable)('the explorer\'s restatements view in Chromi
     expect(await page.locator('#explore-table tfoot').innerText()).toContain('$540.00');
     expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
     expect(w.errors).toEqual([]);
-    expect(w.requests.filter((u) => !local(u))).toEqual([]);
+    expect(w.requests.filter((u) => !loopback(u))).toEqual([]);
     await page.context().close();
   });
 });

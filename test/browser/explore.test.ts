@@ -5,13 +5,12 @@ import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COST_FAMILIES, FAMILIES } from '../../src/model/index.ts';
-import { startServe, type RunningServer } from '../../src/serve/index.ts';
+import type { RunningServer } from '../../src/serve/index.ts';
 import { openStore } from '../../src/store/database.ts';
-import { silentLogger } from '../../src/util/log.ts';
-import { chromiumAvailable, launchBrowser, watchedPage } from '../helpers/browser.ts';
+import { chromiumAvailable, watchedPage } from '../helpers/browser.ts';
+import { loopback, serveInChromium } from '../helpers/served-chromium.ts';
 import { syncedDatabase } from '../helpers/synced-fixture.ts';
 import type { TempDir } from '../helpers/temp-dir.ts';
-import { testConfig } from '../helpers/report-fixtures.ts';
 
 // what the page functions below use, as the browser has it (declared here, not as the DOM library for the project)
 declare const document: any;
@@ -25,8 +24,8 @@ describe.skipIf(!chromiumAvailable)('the cost explorer in Chromium', () => {
   let tmp: TempDir;
   let browser: Browser;
   let serve: RunningServer;
-  const local = (u: string) => new URL(u).hostname === '127.0.0.1';
-  const open = (scheme: 'light' | 'dark' = 'light') => watchedPage(browser, { colorScheme: scheme, allow: local });
+  let stop: (() => Promise<void>) | undefined;
+  const open = (scheme: 'light' | 'dark' = 'light') => watchedPage(browser, { colorScheme: scheme, allow: loopback });
 
   beforeAll(async () => {
     tmp = await syncedDatabase('gpuledger-explore-browser-');
@@ -35,13 +34,11 @@ describe.skipIf(!chromiumAvailable)('the cost explorer in Chromium', () => {
     const biggest = await store.one<{ name: string }>(`select template_name as name from cost_daily where template_name is not null group by all order by sum(amount) desc limit 1`);
     await store.run(`update fct_cost_daily set template_name = $1 where template_name = $2`, [HOSTILE, biggest!.name]);
     await store.close();
-    serve = await startServe({ dbPath: tmp.db, config: testConfig({ timeZone: 'UTC' }), host: '127.0.0.1', port: 0, log: silentLogger });
-    browser = await launchBrowser();
+    ({ serve, browser, stop } = await serveInChromium(tmp.db));
     mkdirSync(SHOTS, { recursive: true });
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await serve?.close();
+    await stop?.();
     tmp?.cleanup();
   });
 
@@ -75,7 +72,7 @@ describe.skipIf(!chromiumAvailable)('the cost explorer in Chromium', () => {
     await page.reload();
     expect(await state()).toEqual(before);
     expect(w.errors).toEqual([]);
-    expect(w.requests.filter((u) => !local(u))).toEqual([]);
+    expect(w.requests.filter((u) => !loopback(u))).toEqual([]);
     await page.context().close();
   });
 

@@ -7,8 +7,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RenderedFormats } from '../../src/report/index.ts';
 import type { Store } from '../../src/store/database.ts';
-import { nightlyPage } from '../helpers/nightly-page.ts';
-import { chromiumAvailable, launchBrowser, watchedPage } from '../helpers/browser.ts';
+import { nightlyPageInChromium } from '../helpers/nightly-page.ts';
+import { chromiumAvailable, watchedPage } from '../helpers/browser.ts';
 import { readHtmlTables } from '../helpers/html-read.ts';
 
 describe.skipIf(!chromiumAvailable)('the HTML report in Chromium', () => {
@@ -17,14 +17,13 @@ describe.skipIf(!chromiumAvailable)('the HTML report in Chromium', () => {
   let browser: Browser;
   let out: RenderedFormats;
   let url: string;
+  let stop: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    ({ dir, store, out, url } = await nightlyPage('gpuledger-browser-'));
-    browser = await launchBrowser();
+    ({ dir, store, out, url, browser, stop } = await nightlyPageInChromium('gpuledger-browser-'));
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await store?.close();
+    await stop?.();
   });
 
   it('opens from file:// with the network cut: no console error, no request but the file itself', async () => {

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RenderedFormats } from '../../src/report/index.ts';
 import type { Store } from '../../src/store/database.ts';
 import { usdText } from '../../src/util/money-text.ts';
-import { nightlyPage } from '../helpers/nightly-page.ts';
-import { chromiumAvailable, launchBrowser } from '../helpers/browser.ts';
+import { nightlyPageInChromium } from '../helpers/nightly-page.ts';
+import { chromiumAvailable } from '../helpers/browser.ts';
 
 // what the page functions below use, as the browser has it (declared here, not as the DOM library for the project:
 // its stream types are not Node's)
@@ -50,14 +50,13 @@ describe.skipIf(!chromiumAvailable)('nothing hidden: the HTML report at laptop a
   let browser: Browser;
   let out: RenderedFormats;
   let url: string;
+  let stop: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    ({ dir, store, out, url } = await nightlyPage('gpuledger-hidden-'));
-    browser = await launchBrowser();
+    ({ dir, store, out, url, browser, stop } = await nightlyPageInChromium('gpuledger-hidden-'));
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await store?.close();
+    await stop?.();
   });
 
   async function open(width: number, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {

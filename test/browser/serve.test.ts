@@ -9,7 +9,8 @@ import { startServe, type RunningServer } from '../../src/serve/index.ts';
 import { writeSessions } from '../../src/store/shared-database.ts';
 import { decimalStringToMicros } from '../../src/util/decimal.ts';
 import { silentLogger } from '../../src/util/log.ts';
-import { chromiumAvailable, launchBrowser, watchedPage } from '../helpers/browser.ts';
+import { chromiumAvailable, watchedPage } from '../helpers/browser.ts';
+import { loopback, serveInChromium } from '../helpers/served-chromium.ts';
 import { syncedDatabase } from '../helpers/synced-fixture.ts';
 import { gpuledger } from '../helpers/cli.ts';
 import { testConfig } from '../helpers/report-fixtures.ts';
@@ -19,34 +20,32 @@ describe.skipIf(!chromiumAvailable)('gpuledger serve in Chromium', () => {
   let tmp: TempDir;
   let browser: Browser;
   let serve: RunningServer;
-  const local = (u: string) => new URL(u).hostname === '127.0.0.1';
+  let stop: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
     tmp = await syncedDatabase('gpuledger-serve-');
-    serve = await startServe({ dbPath: tmp.db, config: testConfig({ timeZone: 'UTC' }), host: '127.0.0.1', port: 0, log: silentLogger });
-    browser = await launchBrowser();
+    ({ serve, browser, stop } = await serveInChromium(tmp.db));
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await serve?.close();
+    await stop?.();
     tmp?.cleanup();
   });
 
   it.each(['/report/nightly', '/report/nightly?period=2026-10', '/drill', '/drill?family=pod', '/allocation', '/views', '/view/rpt_runway', '/view/rpt_unit_cost', '/alerts', '/sql'])(
     'loads %s with no console error and no request beyond 127.0.0.1',
     async (path) => {
-      const w = await watchedPage(browser, { allow: local });
+      const w = await watchedPage(browser, { allow: loopback });
       const res = await w.page.goto(serve.url + path);
       expect(res?.status()).toBe(200);
       expect(res?.headers()['content-security-policy']).toMatch(/^default-src 'none'; img-src data:; style-src 'sha256-/);
       expect(w.errors).toEqual([]);
-      expect(w.requests.filter((u) => !local(u))).toEqual([]);
+      expect(w.requests.filter((u) => !loopback(u))).toEqual([]);
       await w.page.context().close();
     },
   );
 
   it('drills from a family total to a resource\'s daily cost, the figures adding up, and back', async () => {
-    const w = await watchedPage(browser, { allow: local });
+    const w = await watchedPage(browser, { allow: loopback });
     const page = w.page;
     const amountOf = async (row: ReturnType<typeof page.locator>) => decimalStringToMicros((await row.locator('td').last().getAttribute('data-v'))!);
     await page.goto(`${serve.url}/drill`);
@@ -83,7 +82,7 @@ describe.skipIf(!chromiumAvailable)('gpuledger serve in Chromium', () => {
   it('follows an allocation value to the resources and rules behind it', async () => {
     const allocation = { categories: { team: { rules: [{ value: 'compute', match: { family: ['pod', 'serverless'] } }], default: 'other', split: [] } } };
     const withRules = await startServe({ dbPath: tmp.db, config: testConfig({ timeZone: 'UTC', allocation }), host: '127.0.0.1', port: 0, log: silentLogger });
-    const w = await watchedPage(browser, { allow: local });
+    const w = await watchedPage(browser, { allow: loopback });
     try {
       await w.page.goto(`${withRules.url}/allocation`);
       const link = w.page.locator('#s-categories tbody a', { hasText: 'compute' }).first();
@@ -102,7 +101,7 @@ describe.skipIf(!chromiumAvailable)('gpuledger serve in Chromium', () => {
   });
 
   it('downloads a view as CSV equal to gpuledger query of it', async () => {
-    const w = await watchedPage(browser, { allow: local });
+    const w = await watchedPage(browser, { allow: loopback });
     await w.page.goto(`${serve.url}/view/rpt_by_template`);
     const [download] = await Promise.all([w.page.waitForEvent('download'), w.page.locator('a[download]').click()]);
     const fromPage = readFileSync((await download.path())!, 'utf8');
@@ -114,7 +113,7 @@ describe.skipIf(!chromiumAvailable)('gpuledger serve in Chromium', () => {
   });
 
   it('runs SQL through query\'s sandbox, and refuses a write exactly as query does', async () => {
-    const w = await watchedPage(browser, { allow: local });
+    const w = await watchedPage(browser, { allow: loopback });
     await w.page.goto(`${serve.url}/sql`);
     await w.page.locator('textarea').fill('select 40 + 2 as answer');
     await w.page.locator('button[type=submit]').click();

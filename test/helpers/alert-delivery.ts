@@ -10,6 +10,23 @@ import { fastSimulator, smallSyncConfig } from './sync.ts';
 import { copySyncedDatabase } from './synced-fixture.ts';
 import { tempDir, type TempDir } from './temp-dir.ts';
 
+type AlertsInput = NonNullable<ConfigInput['alerts']>;
+
+/**
+ * Alert rules of nothing but budgets of $1.00 that fire at 100 % of actual spend (every synced account spends more):
+ * one event per name, every other rule switched off so only the budgets cost evaluation time.
+ */
+export function dollarBudgetsOnly(names: readonly string[]): Pick<AlertsInput, 'anomaly' | 'dataQuality' | 'waste' | 'runway' | 'unitCost' | 'budgets'> {
+  return {
+    anomaly: { enabled: false },
+    dataQuality: { enabled: false },
+    waste: { enabled: false },
+    runway: { enabled: false },
+    unitCost: { enabled: false },
+    budgets: names.map((name) => ({ name, amount: '1.00', thresholds: [100], on: ['actual'] })),
+  };
+}
+
 export class Collect extends Writable {
   text = '';
   override _write(chunk: Buffer, _enc: string, cb: () => void) {

@@ -1,8 +1,10 @@
 // Raw billing rows inserted with SQL (range(), no per-row INSERT), so the real views (cost, cost_daily, rpt_*)
 // have something to compute from: pods, Serverless, network volumes and public endpoints in day buckets, the
 // aggregate route for reconciliation, and a watermark that sets report_clock's data horizon.
-import type { Store } from '../../src/store/database.ts';
+import { join } from 'node:path';
+import { openStore, type Store } from '../../src/store/database.ts';
 import { refreshMaterialized } from '../../src/transform/materialize.ts';
+import { tempDir } from './temp-dir.ts';
 
 export interface RawBillingOptions {
   account: string;
@@ -109,4 +111,12 @@ export async function insertTwoAccounts(store: Store, podsPerAccount = 12): Prom
      where account = 'prod' and start_time = timestamptz '2026-10-07 00:00:00+00'`,
   );
   await refreshMaterialized(store);
+}
+
+/** A new database in a temp folder holding the two accounts of insertTwoAccounts: what the report tests render from. */
+export async function twoAccountStore(): Promise<{ dir: string; store: Store }> {
+  const dir = tempDir('gpuledger-report-').dir;
+  const store = await openStore({ path: join(dir, 'gpuledger.duckdb') });
+  await insertTwoAccounts(store);
+  return { dir, store };
 }

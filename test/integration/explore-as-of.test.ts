@@ -3,34 +3,20 @@
 // records the restatements as a sync does; serve reads the published file. A reader answering with its own
 // allocation rules keeps answering with them after an as_of view (the as-of shadow shares their temp catalog).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServe, type RunningServer } from '../../src/serve/index.ts';
-import { silentLogger } from '../../src/util/log.ts';
-import { testConfig } from '../helpers/report-fixtures.ts';
-import { get } from '../helpers/raw-http.ts';
-import { restatedDatabase } from '../helpers/restated-database.ts';
-import type { TempDir } from '../helpers/temp-dir.ts';
+import { restatedExplorer, type RestatedExplorer } from '../helpers/restated-explorer.ts';
 
 describe('the cost explorer as loaded at a past moment', () => {
-  let tmp: TempDir;
-  let serve: RunningServer;
+  let csv: RestatedExplorer['csv'];
+  let stop: RestatedExplorer['stop'] | undefined;
   let knownAt: string;
   let day: string;
 
   beforeAll(async () => {
-    ({ tmp, day, knownAt } = await restatedDatabase('gpuledger-explore-as-of-'));
-    const allocation = { categories: { team: { rules: [{ value: 'research', match: { resource: 'pod-r' } }], default: 'other', split: [] } } };
-    serve = await startServe({ dbPath: tmp.db, config: testConfig({ timeZone: 'UTC', allocation }), host: '127.0.0.1', port: 0, log: silentLogger, cacheAnswers: false });
+    ({ day, knownAt, csv, stop } = await restatedExplorer('gpuledger-explore-as-of-'));
   }, 60_000);
   afterAll(async () => {
-    await serve?.close();
-    tmp?.cleanup();
+    await stop?.();
   });
-
-  const csv = async (params: string) => {
-    const res = await get(`${serve.url}/explore.csv?from=${day}&to=${day}&${params}`);
-    expect(res.status, res.body).toBe(200);
-    return res.body.trimEnd().split(/\r?\n/);
-  };
 
   it('shows the old figure before the restatement and the new one now', async () => {
     expect(await csv(`by=resource&as_of=${encodeURIComponent(knownAt)}`)).toEqual([

@@ -3,37 +3,27 @@
 // sync does. Before, now and the difference are exact; a moment after the last load, or a day with no restatement,
 // says so in one line. The CSV gives the same cells in long form.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServe, type RunningServer } from '../../src/serve/index.ts';
-import { silentLogger } from '../../src/util/log.ts';
-import { testConfig } from '../helpers/report-fixtures.ts';
+import type { RunningServer } from '../../src/serve/index.ts';
 import { get } from '../helpers/raw-http.ts';
-import { restatedDatabase } from '../helpers/restated-database.ts';
-import type { TempDir } from '../helpers/temp-dir.ts';
+import { restatedExplorer, type RestatedExplorer } from '../helpers/restated-explorer.ts';
 
 const DAY = 86_400_000;
 
 describe('the cost explorer: what changed since a moment', () => {
-  let tmp: TempDir;
+  let csv: RestatedExplorer['csv'];
+  let stop: RestatedExplorer['stop'] | undefined;
   let serve: RunningServer;
   let knownAt: string;
   let day: string;
   let afterLoads: string;
 
   beforeAll(async () => {
-    ({ tmp, day, knownAt, afterLoads } = await restatedDatabase('gpuledger-explore-changed-'));
-    const allocation = { categories: { team: { rules: [{ value: 'research', match: { resource: 'pod-r' } }], default: 'other', split: [] } } };
-    serve = await startServe({ dbPath: tmp.db, config: testConfig({ timeZone: 'UTC', allocation }), host: '127.0.0.1', port: 0, log: silentLogger, cacheAnswers: false });
+    ({ serve, day, knownAt, afterLoads, csv, stop } = await restatedExplorer('gpuledger-explore-changed-'));
   }, 60_000);
   afterAll(async () => {
-    await serve?.close();
-    tmp?.cleanup();
+    await stop?.();
   });
 
-  const csv = async (params: string) => {
-    const res = await get(`${serve.url}/explore.csv?from=${day}&to=${day}&${params}`);
-    expect(res.status, res.body).toBe(200);
-    return res.body.trimEnd().split(/\r?\n/);
-  };
   const page = async (params: string) => {
     const res = await get(`${serve.url}/explore?${params}`);
     expect(res.status, res.body).toBe(200);

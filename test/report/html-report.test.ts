@@ -10,12 +10,11 @@ import { wallClock, parseTimestamp } from '../../src/report/cells/values.ts';
 import { tableHtml } from '../../src/report/html/sections.ts';
 import { withReportSession } from '../../src/report/report-session.ts';
 import { writeHtmlReport } from '../../src/report/html/render-html.ts';
-import { openStore, type Store } from '../../src/store/database.ts';
-import { insertTwoAccounts } from '../helpers/raw-billing.ts';
+import type { Store } from '../../src/store/database.ts';
+import { twoAccountStore } from '../helpers/raw-billing.ts';
 import { testConfig } from '../helpers/report-fixtures.ts';
 import { readHtmlTables } from '../helpers/html-read.ts';
 import { readWorkbook } from '../helpers/workbook-read.ts';
-import { tempDir } from '../helpers/temp-dir.ts';
 
 const TZ = 'Europe/Berlin';
 
@@ -45,9 +44,7 @@ describe('the HTML report beside the workbook', () => {
   const config = testConfig({ reports: { budget: { monthly: '250000' } }, timeZone: TZ });
 
   beforeAll(async () => {
-    dir = tempDir('gpuledger-report-').dir;
-    store = await openStore({ path: join(dir, 'gpuledger.duckdb') });
-    await insertTwoAccounts(store);
+    ({ dir, store } = await twoAccountStore());
     for (const report of ['nightly', 'finance-monthly']) out[report] = await renderReportFormats({ store, config, report, outDir: dir, formats: ['xlsx', 'html'] });
   });
   afterAll(async () => {

@@ -1,11 +1,9 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limitReportMemory } from '../../src/report/memory-budget.ts';
 import { renderReport } from '../../src/report/render.ts';
-import { openStore, type Store } from '../../src/store/database.ts';
-import { insertTwoAccounts } from '../helpers/raw-billing.ts';
+import type { Store } from '../../src/store/database.ts';
+import { twoAccountStore } from '../helpers/raw-billing.ts';
 import { testConfig, writeDefinition } from '../helpers/report-fixtures.ts';
-import { tempDir } from '../helpers/temp-dir.ts';
 
 describe("the report's DuckDB memory limit", () => {
   let store: Store;
@@ -13,9 +11,7 @@ describe("the report's DuckDB memory limit", () => {
   const limit = async () => (await store.one<{ v: string }>(`select current_setting('memory_limit') as v`))!.v;
 
   beforeAll(async () => {
-    dir = tempDir('gpuledger-report-').dir;
-    store = await openStore({ path: join(dir, 'gpuledger.duckdb') });
-    await insertTwoAccounts(store);
+    ({ dir, store } = await twoAccountStore());
   });
   afterAll(async () => {
     await store?.close();

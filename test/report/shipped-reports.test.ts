@@ -4,12 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COST_FAMILIES, FAMILIES } from '../../src/model/index.ts';
 import { renderReport, type RenderedReport } from '../../src/report/render.ts';
-import { openStore, type Store } from '../../src/store/database.ts';
+import type { Store } from '../../src/store/database.ts';
 import { readSqlFile } from '../../src/transform/sql-files.ts';
-import { insertTwoAccounts } from '../helpers/raw-billing.ts';
+import { twoAccountStore } from '../helpers/raw-billing.ts';
 import { testConfig } from '../helpers/report-fixtures.ts';
 import { columnNumbers, columnOf, conditionalRules, expectCents, expectPrintable, headerRow, printTitleRows, readWorkbook, sheet, sum, totalValue } from '../helpers/workbook-read.ts';
-import { tempDir } from '../helpers/temp-dir.ts';
 
 // The shipped definitions through the real views, on raw billing rows of two accounts (test/report/raw-billing.ts);
 // the same on a synced simulator account: test/integration/report-views.test.ts.
@@ -25,9 +24,7 @@ describe('shipped reports on two accounts of raw billing', () => {
   const one = async (sql: string) => (await store.one<{ v: string }>(sql))?.v ?? null;
 
   beforeAll(async () => {
-    dir = tempDir('gpuledger-report-').dir;
-    store = await openStore({ path: join(dir, 'gpuledger.duckdb') });
-    await insertTwoAccounts(store);
+    ({ dir, store } = await twoAccountStore());
     nightly = await renderReport({ store, config, report: 'nightly', outDir: dir });
     monthly = await renderReport({ store, config, report: 'finance-monthly', outDir: dir });
     nwb = await readWorkbook(nightly.path);

@@ -54,16 +54,13 @@ priced as (
         and p.cloud is not distinct from (case when r.family = 'pod' then coalesce(r.cloud, 'SECURE') end)
 ),
 
--- cost ÷ price in integers, rounded half up at the sixth decimal: exact, never a double
+-- cost ÷ price in integers (int_gpu_hours): exact, never a double
 hours as (
     select
         *,
-        case when price_micros > 0 then
-            ((2 * cost_micros * 1000000 + price_micros) // (2 * price_micros))::decimal(38,0) * 0.000001::decimal(7,6)
-        end as gpu_hours,
-        case when price_micros > 0 and gpu_count > 0 then
-            ((2 * cost_micros * 1000000 + price_micros * gpu_count) // (2 * price_micros * gpu_count))::decimal(38,0) * 0.000001::decimal(7,6)
-        end as running_hours,
+        int_gpu_hours(cost_micros, price_micros) as gpu_hours,
+        case when price_micros > 0 and gpu_count > 0 then int_gpu_hours(cost_micros, price_micros * gpu_count) end
+            as running_hours,
     from priced
 ),
 

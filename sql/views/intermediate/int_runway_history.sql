@@ -30,8 +30,8 @@ final as (
         spend_per_hour,
         spend_limit_per_hour,
         runway_hours,
-        observed_at + to_microseconds((runway_hours * 3600000000)::bigint) as runs_out_at,
-        (100 * spend_per_hour / nullif(spend_limit_per_hour, 0))::decimal(9,1) as spend_limit_used_pct,
+        int_runs_out_at(observed_at, runway_hours) as runs_out_at,
+        int_spend_limit_used_pct(spend_per_hour, spend_limit_per_hour) as spend_limit_used_pct,
     from runway
 )
 

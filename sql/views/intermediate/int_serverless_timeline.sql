@@ -10,10 +10,6 @@ graphql_endpoints as (
     select * from stg_graphql_endpoints
 ),
 
-templates as (
-    select * from stg_templates
-),
-
 current_gpu_types as (
     select * from stg_gpu_types where is_current
 ),
@@ -49,17 +45,9 @@ with_graphql as (
         and b.valid_from < g.valid_to
 ),
 
+-- and the template's versions within that (int_template_spans_in)
 with_template as (
-    select
-        w.*,
-        t.template_name,
-        greatest(w.span_from, coalesce(t.valid_from, w.span_from)) as template_span_from,
-    from with_graphql as w
-    left join templates as t
-        on t.account = w.account
-        and t.template_id = w.template_id
-        and t.valid_from < w.span_to
-        and w.span_from < t.valid_to
+    select * from int_template_spans_in(with_graphql)
 ),
 
 -- Serverless bills per endpoint, not per GPU, and workers go to the preferred (first) pool first: the GPU type is
@@ -94,7 +82,7 @@ final as (
         account,
         'serverless' as family,
         endpoint_id as resource_id,
-        template_span_from as valid_from,
+        span_from as valid_from,
         endpoint_name as resource_name,
         'serverless_endpoint' as resource_type,
         gpu_type_id,

@@ -30,12 +30,7 @@ joined as (
 
 final as (
     select
-        account,
-        metric,
-        scope,
-        day,
-        cost,
-        quantity,
+        * exclude (estimated, cost_micros, quantity_micros),
         int_unit_ratio(cost_micros, quantity_micros) as unit_cost,
         estimated,
     from joined

@@ -32,16 +32,7 @@ integers as (
 
 final as (
     select
-        account,
-        metric,
-        scope,
-        day,
-        cost,
-        quantity,
-        unit_cost,
-        estimated,
-        cost_7d,
-        quantity_7d,
+        * exclude (estimated_7d, cost_micros, quantity_micros),
         int_unit_ratio(cost_micros, quantity_micros) as unit_cost_7d,
         estimated_7d,
     from integers

@@ -43,41 +43,37 @@ last_30_days as (
     group by all
 ),
 
--- inventory as it stood at as_of (versions tile time: one per object)
+pods as (
+    select * from stg_pods
+),
+
+endpoints as (
+    select * from stg_endpoints
+),
+
+graphql_endpoints as (
+    select * from stg_graphql_endpoints
+),
+
+volumes as (
+    select * from stg_network_volumes
+),
+
+-- inventory as it stood at as_of (int_versions_at_in: one version per object)
 pods_at as (
-    select p.*
-    from stg_pods as p, clock
-    where p.valid_from <= clock.as_of and clock.as_of < p.valid_to
-        and (p.deleted_at is null or p.deleted_at > clock.as_of)
-    -- one version per object even if stored versions overlapped
-    qualify row_number() over (partition by p.account, p.pod_id order by p.valid_from desc) = 1
+    select * from int_versions_at_in(pods, pod_id)
 ),
 
 endpoints_at as (
-    select e.*
-    from stg_endpoints as e, clock
-    where e.valid_from <= clock.as_of and clock.as_of < e.valid_to
-        and (e.deleted_at is null or e.deleted_at > clock.as_of)
-    -- one version per object even if stored versions overlapped
-    qualify row_number() over (partition by e.account, e.endpoint_id order by e.valid_from desc) = 1
+    select * from int_versions_at_in(endpoints, endpoint_id)
 ),
 
 graphql_endpoints_at as (
-    select g.*
-    from stg_graphql_endpoints as g, clock
-    where g.valid_from <= clock.as_of and clock.as_of < g.valid_to
-        and (g.deleted_at is null or g.deleted_at > clock.as_of)
-    -- one version per object even if stored versions overlapped
-    qualify row_number() over (partition by g.account, g.endpoint_id order by g.valid_from desc) = 1
+    select * from int_versions_at_in(graphql_endpoints, endpoint_id)
 ),
 
 volumes_at as (
-    select v.*
-    from stg_network_volumes as v, clock
-    where v.valid_from <= clock.as_of and clock.as_of < v.valid_to
-        and (v.deleted_at is null or v.deleted_at > clock.as_of)
-    -- one version per object even if stored versions overlapped
-    qualify row_number() over (partition by v.account, v.network_volume_id order by v.valid_from desc) = 1
+    select * from int_versions_at_in(volumes, network_volume_id)
 ),
 
 gpu_types as (
@@ -161,15 +157,15 @@ stopped_pod_volume as (
 -- (c) unattached_volume: billed yesterday, mounted by no pod and no endpoint version of the last 7 days
 mounts as (
     select p.account, unnest(p.network_volume_ids) as network_volume_id
-    from stg_pods as p, clock
+    from pods as p, clock
     where p.valid_to > clock.as_of - interval 7 day and p.valid_from <= clock.as_of
     union all
     select e.account, unnest(e.network_volume_ids)
-    from stg_endpoints as e, clock
+    from endpoints as e, clock
     where e.valid_to > clock.as_of - interval 7 day and e.valid_from <= clock.as_of
     union all
     select g.account, g.network_volume_id
-    from stg_graphql_endpoints as g, clock
+    from graphql_endpoints as g, clock
     where g.network_volume_id is not null and g.valid_to > clock.as_of - interval 7 day and g.valid_from <= clock.as_of
 ),
 

@@ -62,28 +62,9 @@ joined as (
         and b.resource_id = l.resource_id
 ),
 
+-- attribution last
 final as (
-    select
-        account,
-        family,
-        resource_id,
-        resource_name,
-        resource_type,
-        gpu_type_id,
-        gpu_type_name,
-        gpu_count,
-        cloud,
-        data_center_id,
-        template_id,
-        template_name,
-        endpoint_id,
-        endpoint_name,
-        status,
-        created_at,
-        deleted_at,
-        first_billed_day,
-        last_billed_day,
-        attribution,
+    select * exclude (attribution), attribution,
     from joined
 )
 

@@ -51,12 +51,7 @@ described_stretch as (
         coalesce(t.description_tail, '') as description_tail,
         t.cloud as resource_cloud,
     from one_size_per_day as r
-    left join timeline as t
-        on t.account = r.account
-        and t.family = r.family
-        and t.resource_id = r.resource_id
-        and t.valid_from = r.valid_from
-        and t.valid_to = r.valid_to
+    left join timeline as t using (account, family, resource_id, valid_from, valid_to)
 ),
 
 -- each allocation category's value (before splits) of the row's subject, added to Tags (issue 13); no category
@@ -107,10 +102,8 @@ priced as (
     select
         d.*,
         p.list_unit_price,
-        case when p.list_unit_price > 0 then
-            ((2 * (d.amount::decimal(38,6) * 1000000)::hugeint * 1000000 + (p.list_unit_price::decimal(38,6) * 1000000)::hugeint)
-                // (2 * (p.list_unit_price::decimal(38,6) * 1000000)::hugeint))::decimal(38,0) * 0.000001::decimal(7,6)
-        end as gpu_hours,
+        int_gpu_hours((d.amount::decimal(38,6) * 1000000)::hugeint, (p.list_unit_price::decimal(38,6) * 1000000)::hugeint)
+            as gpu_hours,
     from described as d
     left join list_prices as p
         on d.component = 'gpu'

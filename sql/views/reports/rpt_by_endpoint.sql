@@ -19,30 +19,27 @@ per_endpoint as (
         arg_max(endpoint_name, day) as billed_name,
         arg_max(template_name, day) as billed_template_name,
         -- the windows' amounts (int_cost_month_windows)
-        sum(columns(
-            '^(month_to_date|previous_month_to_date|previous_month|month_to_last_day|previous_month_to_last_day)$'
-        )),
+        sum(columns(c -> list_contains(int_month_windows(), c))),
     from windowed
     group by all
 ),
 
-final as (
+named as (
     select
         p.account,
         p.endpoint_id,
         coalesce(e.endpoint_name, p.billed_name) as endpoint_name,
         coalesce(e.template_name, p.billed_template_name) as template_name,
         e.workers_min,
-        p.month_to_date,
-        p.previous_month_to_date,
-        p.previous_month,
-        p.month_to_date - p.previous_month_to_date as change_amount,
-        int_change_pct(p.month_to_date, p.previous_month_to_date) as change_pct,
-        p.month_to_last_day,
-        p.previous_month_to_last_day,
+        p.* exclude (account, endpoint_id, billed_name, billed_template_name),
     from per_endpoint as p
     left join endpoints as e
         on e.account = p.account and e.endpoint_id = p.endpoint_id
+),
+
+-- the windows with the change between them (int_month_change_in)
+final as (
+    select * from int_month_change_in(named)
 )
 
 select * from final;

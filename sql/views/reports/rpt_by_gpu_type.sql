@@ -17,29 +17,26 @@ per_gpu_type as (
         gpu_type_id,
         arg_max(gpu_type_name, day) as billed_name,
         -- the windows' amounts (int_cost_month_windows)
-        sum(columns(
-            '^(month_to_date|previous_month_to_date|previous_month|month_to_last_day|previous_month_to_last_day)$'
-        )),
+        sum(columns(c -> list_contains(int_month_windows(), c))),
     from windowed
     group by all
 ),
 
-final as (
+named as (
     select
         p.account,
         p.gpu_type_id,
         case when p.gpu_type_id is null then '(none)' else coalesce(g.gpu_type_name, p.billed_name, p.gpu_type_id) end
             as gpu_type_name,
-        p.month_to_date,
-        p.previous_month_to_date,
-        p.previous_month,
-        p.month_to_date - p.previous_month_to_date as change_amount,
-        int_change_pct(p.month_to_date, p.previous_month_to_date) as change_pct,
-        p.month_to_last_day,
-        p.previous_month_to_last_day,
+        p.* exclude (account, gpu_type_id, billed_name),
     from per_gpu_type as p
     left join gpu_types as g
         on g.account = p.account and g.gpu_type_id = p.gpu_type_id
+),
+
+-- the windows with the change between them (int_month_change_in)
+final as (
+    select * from int_month_change_in(named)
 )
 
 select * from final;

@@ -18,29 +18,26 @@ per_template as (
         arg_max(template_name, day) as billed_name,
         array_to_string(list_sort(list_distinct(list(attribution))), ', ') as attribution,
         -- the windows' amounts (int_cost_month_windows)
-        sum(columns(
-            '^(month_to_date|previous_month_to_date|previous_month|month_to_last_day|previous_month_to_last_day)$'
-        )),
+        sum(columns(c -> list_contains(int_month_windows(), c))),
     from windowed
     group by all
 ),
 
-final as (
+named as (
     select
         p.account,
         p.template_id,
         case when p.template_id is null then '(none)' else coalesce(t.template_name, p.billed_name) end as template_name,
         case when p.template_id is null then 'unknown' else p.attribution end as attribution,
-        p.month_to_date,
-        p.previous_month_to_date,
-        p.previous_month,
-        p.month_to_date - p.previous_month_to_date as change_amount,
-        int_change_pct(p.month_to_date, p.previous_month_to_date) as change_pct,
-        p.month_to_last_day,
-        p.previous_month_to_last_day,
+        p.* exclude (account, template_id, billed_name, attribution),
     from per_template as p
     left join templates as t
         on t.account = p.account and t.template_id = p.template_id
+),
+
+-- the windows with the change between them (int_month_change_in)
+final as (
+    select * from int_month_change_in(named)
 )
 
 select * from final;

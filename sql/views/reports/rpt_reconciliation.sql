@@ -21,18 +21,6 @@ loaded as (
     select * from int_load_coverage
 ),
 
-aggregate_amounts as (
-    select
-        account,
-        bucket_size,
-        bucket_start,
-        any_value(bucket_end) as bucket_end,
-        family,
-        sum(amount) as amount,
-    from aggregate_records
-    group by account, bucket_size, bucket_start, family
-),
-
 -- each component summed over the bucket's records first (a few rows per bucket, not one per record and component),
 -- then the components added up: every non-null component of every record, zeros included – a record billed $0
 -- still says its route answered for the bucket; null only where no record has any component
@@ -54,15 +42,25 @@ family_components as (
     into name component value amount
 ),
 
-family_amounts as (
+-- both routes' records, then summed per bucket and family side by side (null where a route has no record there)
+routes as (
+    select 'aggregate' as route, account, bucket_size, bucket_start, bucket_end, family, amount,
+    from aggregate_records
+    union all
+    select 'family' as route, account, bucket_size, bucket_start, bucket_end, family, amount,
+    from family_components
+),
+
+joined as (
     select
         account,
         bucket_size,
         bucket_start,
-        any_value(bucket_end) as bucket_end,
+        coalesce(any_value(bucket_end) filter (where route = 'aggregate'), any_value(bucket_end)) as bucket_end,
         family,
-        sum(amount) as amount,
-    from family_components
+        sum(amount) filter (where route = 'aggregate') as aggregate_amount,
+        sum(amount) filter (where route = 'family') as family_amount,
+    from routes
     group by account, bucket_size, bucket_start, family
 ),
 
@@ -70,23 +68,6 @@ family_amounts as (
 -- (sparse responses, or a family without resources): its amount there is 0, not unknown
 family_sources as (
     select distinct family, source from components
-),
-
-joined as (
-    select
-        coalesce(a.account, f.account) as account,
-        coalesce(a.bucket_size, f.bucket_size) as bucket_size,
-        coalesce(a.bucket_start, f.bucket_start) as bucket_start,
-        coalesce(a.bucket_end, f.bucket_end) as bucket_end,
-        coalesce(a.family, f.family) as family,
-        a.amount as aggregate_amount,
-        f.amount as family_amount,
-    from aggregate_amounts as a
-    full outer join family_amounts as f
-        on f.account = a.account
-        and f.bucket_size = a.bucket_size
-        and f.bucket_start = a.bucket_start
-        and f.family = a.family
 ),
 
 coverage as (

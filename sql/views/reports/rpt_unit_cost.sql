@@ -9,16 +9,7 @@ with daily as (
 ),
 
 final as (
-    select
-        account,
-        metric,
-        scope,
-        day,
-        cost,
-        quantity,
-        unit_cost,
-        estimated,
-    from daily
+    select * from daily
 )
 
 select * from final;

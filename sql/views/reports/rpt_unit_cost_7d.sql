@@ -7,16 +7,11 @@ with weeks as (
     select * from int_unit_cost_week
 ),
 
+-- the week's columns under the day's names
 final as (
     select
-        account,
-        metric,
-        scope,
-        day,
-        cost_7d as cost,
-        quantity_7d as quantity,
-        unit_cost_7d as unit_cost,
-        estimated_7d as estimated,
+        columns('^(account|metric|scope|day)$'),
+        columns('^(cost|quantity|unit_cost|estimated)_7d$') as '\1',
     from weeks
 )
 

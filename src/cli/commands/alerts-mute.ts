@@ -6,16 +6,11 @@ import type { Command } from 'commander';
 import { parseRfc3339 } from '../../util/buckets.ts';
 import { UsageError } from '../../util/errors.ts';
 import type { Store } from '../../store/database.ts';
+import { waitMs as waitOptionMs } from '../option-values.ts';
 
 interface MuteFlags {
   until?: string;
   wait?: string;
-}
-
-function parseWait(value: string | undefined): number {
-  const wait = Number(value ?? 0);
-  if (!Number.isFinite(wait) || wait < 0) throw new UsageError(`--wait takes seconds (a number ≥ 0), got '${value}'`);
-  return wait * 1000;
 }
 
 async function inWritingSession<T>(command: Command, wait: string | undefined, what: string, fn: (store: Store) => Promise<T>): Promise<T> {
@@ -25,7 +20,7 @@ async function inWritingSession<T>(command: Command, wait: string | undefined, w
     import('../../allocation/load-rules.ts'),
   ]);
   const { settings, log } = contextFor(command);
-  const waitMs = Math.max(parseWait(wait), SESSION_WAIT_MS);
+  const waitMs = Math.max(waitOptionMs(wait), SESSION_WAIT_MS);
   const sessions = writeSessions({ dbPath: settings.dbPath, command: what, waitMs, log, prepare: storingRules(settings.config.allocation) });
   return sessions.write(fn);
 }

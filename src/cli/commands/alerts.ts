@@ -16,6 +16,7 @@ import type { ExitState } from '../exit-state.ts';
 import type { Store } from '../../store/database.ts';
 import { storingRules } from '../../allocation/load-rules.ts';
 import { registerAlertsMute } from './alerts-mute.ts';
+import { waitMs as waitOptionMs } from '../option-values.ts';
 
 // a back-test compares with the alert state as it stood at --as-of (src/alert/state-then.ts): recording its events
 // into today's state would announce again what is already open, so it can only say what would have been sent
@@ -68,9 +69,7 @@ export function registerAlerts(program: Command, exit: ExitState): void {
           throw new UsageError('--with-restatements only applies to a back-test: pass --as-of RFC3339 too');
         }
         if (asOf !== undefined && !flags.dryRun) throw new UsageError(BACK_TEST_PRINTS_ONLY);
-        const wait = Number(flags.wait ?? 0);
-        if (!Number.isFinite(wait) || wait < 0) throw new UsageError(`--wait takes seconds (a number ≥ 0), got '${flags.wait}'`);
-        const waitMs = Math.max(wait * 1000, SESSION_WAIT_MS);
+        const waitMs = Math.max(waitOptionMs(flags.wait), SESSION_WAIT_MS);
         // a dry run changes nothing, so it only reads: no lock, no writer copy, no write access to the database folder –
         // answering with this config's allocation rules (reader-rules.ts)
         const sessions = flags.dryRun

@@ -8,6 +8,7 @@ import { defaultFormat, emit, OUTPUT_FORMATS, parseOutputFormat } from '../outpu
 import { checkOutFolderExists } from '../paths.ts';
 import { isStandardOutput } from '../../outputs/standard-output.ts';
 import { EmptySqlError } from '../../query/sql-error.ts';
+import { collect } from '../option-values.ts';
 
 interface QueryFlags {
   format?: string;
@@ -15,8 +16,6 @@ interface QueryFlags {
   asOf?: string;
   allowRead: string[];
 }
-
-const collect = (value: string, previous: string[]) => [...previous, value];
 
 export function registerQuery(program: Command, _exit: ExitState): void {
   program

@@ -3,10 +3,11 @@
 import type { Command } from 'commander';
 import type { NightlyResult } from '../../run/nightly.ts';
 import { displayPath } from '../../util/display-path.ts';
-import { EXIT, UsageError } from '../../util/errors.ts';
+import { EXIT } from '../../util/errors.ts';
 import { exitWith } from '../last-resort.ts';
 import type { ExitState } from '../exit-state.ts';
 import { print } from '../output.ts';
+import { waitMs } from '../option-values.ts';
 
 interface RunFlags {
   report: string;
@@ -75,8 +76,7 @@ export function registerRun(program: Command, exit: ExitState): void {
       const { settings, log } = contextFor(command, { demoFallback: false });
       // the workbook and the alert file may go beside the database, never onto its files (issue 18 §1)
       if (flags.outDir !== undefined) checkFolderOutput({ flag: '--out-dir', path: flags.outDir, dbPath: settings.dbPath }, { mayHoldDatabase: true });
-      const wait = Number(flags.wait);
-      if (!Number.isFinite(wait) || wait < 0) throw new UsageError(`--wait takes seconds (a number ≥ 0), got '${flags.wait}'`);
+      const wait = waitMs(flags.wait);
       const noKey = settings.config.accounts.every((a) => !process.env[a.apiKeyEnv]);
       const controller = new AbortController();
       const stop = (signal: NodeJS.Signals) => {
@@ -105,7 +105,7 @@ export function registerRun(program: Command, exit: ExitState): void {
           outDir: flags.outDir,
           email: flags.email,
           signal: controller.signal,
-          waitMs: wait * 1000,
+          waitMs: wait,
         });
         print(renderSummary(result, undefined));
         exit.code = result.exitCode;

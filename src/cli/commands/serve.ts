@@ -8,6 +8,7 @@ import { readSecretEnv } from '../../util/secrets.ts';
 import type { ExitState } from '../exit-state.ts';
 import { print } from '../output.ts';
 import { untilStopped } from '../until-stopped.ts';
+import { collect } from '../option-values.ts';
 
 interface ServeFlags {
   host: string;
@@ -15,8 +16,6 @@ interface ServeFlags {
   allowHost: string[];
   sqlTimeLimit: string;
 }
-
-const collect = (value: string, previous: string[]) => [...previous, value];
 
 export function registerServe(program: Command, _exit: ExitState): void {
   program

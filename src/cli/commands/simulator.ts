@@ -8,6 +8,7 @@ import type { SimulatorOptions } from '../../simulator/index.ts';
 import type { ExitState } from '../exit-state.ts';
 import { print } from '../output.ts';
 import { untilStopped } from '../until-stopped.ts';
+import { collect } from '../option-values.ts';
 
 interface SimulatorFlags {
   host: string;
@@ -26,8 +27,6 @@ interface SimulatorFlags {
   /** key=seed, repeatable; optional so that callers building flags by hand need not name it. */
   account?: string[];
 }
-
-const collect = (value: string, previous: string[]) => [...previous, value];
 
 function integer(value: string, flag: string, min: number, max: number): number {
   const n = Number(value);

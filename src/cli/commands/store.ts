@@ -4,19 +4,14 @@
 import { relative } from 'node:path';
 import type { Command } from 'commander';
 import type { CopyReport } from '../../store/store-check.ts';
-import { EXIT, UsageError } from '../../util/errors.ts';
+import { EXIT } from '../../util/errors.ts';
 import type { ExitState } from '../exit-state.ts';
 import { defaultFormat, emit, OUTPUT_FORMATS, parseOutputFormat, type Table } from '../output.ts';
+import { waitMs } from '../option-values.ts';
 
 function shown(path: string): string {
   const rel = relative(process.cwd(), path);
   return rel && !rel.startsWith('..') ? rel : path;
-}
-
-function parseWait(value: string | undefined): number {
-  const wait = Number(value ?? 60);
-  if (!Number.isFinite(wait) || wait < 0) throw new UsageError(`--wait takes seconds (a number ≥ 0), got '${value}'`);
-  return wait * 1000;
 }
 
 function copiesTable(reports: readonly CopyReport[], chosen: CopyReport | undefined, older: readonly CopyReport[]): Table {
@@ -54,10 +49,10 @@ export function registerStore(program: Command, exit: ExitState): void {
     .description('list each copy (published, writer, previous, set aside) and whether it opens as a gpuledger database')
     .action(async (flags: { format?: string; wait?: string }, command: Command) => {
       const format = flags.format ? parseOutputFormat(flags.format) : defaultFormat(undefined, Boolean(process.stdout.isTTY));
-      const waitMs = parseWait(flags.wait);
+      const wait = waitMs(flags.wait, 60);
       const [{ contextFor }, { checkCopies, newestGood, olderThanNewest }] = await Promise.all([import('../context.ts'), import('../../store/store-check.ts')]);
       const { settings } = contextFor(command);
-      const reports = await checkCopies(settings.dbPath, { waitMs });
+      const reports = await checkCopies(settings.dbPath, { waitMs: wait });
       const chosen = newestGood(reports);
       emit(copiesTable(reports, chosen, olderThanNewest(reports, chosen)), { format });
       if (!chosen) exit.code = EXIT.failure;
@@ -68,13 +63,13 @@ export function registerStore(program: Command, exit: ExitState): void {
     .option('--wait <seconds>', 'wait this long for a running sync or writing session to end', '0')
     .description('make the newest good copy (or --from COPY) the writer copy and the published database; replaced copies are set aside, never deleted')
     .action(async (flags: { from?: string; wait?: string }, command: Command) => {
-      const waitMs = parseWait(flags.wait);
+      const wait = waitMs(flags.wait, 60);
       const [{ contextFor }, { restoreStore }] = await Promise.all([import('../context.ts'), import('../../store/restore.ts')]);
       // a backup file is restored as the real database even while only the demo's exists (a lost database is
       // exactly when that happens); the copies named by role or set aside are those of the database in use
       const backupFile = flags.from !== undefined && (/[\\/]/.test(flags.from) || flags.from.endsWith('.duckdb'));
       const { settings, log } = contextFor(command, { demoFallback: !backupFile });
-      const result = await restoreStore(settings.dbPath, { from: flags.from, waitMs });
+      const result = await restoreStore(settings.dbPath, { from: flags.from, waitMs: wait });
       const from = `${shown(result.from.path)} (${result.from.role}, last run ${result.from.lastRun ?? 'none'}, newest record ${result.from.newest ?? 'none'})`;
       if (result.nothingToDo) return log.info(`nothing to restore: the newest good copy ${from} is already the writer copy and the published database`);
       for (const a of result.setAside) log.warn(`kept the ${a.role} copy ${shown(a.path)} (${a.state}${a.newest ? `, newest record ${a.newest}` : ''}) as ${shown(a.to)}`);

@@ -12,6 +12,7 @@ import type { ExitState } from '../exit-state.ts';
 import { emit, type Table } from '../output.ts';
 import { listenForStop, type Stopping } from '../sync-stop.ts';
 import { storingRules } from '../../allocation/load-rules.ts';
+import { waitMs } from '../option-values.ts';
 
 interface SyncFlags {
   source?: string;
@@ -53,9 +54,7 @@ export function parseSyncFlags(flags: SyncFlags, SOURCES: readonly Source[], now
   if (since && until && since >= until) {
     throw new UsageError(`--since (${flags.since}) must be before --until (${flags.until})`);
   }
-  const wait = flags.wait === undefined ? 0 : Number(flags.wait);
-  if (!Number.isFinite(wait) || wait < 0) throw new UsageError(`--wait takes seconds (a number ≥ 0), got '${flags.wait}'`);
-  return { sources, bucketSize: flags.bucketSize as BucketSize | undefined, since, until, waitMs: wait * 1000 };
+  return { sources, bucketSize: flags.bucketSize as BucketSize | undefined, since, until, waitMs: waitMs(flags.wait) };
 }
 
 function dollars(micros: bigint): string {

@@ -60,16 +60,57 @@ export function yScale(frame: Frame, min: number, max: number): YScale {
   return { ticks, y: (v) => frame.top + plotH - ((v - lo) / (hi - lo)) * plotH };
 }
 
-export function yAxis(frame: Frame, scale: YScale, font: string): string {
+/** The y-axis: a grid line and a label per tick, in `format` (dollars, short, unless told). */
+export function yAxis(frame: Frame, scale: YScale, font: string, format: (v: number) => string = usdShort): string {
   return scale.ticks
     .map((t) => {
       const y = scale.y(t).toFixed(1);
       return (
         `<line x1="${frame.left}" x2="${frame.width - frame.right}" y1="${y}" y2="${y}" stroke="${t === 0 ? MUTED : GRID}" stroke-width="1" class="${t === 0 ? 'c-axis' : 'c-grid'}"/>` +
-        `<text x="${frame.left - 8}" y="${y}" dy="4" text-anchor="end" font-size="11" fill="${MUTED}" class="c-muted" font-family="${font}">${esc(usdShort(t))}</text>`
+        `<text x="${frame.left - 8}" y="${y}" dy="4" text-anchor="end" font-size="11" fill="${MUTED}" class="c-muted" font-family="${font}">${esc(format(t))}</text>`
       );
     })
     .join('');
+}
+
+/** Bars in equal bands across the plot, one per period: each band's centre, and a bar's width (78 % of a band). */
+export function bands(frame: Frame, n: number): { barW: number; xAt: (i: number) => number } {
+  const plotW = frame.width - frame.left - frame.right;
+  const band = n > 0 ? plotW / n : plotW;
+  return { barW: Math.max(1, band * 0.78), xAt: (i) => frame.left + band * i + band / 2 };
+}
+
+/** The range stacked bars must fit: the most negative stack (down from 0) and the highest positive one (up from 0). */
+export function stackedRange(series: readonly { values: readonly number[] }[], n: number): { min: number; max: number } {
+  const pos = new Array<number>(n).fill(0);
+  const neg = new Array<number>(n).fill(0);
+  for (const s of series) s.values.forEach((v, i) => (v >= 0 ? (pos[i]! += v) : (neg[i]! += v)));
+  return { min: Math.min(0, ...neg), max: Math.max(0, ...pos) };
+}
+
+/** One segment of a stacked bar: series k's value v in period i, from `from` to `to` on the value axis. */
+export interface StackedSegment {
+  k: number;
+  i: number;
+  v: number;
+  from: number;
+  to: number;
+}
+
+/** Every non-zero value as a segment, series by series: positives stacked up from 0, negatives down from 0. */
+export function stackedSegments(series: readonly { values: readonly number[] }[], n: number): StackedSegment[] {
+  const up = new Array<number>(n).fill(0);
+  const down = new Array<number>(n).fill(0);
+  const out: StackedSegment[] = [];
+  series.forEach((s, k) => {
+    s.values.forEach((v, i) => {
+      if (v === 0) return;
+      const base = v > 0 ? up : down;
+      out.push({ k, i, v, from: base[i]!, to: base[i]! + v });
+      base[i]! += v;
+    });
+  });
+  return out;
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

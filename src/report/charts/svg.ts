@@ -1,12 +1,15 @@
 // The two summary charts as SVG: daily spend stacked by family, and the month's cumulative spend against the
 // forecast (with its range) and the budget.
 import {
+  bands,
   dayLabel,
   emptyNote,
   INK,
   legend,
   MUTED,
   PALETTE,
+  stackedRange,
+  stackedSegments,
   svgDocument,
   title,
   usdFull,
@@ -60,28 +63,14 @@ export function stackedBarsSvg(chartTitle: string, data: StackedBarsData, size: 
   const n = data.days.length;
   let body = title(frame, chartTitle, size.font);
   if (n === 0 || data.series.length === 0) return svgDocument(frame, body + emptyNote(frame, size.font));
-  const pos = new Array<number>(n).fill(0);
-  const neg = new Array<number>(n).fill(0);
-  for (const s of data.series) s.values.forEach((v, i) => (v >= 0 ? (pos[i]! += v) : (neg[i]! += v)));
-  const scale = yScale(frame, Math.min(0, ...neg), Math.max(0, ...pos));
-  const plotW = frame.width - frame.left - frame.right;
-  const band = plotW / n;
-  const barW = Math.max(1, band * 0.78);
-  const xAt = (i: number) => frame.left + band * i + band / 2;
+  const range = stackedRange(data.series, n);
+  const scale = yScale(frame, range.min, range.max);
+  const { barW, xAt } = bands(frame, n);
   body += yAxis(frame, scale, size.font);
-  const upBase = new Array<number>(n).fill(0);
-  const downBase = new Array<number>(n).fill(0);
-  data.series.forEach((s, k) => {
-    const color = PALETTE[k % PALETTE.length]!;
-    s.values.forEach((v, i) => {
-      if (v === 0) return;
-      const base = v > 0 ? upBase : downBase;
-      const y0 = scale.y(base[i]!);
-      const y1 = scale.y(base[i]! + v);
-      base[i]! += v;
-      body += `<rect x="${(xAt(i) - barW / 2).toFixed(1)}" y="${Math.min(y0, y1).toFixed(1)}" width="${barW.toFixed(1)}" height="${Math.abs(y1 - y0).toFixed(1)}" fill="${color}"/>`;
-    });
-  });
+  for (const { k, i, from, to } of stackedSegments(data.series, n)) {
+    const [y0, y1] = [scale.y(from), scale.y(to)];
+    body += `<rect x="${(xAt(i) - barW / 2).toFixed(1)}" y="${Math.min(y0, y1).toFixed(1)}" width="${barW.toFixed(1)}" height="${Math.abs(y1 - y0).toFixed(1)}" fill="${PALETTE[k % PALETTE.length]!}"/>`;
+  }
   body += xLabels(frame, data.days, xAt, Math.max(1, Math.ceil(n / 9)), size.font);
   const items: LegendItem[] = data.series.map((s, k) => ({ label: s.label, color: PALETTE[k % PALETTE.length]!, kind: 'box' }));
   return svgDocument(frame, body + legend(frame, items, size.font));

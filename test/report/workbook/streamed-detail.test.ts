@@ -8,10 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { renderReport } from '../../../src/report/render.ts';
 import { SMALL_RESULT_ROWS } from '../../../src/report/workbook/table-stats.ts';
-import { openStore, type Store } from '../../../src/store/database.ts';
+import type { Store } from '../../../src/store/database.ts';
 import { testConfig, writeDefinition } from '../../helpers/report-fixtures.ts';
-import { insertTwoAccounts } from '../../helpers/raw-billing.ts';
-import { tempDir } from '../../helpers/temp-dir.ts';
+import { twoAccountStore } from '../../helpers/raw-billing.ts';
 import { readWorkbook, sheet } from '../../helpers/workbook-read.ts';
 
 const NIGHTLY = new URL('../../../reports/nightly.yaml', import.meta.url);
@@ -21,9 +20,7 @@ describe('the Detail sheet streamed as XML', () => {
   let store: Store;
 
   beforeAll(async () => {
-    dir = tempDir('gpuledger-report-').dir;
-    store = await openStore({ path: join(dir, 'gpuledger.duckdb') });
-    await insertTwoAccounts(store);
+    ({ dir, store } = await twoAccountStore());
   });
   afterAll(async () => {
     await store?.close();
