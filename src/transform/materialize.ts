@@ -12,7 +12,7 @@
 // All of it runs in one transaction: a session killed half-way leaves the marks for the next one.
 import { createHash } from 'node:crypto';
 import type { SqlSession as Store } from './sql-session.ts';
-import { count, materializeFiles, recordRefresh, sql, storedHash } from './materialize-common.ts';
+import { count, materializeFiles, recordRefresh, rowsChanged, sql, storedHash } from './materialize-common.ts';
 import { DERIVED, refreshDerived } from './materialize-derived.ts';
 
 const TABLE = 'fct_cost_daily';
@@ -211,17 +211,14 @@ async function refreshCostDaily(store: Store, hash: string, full: boolean, islan
   await markChanges(store, full, islands);
   const marks = await count(store, 'select 1 from _meta_cost_changes');
   if (marks === 0 && !full) return { ...NOTHING, written: { [TABLE]: 0 } };
-  const before = await count(store, `select 1 from ${TABLE}`);
   let removed: number;
   let rows: number;
   let days: number;
   if (full) {
     // everything again: no row needs testing against the marks
-    await store.run(`delete from ${TABLE}`);
-    removed = before;
+    removed = await rowsChanged(store, `delete from ${TABLE}`);
     // in day order, so a later refresh of recent days touches (and a checkpoint rewrites) the last row groups only
-    await store.run(`insert into ${TABLE} select * from (${sql('cost_daily_rows')}) order by day`, { range_from: '-infinity', range_to: 'infinity' });
-    rows = await count(store, `select 1 from ${TABLE}`);
+    rows = await rowsChanged(store, `insert into ${TABLE} select * from (${sql('cost_daily_rows')}) order by day`, { range_from: '-infinity', range_to: 'infinity' });
     days = await count(store, `select distinct account, day from ${TABLE}`);
   } else {
     const changed = await changedRows(store);
@@ -240,21 +237,20 @@ async function refreshCostDaily(store: Store, hash: string, full: boolean, islan
     const existing = candidates('f', changed);
     // the days whose allocation must follow: those of the rows removed and of the rows written
     await store.run(CHANGED_DAYS(existing.where), existing.params);
-    await store.run(`delete from ${TABLE} as f where ${existing.where} and changed_cost(f.account, f.family, f.resource_id, f.day)`, existing.params);
-    const kept = await count(store, `select 1 from ${TABLE}`);
-    removed = before - kept;
+    removed = await rowsChanged(store, `delete from ${TABLE} as f where ${existing.where} and changed_cost(f.account, f.family, f.resource_id, f.day)`, existing.params);
     // computed from raw in (at most) two reads, each bounded so that DuckDB reads only their raw rows: the family
     // marks' days, then the marked resources' rows outside those days
     const insert = (range: DayRange, test: { where: string; params: Record<string, string> }) =>
-      store.run(
+      rowsChanged(
+        store,
         `insert into ${TABLE} select r.* from (${sql('cost_daily_rows')}) as r where ${test.where} and changed_cost(r.account, r.family, r.resource_id, r.day) order by r.day`,
         { ...test.params, range_from: range.from, range_to: range.to },
       );
-    if (changed.days) await insert(changed.days, { where: 'true', params: {} });
+    rows = 0;
+    if (changed.days) rows += await insert(changed.days, { where: 'true', params: {} });
     if (changed.resources && !(changed.days && within(changed.resources.range, changed.days))) {
-      await insert(changed.resources.range, candidates('r', { resources: changed.resources, days: changed.days }, true));
+      rows += await insert(changed.resources.range, candidates('r', { resources: changed.resources, days: changed.days }, true));
     }
-    rows = (await count(store, `select 1 from ${TABLE}`)) - kept;
     await store.run(CHANGED_DAYS(existing.where), existing.params);
     days = await count(store, 'select distinct account, day from changed_days');
   }
