@@ -79,6 +79,26 @@ async function storeTopUp(store: Store, t: TopUpRow): Promise<'new' | 'same' | '
   return latest === undefined ? 'new' : amountMoved ? 'restated' : 'same';
 }
 
+/**
+ * Whether a listed top-up is stored exactly as listed – one stored version, same completion time (to the microsecond),
+ * type, medium and amount: storeTopUp would leave it alone. Anything else goes through storeTopUp.
+ */
+async function storedUnchanged(store: Store, account: string): Promise<(t: { completedAt: string; type: string; medium: string | null; amount: string }) => boolean> {
+  const rows = await store.all<{ us: string; type: string; medium: string | null; amount: string }>(
+    `select epoch_us(completed_at)::varchar as us, type, medium, amount::varchar as amount from raw_balance_top_ups where account = $account`,
+    { account },
+  );
+  return (t) => {
+    // Date.parse reads milliseconds: a time written finer than that is left to storeTopUp's exact comparison
+    if (/\.\d{4,}/.test(t.completedAt)) return false;
+    const ms = Date.parse(t.completedAt);
+    if (Number.isNaN(ms)) return false;
+    const us = String(BigInt(ms) * 1000n);
+    const same = rows.filter((r) => r.us === us && r.type === t.type && (r.medium === null || t.medium === null || r.medium === t.medium));
+    return same.length === 1 && same[0]!.medium === t.medium && decimalStringToMicros(same[0]!.amount) === decimalStringToMicros(t.amount);
+  };
+}
+
 export async function loadBalance(store: Store, runId: string, harvest: BalanceHarvest): Promise<void> {
   const { reading, summary } = harvest;
   if (!reading) return;
@@ -101,7 +121,10 @@ export async function loadBalance(store: Store, runId: string, harvest: BalanceH
       },
     );
     let added = 0;
+    const unchanged = await storedUnchanged(store, p.account);
     for (const t of reading.topUps ?? []) {
+      // most of a listing is what the last sync stored: told apart in memory, not by a query per top-up
+      if (unchanged(t)) continue;
       const change = await storeTopUp(store, { account: p.account, load: p.load, completed: t.completedAt, amount: t.amount, type: t.type, medium: t.medium });
       if (change === 'new') added++;
       if (change === 'restated') summary.restated++;

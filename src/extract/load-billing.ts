@@ -47,20 +47,21 @@ const staged = new WeakSet<Store>();
 
 async function ensureStageTables(store: Store, defs: readonly BillingSourceDef[]): Promise<void> {
   if (staged.has(store)) return;
+  // one read of the catalog for every source (information_schema per table cost a sixth of a small sync's loads)
+  const rows = await store.all<{ table_name: string; column_name: string }>(
+    `select table_name, column_name from duckdb_columns()
+     where database_name = current_database() and schema_name = 'main' and starts_with(table_name, 'raw_billing_')
+     order by table_name, column_index`,
+  );
   for (const def of defs) {
-    await checkTableMatchesDeclaration(store, def);
+    checkTableMatchesDeclaration(def, rows.filter((r) => r.table_name === def.table).map((r) => r.column_name));
   }
   staged.add(store);
 }
 
 /** The raw table and the source's declaration must list the same columns in the same order: a column the loader
  * does not know would be filled by position with the wrong field's money. */
-async function checkTableMatchesDeclaration(store: Store, def: BillingSourceDef): Promise<void> {
-  const rows = await store.all<{ column_name: string }>(
-    `select column_name from information_schema.columns where table_schema = 'main' and table_name = $1 order by ordinal_position`,
-    [def.table],
-  );
-  const actual = rows.map((r) => r.column_name);
+function checkTableMatchesDeclaration(def: BillingSourceDef, actual: readonly string[]): void {
   const missing = def.columns.filter((c) => !actual.includes(c));
   const undeclared = actual.filter((c) => !def.columns.includes(c));
   if (missing.length > 0 || undeclared.length > 0 || actual.join() !== def.columns.join()) {

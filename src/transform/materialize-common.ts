@@ -22,6 +22,11 @@ export async function count(store: Store, query: string): Promise<number> {
   return Number((await store.one<{ n: string }>(`select count(*)::varchar as n from (${query})`))?.n ?? 0);
 }
 
+/** Run an insert or delete and return how many rows it wrote or removed (DuckDB says so): no count of the table before and after. */
+export async function rowsChanged(store: Store, statement: string, params?: Parameters<Store['run']>[1]): Promise<number> {
+  return Number((await store.one<{ Count: string }>(statement, params))?.Count ?? 0);
+}
+
 export async function storedHash(store: Store, table: string): Promise<string | undefined> {
   return (await store.one<{ inputs_hash: string }>(`select inputs_hash from _meta_materialized where name = $1`, [table]))?.inputs_hash;
 }

@@ -2,7 +2,7 @@
 // same transaction, for the account-days whose cost moved (temp table changed_days) or entirely when their own inputs
 // or the views changed.
 import type { SqlSession as Store } from './sql-session.ts';
-import { count, recordRefresh, sql, storedHash } from './materialize-common.ts';
+import { recordRefresh, rowsChanged, sql, storedHash } from './materialize-common.ts';
 
 /**
  * Tables computed per account and day from cost_daily and inputs of their own (the allocation rules, the catalog's
@@ -32,8 +32,7 @@ export async function refreshDerived(store: Store, viewsHash: string, d: (typeof
   let written: number;
   if (!current) {
     await store.run(`delete from ${d.table}`);
-    await store.run(`insert into ${d.table} select * from ${d.view} order by day`);
-    written = await count(store, `select 1 from ${d.table}`);
+    written = await rowsChanged(store, `insert into ${d.table} select * from ${d.view} order by day`);
   } else {
     const days = await store.one<{ first: string | null; last: string | null }>('select min(day)::varchar as first, max(day)::varchar as last from changed_days');
     if (!days?.first) return 0;
@@ -45,8 +44,8 @@ export async function refreshDerived(store: Store, viewsHash: string, d: (typeof
            and exists (select 1 from changed_days as c where c.account = f.account and c.day = f.day)`,
       bounds,
     );
-    const kept = await count(store, `select 1 from ${d.table}`);
-    await store.run(
+    written = await rowsChanged(
+      store,
       `insert into ${d.table}
        select v.* from ${d.view} as v
        semi join changed_days as c on c.account = v.account and c.day = v.day
@@ -54,7 +53,6 @@ export async function refreshDerived(store: Store, viewsHash: string, d: (typeof
        order by v.day`,
       bounds,
     );
-    written = (await count(store, `select 1 from ${d.table}`)) - kept;
   }
   await recordRefresh(store, d.table, hash);
   return written;

@@ -12,7 +12,7 @@
 // All of it runs in one transaction: a session killed half-way leaves the marks for the next one.
 import { createHash } from 'node:crypto';
 import type { SqlSession as Store } from './sql-session.ts';
-import { count, materializeFiles, recordRefresh, sql, storedHash } from './materialize-common.ts';
+import { count, materializeFiles, recordRefresh, rowsChanged, sql, storedHash } from './materialize-common.ts';
 import { DERIVED, refreshDerived } from './materialize-derived.ts';
 
 const TABLE = 'fct_cost_daily';
@@ -68,20 +68,86 @@ async function markChanges(store: Store, full: boolean, islands: boolean): Promi
   );
 }
 
+/** Days [from, to) as the view's timestamps and the table's days; a null end is unbounded. */
+interface DayRange {
+  from: string;
+  to: string;
+  fromDay: string;
+  toDay: string;
+}
+
+function dayRange(from: string | null, to: string | null): DayRange {
+  return { from: from ? `${from}T00:00:00Z` : '-infinity', to: to ? `${to}T00:00:00Z` : 'infinity', fromDay: from ?? '-infinity', toDay: to ?? 'infinity' };
+}
+
+/** Whether the days of `inner` all lie in `outer` ('-infinity' and 'infinity' compare as their words do not: tested apart). */
+function within(inner: DayRange, outer: DayRange): boolean {
+  const fromOk = outer.fromDay === '-infinity' || (inner.fromDay !== '-infinity' && inner.fromDay >= outer.fromDay);
+  const toOk = outer.toDay === 'infinity' || (inner.toDay !== 'infinity' && inner.toDay <= outer.toDay);
+  return fromOk && toOk;
+}
+
+/** More resources than this in the marks and their rows are found by the day range alone (a parameter per id). */
+const MAX_LISTED_RESOURCES = 500;
+
 /**
- * The range of bucket starts that holds every day the marks name (unbounded where a mark is), as timestamps for the
- * view and as days [fromDay, toDay) for the table – a bound DuckDB prunes row groups by, before the exact test.
+ * Where the changed rows lie, as bounds DuckDB prunes row groups and raw rows by before the exact test (changed_cost):
+ * `days`, the range holding every day a mark of a whole family names; `resources`, for the marks of single resources
+ * (an inventory change, often from the beginning of time: a resource first seen names its whole history) whose days
+ * lie outside that range, their range and their ids – so a pod renamed recomputes that pod's history, not the
+ * account's.
  */
-async function changedRange(store: Store): Promise<{ from: string; to: string; fromDay: string; toDay: string }> {
-  const r = await store.one<{ from: string | null; to: string | null }>(
+interface ChangedRows {
+  days?: DayRange;
+  resources?: { range: DayRange; ids?: string[] };
+}
+
+async function changedRows(store: Store): Promise<ChangedRows> {
+  const ranges = await store.all<{ by_resource: boolean; from: string | null; to: string | null; ids: string }>(
     `select
+         resource_id is not null as by_resource,
          case when bool_or(from_day is null) then null else strftime(min(from_day), '%Y-%m-%d') end as "from",
-         case when bool_or(to_day is null) then null else strftime(max(to_day), '%Y-%m-%d') end as "to"
-     from _meta_cost_changes`,
+         case when bool_or(to_day is null) then null else strftime(max(to_day), '%Y-%m-%d') end as "to",
+         to_json(list(distinct resource_id) filter (where resource_id is not null))::varchar as ids
+     from _meta_cost_changes
+     group by 1`,
   );
-  const fromDay = r?.from ?? '-infinity';
-  const toDay = r?.to ?? 'infinity';
-  return { from: r?.from ? `${r.from}T00:00:00Z` : '-infinity', to: r?.to ? `${r.to}T00:00:00Z` : 'infinity', fromDay, toDay };
+  const whole = ranges.find((r) => !r.by_resource);
+  const single = ranges.find((r) => r.by_resource);
+  const out: ChangedRows = {};
+  if (whole) out.days = dayRange(whole.from, whole.to);
+  if (single) {
+    const ids = (JSON.parse(single.ids) as string[]).sort();
+    out.resources = { range: dayRange(single.from, single.to), ids: ids.length <= MAX_LISTED_RESOURCES ? ids : undefined };
+  }
+  return out;
+}
+
+/**
+ * The test that narrows rows of fct_cost_daily (or of cost_daily_rows) to those a mark may name, before the exact
+ * one, with its parameters: within the days of the family marks, or one of the marked resources within theirs.
+ * `outsideDays`: the resources' rows only, none within the family marks' days (those are computed with them).
+ */
+function candidates(alias: string, c: ChangedRows, outsideDays = false): { where: string; params: Record<string, string> } {
+  const params: Record<string, string> = {};
+  const inDays = (r: DayRange, p: string) => {
+    params[`${p}_from`] = r.fromDay;
+    params[`${p}_to`] = r.toDay;
+    return `(${alias}.day >= $${p}_from::date and ${alias}.day < $${p}_to::date)`;
+  };
+  const parts: string[] = [];
+  if (c.days && !outsideDays) parts.push(inDays(c.days, 'days'));
+  if (c.resources) {
+    const { range, ids } = c.resources;
+    let test = inDays(range, 'res');
+    if (ids) {
+      ids.forEach((id, i) => (params[`id${i}`] = id));
+      test += ` and ${alias}.resource_id in (${ids.map((_, i) => `$id${i}`).join(', ')})`;
+    }
+    if (outsideDays && c.days) test += ` and not ${inDays(c.days, 'days')}`;
+    parts.push(`(${test})`);
+  }
+  return { where: parts.length > 0 ? `(${parts.join(' or ')})` : 'false', params };
 }
 
 /** Bring fct_cost_daily and fct_cost_allocated up to date with the raw tables, the inventory and the allocation rules. */
@@ -136,41 +202,56 @@ async function refreshOnce(store: Store): Promise<RefreshSummary> {
 /** The account-days of fct_cost_daily's rows that the marks name. */
 // The macro's arguments are qualified: unqualified, `account` inside its subquery would name the mark's own column
 // (_meta_cost_changes has account, family and resource_id too), and every mark would match every row.
-const CHANGED_DAYS = `insert into changed_days
+const CHANGED_DAYS = (where: string) => `insert into changed_days
     select distinct f.account, f.day from ${TABLE} as f
-    where f.day >= $from_day::date and f.day < $to_day::date and changed_cost(f.account, f.family, f.resource_id, f.day)`;
+    where ${where} and changed_cost(f.account, f.family, f.resource_id, f.day)`;
 
 /** `islands`: the timeline's islands were computed (temp table timeline_islands) and the snapshot follows them. */
 async function refreshCostDaily(store: Store, hash: string, full: boolean, islands: boolean): Promise<RefreshSummary> {
   await markChanges(store, full, islands);
   const marks = await count(store, 'select 1 from _meta_cost_changes');
   if (marks === 0 && !full) return { ...NOTHING, written: { [TABLE]: 0 } };
-  const before = await count(store, `select 1 from ${TABLE}`);
   let removed: number;
   let rows: number;
   let days: number;
   if (full) {
     // everything again: no row needs testing against the marks
-    await store.run(`delete from ${TABLE}`);
-    removed = before;
+    removed = await rowsChanged(store, `delete from ${TABLE}`);
     // in day order, so a later refresh of recent days touches (and a checkpoint rewrites) the last row groups only
-    await store.run(`insert into ${TABLE} select * from (${sql('cost_daily_rows')}) order by day`, { range_from: '-infinity', range_to: 'infinity' });
-    rows = await count(store, `select 1 from ${TABLE}`);
+    rows = await rowsChanged(store, `insert into ${TABLE} select * from (${sql('cost_daily_rows')}) order by day`, { range_from: '-infinity', range_to: 'infinity' });
     days = await count(store, `select distinct account, day from ${TABLE}`);
   } else {
-    const range = await changedRange(store);
-    const bounds = { from_day: range.fromDay, to_day: range.toDay };
+    const changed = await changedRows(store);
+    // a marked resource's rows outside the family marks' days come from raw rows no load touched since the last
+    // refresh: they lie exactly on the days the table holds them, so those days bound the read – none at all for a
+    // resource first seen (billed only on the days just loaded), a pod's life for one renamed from its start
+    if (changed.resources && !(changed.days && within(changed.resources.range, changed.days))) {
+      const outside = candidates('f', { resources: changed.resources, days: changed.days }, true);
+      const held = (await store.one<{ first: string | null; last: string | null }>(
+        `select strftime(min(f.day), '%Y-%m-%d') as first, strftime(max(f.day) + 1, '%Y-%m-%d') as last
+         from ${TABLE} as f where ${outside.where} and changed_cost(f.account, f.family, f.resource_id, f.day)`,
+        outside.params,
+      ))!;
+      changed.resources = held.first ? { ...changed.resources, range: dayRange(held.first, held.last) } : undefined;
+    }
+    const existing = candidates('f', changed);
     // the days whose allocation must follow: those of the rows removed and of the rows written
-    await store.run(CHANGED_DAYS, bounds);
-    await store.run(`delete from ${TABLE} as f where f.day >= $from_day::date and f.day < $to_day::date and changed_cost(f.account, f.family, f.resource_id, f.day)`, bounds);
-    const kept = await count(store, `select 1 from ${TABLE}`);
-    removed = before - kept;
-    await store.run(
-      `insert into ${TABLE} select r.* from (${sql('cost_daily_rows')}) as r where changed_cost(r.account, r.family, r.resource_id, r.day) order by r.day`,
-      { range_from: range.from, range_to: range.to },
-    );
-    rows = (await count(store, `select 1 from ${TABLE}`)) - kept;
-    await store.run(CHANGED_DAYS, bounds);
+    await store.run(CHANGED_DAYS(existing.where), existing.params);
+    removed = await rowsChanged(store, `delete from ${TABLE} as f where ${existing.where} and changed_cost(f.account, f.family, f.resource_id, f.day)`, existing.params);
+    // computed from raw in (at most) two reads, each bounded so that DuckDB reads only their raw rows: the family
+    // marks' days, then the marked resources' rows outside those days
+    const insert = (range: DayRange, test: { where: string; params: Record<string, string> }) =>
+      rowsChanged(
+        store,
+        `insert into ${TABLE} select r.* from (${sql('cost_daily_rows')}) as r where ${test.where} and changed_cost(r.account, r.family, r.resource_id, r.day) order by r.day`,
+        { ...test.params, range_from: range.from, range_to: range.to },
+      );
+    rows = 0;
+    if (changed.days) rows += await insert(changed.days, { where: 'true', params: {} });
+    if (changed.resources && !(changed.days && within(changed.resources.range, changed.days))) {
+      rows += await insert(changed.resources.range, candidates('r', { resources: changed.resources, days: changed.days }, true));
+    }
+    await store.run(CHANGED_DAYS(existing.where), existing.params);
     days = await count(store, 'select distinct account, day from changed_days');
   }
   if (islands) {

@@ -113,20 +113,22 @@ export async function applyViews(store: SqlSession, sqlDir: string = SQL_DIR): P
   // files the database's views were already made from were checked then
   if (await upToDate(store, hash, viewCount)) return;
   await checkViewLayers(files, storeSerializer(store));
-  for (const view of views) {
-    try {
-      await store.run(view.sql);
-    } catch (e) {
-      const first = e instanceof Error ? e.message.split('\n')[0] : String(e);
-      throw new StoreError(`view ${fileOf(view)} failed: ${first}`, { cause: e });
+  // one transaction: each statement on its own would commit (and write the WAL) once per view and per comment – most
+  // of a fresh file's first open – and a view that fails leaves the views as they were, not half replaced
+  await store.transaction(async () => {
+    for (const view of views) {
+      try {
+        await store.run(view.sql);
+      } catch (e) {
+        const first = e instanceof Error ? e.message.split('\n')[0] : String(e);
+        throw new StoreError(`view ${fileOf(view)} failed: ${first}`, { cause: e });
+      }
     }
-  }
-  await commentViews(store, viewFiles);
-  const recorded = await store.one(`select 1 as x from duckdb_tables() where table_name = '_meta_applied_views' and schema_name = 'main'`);
-  if (recorded) {
-    await store.transaction(async () => {
+    await commentViews(store, viewFiles);
+    const recorded = await store.one(`select 1 as x from duckdb_tables() where table_name = '_meta_applied_views' and schema_name = 'main'`);
+    if (recorded) {
       await store.run('delete from _meta_applied_views');
       await store.run('insert into _meta_applied_views values ($1, $2, now())', [hash, viewCount]);
-    });
-  }
+    }
+  });
 }

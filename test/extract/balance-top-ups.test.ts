@@ -49,6 +49,18 @@ describe('balance top-ups in the store', () => {
     ]);
   });
 
+  it('keeps a top-up half a millisecond after a stored one apart from it, same type, medium and amount', async () => {
+    await loadBalance(store, 'run-1', harvest([NOV_10]));
+    const later = { ...NOV_10, completedAt: '2026-11-10T00:00:00.000500Z' };
+    const again = harvest([NOV_10, later]);
+    await loadBalance(store, 'run-2', again);
+    expect(again.summary.records).toBe(2);
+    expect(await store.all(`select epoch_us(completed_at)::varchar us from raw_balance_top_ups order by 1`)).toEqual([
+      { us: String(Date.parse(NOV_10.completedAt) * 1000) },
+      { us: String(Date.parse(NOV_10.completedAt) * 1000 + 500) },
+    ]);
+  });
+
   it('takes a changed amount as a restatement: logged, and the new amount replaces the old', async () => {
     await loadBalance(store, 'run-1', harvest([NOV_10]));
     const restated = harvest([{ ...NOV_10, amount: '7448.080000' }]);

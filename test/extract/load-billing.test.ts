@@ -50,13 +50,13 @@ function body(records: string[], metadata = ''): Handler {
 }
 
 /** Read one pods page through the client, spool it and load it: the sync's path for one page. */
-async function load(records: string[], metadata = '') {
+async function load(records: string[], metadata = '', into: Store = store) {
   server = await scriptedServer(body(records, metadata));
   client = new ApiClient({ baseUrl: server.url, apiKey: 'sk-load-billing-test', apiKeyEnv: 'K', clock: manualClock(), initialRatePerSecond: 1000 });
   const { recordsJson, ...page } = await client.billing('pods', WINDOW);
   const spooled = { ...page, file: await spool.write(recordsJson) };
   const ctx = {
-    store, runId: 'test-run', account: 'acct', def: BILLING_SOURCE_DEFS.pods, bucketSize: 'hour' as const,
+    store: into, runId: 'test-run', account: 'acct', def: BILLING_SOURCE_DEFS.pods, bucketSize: 'hour' as const,
     serverNow: new Date('2026-07-02T00:00:00Z'), completeThrough: new Date('2026-07-01T00:00:00Z'), lastOfRange: true,
   };
   return loadBillingPage(ctx, spooled, defs).catch((e: unknown) => e as Error);
@@ -122,5 +122,18 @@ describe('loading a billing page with read_json', () => {
     if (result instanceof Error) throw result;
     expect(result.warnings[0]).toMatch(/uniquePodCount \(4, records have 1\)/);
     expect(await stored()).toBe('1');
+  });
+
+  it('refuses to load while a raw table does not list its declaration\'s columns, naming the table and the column', async () => {
+    const other = await openStore({ path: `${tmp.dir}/drift.duckdb`, command: 'test' });
+    try {
+      // a column no declaration knows, in another source's table than the page's: every source is checked once
+      await other.run('alter table raw_billing_serverless add column surcharge_amount decimal(18,6)');
+      const result = await load([`${H10},"podId":"p1","totalAmount":1,"gpuAmount":1,"cpuAmount":0,"diskAmount":0`], '', other);
+      expect((result as Error).message).toMatch(/^raw_billing_serverless does not match the declaration of the serverless billing source; in the table but not declared: surcharge_amount – add a migration/);
+      expect((await other.one<{ n: string }>('select count(*)::varchar n from raw_billing_pods'))!.n).toBe('0');
+    } finally {
+      await other.close();
+    }
   });
 });

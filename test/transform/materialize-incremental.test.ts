@@ -176,6 +176,34 @@ describe('refreshing the materialised tables after a one-day change', () => {
     }
   });
 
+  it('follows a pod first seen in the inventory (its whole history named) and a restated day in one refresh, rewriting only their rows (once where they meet)', async () => {
+    store = await longHistory(60);
+    // pod-7 of acme is billed but not in the inventory yet: its cost is named as unknown
+    await store.run(`delete from raw_inventory where account = 'acme' and id = 'pod-7'`);
+    await refreshMaterialized(store);
+    expect(await store.all(`select distinct attribution from fct_cost_daily where account = 'acme' and resource_id = 'pod-7'`)).toEqual([{ attribution: 'unknown' }]);
+
+    // the next sync sees it (a version from the beginning of time: every day of its history changes) and restates a day
+    await addInventory(store, [{ account: 'acme', kind: 'pod', id: 'pod-7', doc: { name: 'svc-late', status: 'RUNNING', gpuTypeId: 'NVIDIA A40', gpuCount: 1 } }]);
+    await restateOneDay(store);
+    const summary = await refreshMaterialized(store);
+    expect(summary.kind).toBe('incremental');
+    // written: pod-7's rows of every day and the restated day's rows of acme – counted once where they meet
+    const expected = Number((await store.one<{ n: string }>(`select count(*)::varchar n from fct_cost_daily where account = 'acme' and (resource_id = 'pod-7' or day = $d::date)`, { d: CHANGED }))!.n);
+    const pod7Days = Number((await store.one<{ n: string }>(`select count(distinct day)::varchar n from fct_cost_daily where account = 'acme' and resource_id = 'pod-7'`))!.n);
+    expect(pod7Days).toBe(60);
+    expect(summary.rows).toBe(expected);
+    expect(summary.removed).toBe(expected);
+    expect(summary.days).toBe(60);
+    expect(await store.all(`select distinct resource_name from fct_cost_daily where account = 'acme' and resource_id = 'pod-7'`)).toEqual([{ resource_name: 'svc-late' }]);
+    await shadowMaterialized(store);
+    try {
+      for (const table of TABLES) expect(await differences(store, table), table).toBe(0);
+    } finally {
+      await dropShadowedMaterialized(store);
+    }
+  });
+
   it('leaves fct_cost_allocated empty without evaluating it while no category is defined, and follows categories added and removed later', async () => {
     store = await longHistory(60);
     await refreshMaterialized(store);
