@@ -4,30 +4,35 @@
 // limit is the database's, not the connection's, so it is set for the render only and reset afterwards (gpuledger
 // sets no other memory_limit: RESET is the previous value).
 //
-// Measured on the bench:report database (1 M cost rows in the month), the process's resident memory follows the
-// limit: caching the nightly report's views peaked at ~430 MB under 256 MB and ~385 MB under 128 MB; the whole render
-// also succeeds under 64 MB. A large table sheet runs under 64 MB: its two passes over the query (the stats, then the
-// sorted rows) are the biggest thing DuckDB does in a render – under 256 MB the Detail's stats pass alone raised the
-// process from 310 to 435 MB – and under 64 MB the sort spills ~40 MB and takes no longer. 32 MB fails (each of
-// DuckDB's threads needs sort blocks of its own).
+// Measured on the bench:report database (1 M cost rows in the month): a large table sheet runs under 64 MB. Its two
+// passes over the query (the stats, then the sorted rows) are the biggest thing DuckDB does in a render, and what
+// DuckDB took for them stays resident: under 256 MB the Detail's stats pass alone raised the process from 310 to
+// 435 MB; under 64 MB the sort spills ~40 MB and the sheet takes about as long. 32 MB fails (each of DuckDB's threads
+// needs sort blocks of its own). The views are cached under 256 MB: under 128 MB they peaked ~45 MB lower but spilled,
+// rpt_waste taking 2–3 s longer, and the Detail's peak is the higher one anyway.
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { Store } from '../store/database.ts';
 import { streamRawRows, type QueryParameters } from './query.ts';
 
 /** What DuckDB may hold during a render: the views' joins spill past it; see docs/report.md. */
-export const REPORT_MEMORY_LIMIT = '128MB';
+export const REPORT_MEMORY_LIMIT = '256MB';
 /** What DuckDB may hold while a large table sheet is read: the sort of its rows spills past it. */
 export const LARGE_SHEET_MEMORY_LIMIT = '64MB';
+
+// the limit a render set, as written: DuckDB shows a limit rounded (256MB as 244.1 MiB, which sets 244.0 MiB)
+const renderLimits = new WeakMap<Store, string>();
 
 /** Limit DuckDB's memory until the returned function is called. */
 export async function limitReportMemory(store: Store): Promise<() => Promise<void>> {
   await store.run(`SET memory_limit = '${REPORT_MEMORY_LIMIT}'`);
+  renderLimits.set(store, REPORT_MEMORY_LIMIT);
   return async () => {
+    renderLimits.delete(store);
     await store.run('RESET memory_limit');
   };
 }
 
-/** DuckDB's limit lowered for a while: `restore` puts back the one before (once; later calls do nothing). */
+/** DuckDB's limit lowered for a while: `restore` puts back the render's limit, or DuckDB's own outside a render (once). */
 export interface LoweredLimit {
   store: Store;
   restore(): Promise<void>;
@@ -35,7 +40,7 @@ export interface LoweredLimit {
 
 /** Lower DuckDB's limit to `limit`; when DuckDB cannot free enough for that now, the limit stays as it was. */
 export async function lowerMemoryLimit(store: Store, limit = LARGE_SHEET_MEMORY_LIMIT): Promise<LoweredLimit> {
-  const before = (await store.one<{ v: string }>(`select current_setting('memory_limit') as v`))!.v;
+  const before = renderLimits.get(store);
   let lowered = true;
   try {
     await store.run(`SET memory_limit = '${limit}'`);
@@ -48,7 +53,7 @@ export async function lowerMemoryLimit(store: Store, limit = LARGE_SHEET_MEMORY_
     async restore() {
       if (!lowered) return;
       lowered = false;
-      await store.run(`SET memory_limit = '${before}'`);
+      await store.run(before === undefined ? 'RESET memory_limit' : `SET memory_limit = '${before}'`);
     },
   };
 }
