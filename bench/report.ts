@@ -82,10 +82,34 @@ async function buildDatabase(db: string): Promise<void> {
   }
 }
 
+const MB = 1024 * 1024;
+
+/** The process's memory when its resident size was largest, sampled every 50 ms: who held it (V8's heap, Buffers, the rest). */
+function peakSampler(): { stop(): Record<string, number> } {
+  let peak = { rssMb: 0, heapUsedMb: 0, heapTotalMb: 0, externalMb: 0 };
+  const sample = () => {
+    const m = process.memoryUsage();
+    if (m.rss / MB > peak.rssMb) {
+      peak = { rssMb: Math.round(m.rss / MB), heapUsedMb: Math.round(m.heapUsed / MB), heapTotalMb: Math.round(m.heapTotal / MB), externalMb: Math.round(m.external / MB) };
+    }
+  };
+  const timer = setInterval(sample, 50);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return peak;
+    },
+  };
+}
+
 /** The report, as `gpuledger report --report nightly --period 2026-10` runs it (or another report of `directory`). */
 async function childReport(db: string, out: string, report = 'nightly', directory?: string): Promise<ChildResult> {
+  const afterImportsMb = Math.round(process.resourceUsage().maxRSS / 1024);
   const started = performance.now();
   const store = await openStore({ path: db, command: 'report' });
+  const openedMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  const sampler = peakSampler();
   try {
     const logger = createLogger({ level: 'debug' });
     const config = parseConfig(directory ? { reports: { directory } } : {}, '(bench)');
@@ -94,11 +118,26 @@ async function childReport(db: string, out: string, report = 'nightly', director
       wallMs: Math.round(performance.now() - started),
       maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       bytes: r.bytes,
-      extra: { sheets: r.summary.sheets.map((s) => ({ name: s.name, rows: s.rows })) },
+      extra: { sheets: r.summary.sheets.map((s) => ({ name: s.name, rows: s.rows })), afterImportsMb, openedMb, atPeak: sampler.stop() },
     };
   } finally {
+    sampler.stop();
     await store.close();
   }
+}
+
+/**
+ * The floor under the report's figure: a bare node opening the database with @duckdb/node-api alone (no tsx, no
+ * module of ours), and its peak resident size.
+ */
+function duckdbFloor(db: string): number {
+  const script = `import { DuckDBInstance } from '@duckdb/node-api';
+const i = await DuckDBInstance.create(${JSON.stringify(db)}); const c = await i.connect();
+await c.run('select 1'); c.closeSync(); i.closeSync();
+process.stdout.write(String(Math.round(process.resourceUsage().maxRSS / 1024)));`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: fileURLToPath(new URL('..', import.meta.url)) });
+  if (r.status !== 0) throw new Error(`duckdb floor failed: ${r.stderr}`);
+  return Number(r.stdout.trim());
 }
 
 /**
@@ -167,7 +206,8 @@ async function main(): Promise<void> {
     const buildStarted = Date.now();
     await buildDatabase(db);
     const buildMs = Date.now() - buildStarted;
-    process.stderr.write(`report (child process) …\n`);
+    const floorMb = duckdbFloor(db);
+    process.stderr.write(`floor: node + @duckdb/node-api opening the database, peak RSS ${floorMb} MB\nreport (child process) …\n`);
     const report = runChild('report', db, out);
     process.stderr.write(`report: ${report.wallMs} ms, peak RSS ${report.maxRssMb} MB\n`);
     const defs = join(dir, 'definitions');
@@ -191,6 +231,11 @@ async function main(): Promise<void> {
         wallMs: report.wallMs,
         processWallMs: report.processWallMs,
         peakRssMb: report.maxRssMb,
+        // the same process before any work: after the modules loaded (under tsx, as every child here runs), and
+        // with the database opened; atPeak: process.memoryUsage() when the resident size was largest
+        afterImportsRssMb: report.extra?.afterImportsMb,
+        openedRssMb: report.extra?.openedMb,
+        atPeak: report.extra?.atPeak,
         workbookBytes: report.bytes,
         sheets: report.extra?.sheets,
       },
@@ -198,6 +243,7 @@ async function main(): Promise<void> {
         what: `the same ${ROWS}-row Detail sheet alone, read from a plain table copy of cost_daily: the workbook side's own cost without the views' evaluation`,
         wallMs: detailTable.wallMs,
         peakRssMb: detailTable.maxRssMb,
+        atPeak: detailTable.extra?.atPeak,
         workbookBytes: detailTable.bytes,
       },
       baseline: {
@@ -211,6 +257,10 @@ async function main(): Promise<void> {
         wallMs: shared.wallMs,
         peakRssMb: shared.maxRssMb,
         workbookBytes: shared.bytes,
+      },
+      floor: {
+        what: 'a bare node (no tsx, none of our modules) opening the database with @duckdb/node-api: the least any report process holds',
+        peakRssMb: floorMb,
       },
       ratios: {
         wallTimeVsBaseline: Number((report.wallMs / baseline.wallMs).toFixed(3)),

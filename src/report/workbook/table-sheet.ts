@@ -8,12 +8,14 @@
 // Either way the totals row is a SUM formula whose cached value is the exact total, equal to SQL to the cent.
 import type { Store } from '../../store/database.ts';
 import { ReportDefinitionError } from '../definition/index.ts';
-import { queryColumns, streamRawRows, type QueryColumn, type QueryParameters } from '../query.ts';
-import { cellStyle, COLORS, isNumericFormat, rawConverter, STYLE, toCellValue, type CellValue } from '../cells/index.ts';
+import type { DuckDBValue } from '@duckdb/node-api';
+import { lowerMemoryLimit, streamUnderLimit, underLimit } from '../memory-budget.ts';
+import { queryColumns, type QueryParameters } from '../query.ts';
+import { cellStyle, COLORS, isNumericFormat, rawConverter, STYLE, toCellValue, type CellValue, type RawConverter } from '../cells/index.ts';
 import { resolveColumns } from '../table-columns.ts';
 import { wrappedRowHeight, wrapStyle } from './page-width.ts';
 import { headingRows, writeHeading } from './sheet-heading.ts';
-import { fitWidth, readSmall, sqlStats } from './table-stats.ts';
+import { fitWidth, readSmall, sqlStats, type Stats } from './table-stats.ts';
 import type { SheetWriter, XlsxWriter } from './xlsx-writer.ts';
 import type { ResolvedColumn, TableSheetSpec } from './table-spec.ts';
 
@@ -49,7 +51,27 @@ export async function writeTableSheet(
   const columns = resolveColumns(spec, resultColumns);
   const converters = columns.map((c) => rawConverter(resultColumns[c.index]!.typeId, c.format, timeZone));
   const small = spec.large ? undefined : await readSmall(store, spec, columns, converters, params);
-  const stats = small?.stats ?? (await sqlStats(store, spec, columns, resultColumns.length, params));
+  if (small) return writeSheet(writer, spec, timeZone, { columns, converters, stats: small.stats, rows: small.rows });
+  // large: both passes over the query under a lower DuckDB memory limit (memory-budget.ts)
+  const limit = await lowerMemoryLimit(store);
+  try {
+    const stats = await underLimit(limit, () => sqlStats(store, spec, columns, resultColumns.length, params));
+    return await writeSheet(writer, spec, timeZone, { columns, converters, stats, rows: streamUnderLimit(limit, spec.sql, params, spec.where) });
+  } finally {
+    await limit.restore();
+  }
+}
+
+interface SheetRows {
+  columns: ResolvedColumn[];
+  converters: RawConverter[];
+  stats: Stats;
+  /** The rows read whole (small results) or as DuckDB's chunks of raw values (large ones). */
+  rows: CellValue[][] | AsyncIterable<DuckDBValue[][]>;
+}
+
+async function writeSheet(writer: XlsxWriter, spec: TableSheetSpec, timeZone: string, read: SheetRows): Promise<TableSheetResult> {
+  const { columns, converters, stats } = read;
   const hasTotals = columns.some((c) => c.total === 'sum');
 
   const above = headingRows(spec.heading);
@@ -111,14 +133,14 @@ export async function writeTableSheet(
     row.commit();
   };
   let written = 0;
-  if (small) {
-    for (const values of small.rows) put(values);
-    written = small.rows.length;
+  if (Array.isArray(read.rows)) {
+    for (const values of read.rows) put(values);
+    written = read.rows.length;
   } else {
     // the rows as sheet XML as they arrive (row-xml.ts): the same cells exceljs would write, at a fraction of the cost
     const rows = writer.rawRows(ws, styles);
     const values: CellValue[] = new Array(n);
-    for await (const chunk of streamRawRows(store, spec.sql, params, spec.where)) {
+    for await (const chunk of read.rows) {
       for (const raw of chunk) {
         for (let i = 0; i < n; i++) values[i] = converters[i]!(raw[columns[i]!.index]!);
         rows.add(values, wrapped.length ? rowHeight(values) : undefined);
