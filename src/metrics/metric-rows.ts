@@ -3,7 +3,7 @@
 // account it belongs to. The first bad row refuses the file with one line naming its line and field.
 import { EXIT, GpuledgerError } from '../util/errors.ts';
 import { checkScope } from './scope.ts';
-import { isMatch } from 'date-fns';
+import { isMatch } from 'date-fns/isMatch';
 
 export const METRICS_HEADER = ['date', 'metric', 'value', 'scope', 'account'] as const;
 
