@@ -23,7 +23,8 @@ describe.skipIf(!chromiumAvailable)('drill-down levels and the SQL page in Chrom
 
   beforeAll(async () => {
     tmp = await syncedDatabase('gpuledger-drill-');
-    serve = await startServe({ dbPath: tmp.db, config: testConfig({ timeZone: 'UTC' }), host: '127.0.0.1', port: 0, log: silentLogger });
+    // warmPages off: this test opens its few pages itself; computing the nine default pages ahead (~2 CPU-s) is work nobody reads
+    serve = await startServe({ dbPath: tmp.db, config: testConfig({ timeZone: 'UTC' }), host: '127.0.0.1', port: 0, log: silentLogger, warmPages: false });
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {

@@ -21,7 +21,8 @@ describe.skipIf(!chromiumAvailable)('the explorer\'s restatements view in Chromi
 
   beforeAll(async () => {
     db = await restatedDatabase('gpuledger-explore-changes-browser-', { restated: RESTATED, gone: 'pod-gone', added: ADDED });
-    serve = await startServe({ dbPath: db.tmp.db, config: testConfig({ timeZone: 'UTC' }), host: '127.0.0.1', port: 0, log: silentLogger });
+    // warmPages off: this test opens its few pages itself; computing the nine default pages ahead (~2 CPU-s) is work nobody reads
+    serve = await startServe({ dbPath: db.tmp.db, config: testConfig({ timeZone: 'UTC' }), host: '127.0.0.1', port: 0, log: silentLogger, warmPages: false });
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {
