@@ -1,8 +1,10 @@
 // Raw billing rows inserted with SQL (range(), no per-row INSERT), so the real views (cost, cost_daily, rpt_*)
 // have something to compute from: pods, Serverless, network volumes and public endpoints in day buckets, the
 // aggregate route for reconciliation, and a watermark that sets report_clock's data horizon.
-import type { Store } from '../../src/store/database.ts';
+import { copyFileSync, existsSync } from 'node:fs';
+import { openStore, type Store } from '../../src/store/database.ts';
 import { refreshMaterialized } from '../../src/transform/materialize.ts';
+import { tmpDbPath } from './view-store.ts';
 
 export interface RawBillingOptions {
   account: string;
@@ -109,4 +111,30 @@ export async function insertTwoAccounts(store: Store, podsPerAccount = 12): Prom
      where account = 'prod' and start_time = timestamptz '2026-10-07 00:00:00+00'`,
   );
   await refreshMaterialized(store);
+}
+
+// Migrating a new file, inserting the two accounts and refreshing takes seconds; the rows are the same every time (fixed
+// days, no clock), so the first caller in a worker builds them once and every store is a copy of that closed file
+// (per worker: quick files share one, a slow file builds its own).
+let twoAccounts: Promise<string> | undefined;
+
+/** A store at `path` (which must not exist yet) holding `insertTwoAccounts`' rows, refreshed – open; the caller closes it. */
+export async function twoAccountsStore(path: string): Promise<Store> {
+  twoAccounts ??= (async () => {
+    const file = tmpDbPath('gpuledger-two-accounts-');
+    const store = await openStore({ path: file });
+    try {
+      await insertTwoAccounts(store);
+    } finally {
+      await store.close();
+    }
+    return file;
+  })().catch((e: unknown) => {
+    twoAccounts = undefined;
+    throw e;
+  });
+  const file = await twoAccounts;
+  copyFileSync(file, path);
+  if (existsSync(`${file}.wal`)) copyFileSync(`${file}.wal`, `${path}.wal`);
+  return openStore({ path });
 }

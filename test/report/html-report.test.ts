@@ -10,8 +10,8 @@ import { wallClock, parseTimestamp } from '../../src/report/cells/values.ts';
 import { tableHtml } from '../../src/report/html/sections.ts';
 import { withReportSession } from '../../src/report/report-session.ts';
 import { writeHtmlReport } from '../../src/report/html/render-html.ts';
-import { openStore, type Store } from '../../src/store/database.ts';
-import { insertTwoAccounts } from '../helpers/raw-billing.ts';
+import type { Store } from '../../src/store/database.ts';
+import { twoAccountsStore } from '../helpers/raw-billing.ts';
 import { testConfig } from '../helpers/report-fixtures.ts';
 import { readHtmlTables } from '../helpers/html-read.ts';
 import { readWorkbook } from '../helpers/workbook-read.ts';
@@ -46,8 +46,7 @@ describe('the HTML report beside the workbook', () => {
 
   beforeAll(async () => {
     dir = tempDir('gpuledger-report-').dir;
-    store = await openStore({ path: join(dir, 'gpuledger.duckdb') });
-    await insertTwoAccounts(store);
+    store = await twoAccountsStore(join(dir, 'gpuledger.duckdb'));
     for (const report of ['nightly', 'finance-monthly']) out[report] = await renderReportFormats({ store, config, report, outDir: dir, formats: ['xlsx', 'html'] });
   });
   afterAll(async () => {

@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limitReportMemory } from '../../src/report/memory-budget.ts';
 import { renderReport } from '../../src/report/render.ts';
-import { openStore, type Store } from '../../src/store/database.ts';
-import { insertTwoAccounts } from '../helpers/raw-billing.ts';
+import type { Store } from '../../src/store/database.ts';
+import { twoAccountsStore } from '../helpers/raw-billing.ts';
 import { testConfig, writeDefinition } from '../helpers/report-fixtures.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
@@ -14,8 +14,7 @@ describe("the report's DuckDB memory limit", () => {
 
   beforeAll(async () => {
     dir = tempDir('gpuledger-report-').dir;
-    store = await openStore({ path: join(dir, 'gpuledger.duckdb') });
-    await insertTwoAccounts(store);
+    store = await twoAccountsStore(join(dir, 'gpuledger.duckdb'));
   });
   afterAll(async () => {
     await store?.close();

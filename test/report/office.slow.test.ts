@@ -3,8 +3,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderReport, type RenderedReport } from '../../src/report/render.ts';
-import { openStore, type Store } from '../../src/store/database.ts';
-import { insertTwoAccounts } from '../helpers/raw-billing.ts';
+import type { Store } from '../../src/store/database.ts';
+import { twoAccountsStore } from '../helpers/raw-billing.ts';
 import { testConfig } from '../helpers/report-fixtures.ts';
 import { readWorkbook } from '../helpers/workbook-read.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
@@ -55,8 +55,7 @@ describe.skipIf(!soffice)('the nightly workbook in LibreOffice', () => {
 
   beforeAll(async () => {
     dir = tempDir('gpuledger-report-').dir;
-    store = await openStore({ path: join(dir, 'gpuledger.duckdb') });
-    await insertTwoAccounts(store);
+    store = await twoAccountsStore(join(dir, 'gpuledger.duckdb'));
     rendered = await renderReport({ store, config: testConfig(), report: 'nightly', outDir: dir });
     // all sheets (token 12 = -1), values unformatted (token 9 = false) so figures can be compared exactly
     convert(rendered.path, 'csv:Text - txt - csv (StarCalc):44,34,UTF8,1,,0,false,true,false,false,false,-1', join(dir, 'csv'));
@@ -108,8 +107,7 @@ describe.skipIf(!soffice)('the finance-monthly workbook of a closed month in Lib
 
   beforeAll(async () => {
     dir = tempDir('gpuledger-report-').dir;
-    store = await openStore({ path: join(dir, 'gpuledger.duckdb') });
-    await insertTwoAccounts(store);
+    store = await twoAccountsStore(join(dir, 'gpuledger.duckdb'));
     rendered = await renderReport({ store, config: testConfig(), report: 'finance-monthly', period: '2026-10', outDir: dir });
     convert(rendered.path, 'csv:Text - txt - csv (StarCalc):44,34,UTF8,1,,0,false,true,false,false,false,-1', join(dir, 'csv'));
     convert(rendered.path, 'pdf', join(dir, 'pdf'));

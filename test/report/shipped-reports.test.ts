@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COST_FAMILIES, FAMILIES } from '../../src/model/index.ts';
 import { renderReport, type RenderedReport } from '../../src/report/render.ts';
-import { openStore, type Store } from '../../src/store/database.ts';
+import type { Store } from '../../src/store/database.ts';
 import { readSqlFile } from '../../src/transform/sql-files.ts';
-import { insertTwoAccounts } from '../helpers/raw-billing.ts';
+import { twoAccountsStore } from '../helpers/raw-billing.ts';
 import { testConfig } from '../helpers/report-fixtures.ts';
 import { columnNumbers, columnOf, conditionalRules, expectCents, expectPrintable, headerRow, printTitleRows, readWorkbook, sheet, sum, totalValue } from '../helpers/workbook-read.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
@@ -26,8 +26,7 @@ describe('shipped reports on two accounts of raw billing', () => {
 
   beforeAll(async () => {
     dir = tempDir('gpuledger-report-').dir;
-    store = await openStore({ path: join(dir, 'gpuledger.duckdb') });
-    await insertTwoAccounts(store);
+    store = await twoAccountsStore(join(dir, 'gpuledger.duckdb'));
     nightly = await renderReport({ store, config, report: 'nightly', outDir: dir });
     monthly = await renderReport({ store, config, report: 'finance-monthly', outDir: dir });
     nwb = await readWorkbook(nightly.path);

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { renderReport } from '../../../src/report/render.ts';
 import { SMALL_RESULT_ROWS } from '../../../src/report/workbook/table-stats.ts';
-import { openStore, type Store } from '../../../src/store/database.ts';
+import type { Store } from '../../../src/store/database.ts';
 import { testConfig, writeDefinition } from '../../helpers/report-fixtures.ts';
-import { insertTwoAccounts } from '../../helpers/raw-billing.ts';
+import { twoAccountsStore } from '../../helpers/raw-billing.ts';
 import { tempDir } from '../../helpers/temp-dir.ts';
 import { readWorkbook, sheet } from '../../helpers/workbook-read.ts';
 
@@ -22,8 +22,7 @@ describe('the Detail sheet streamed as XML', () => {
 
   beforeAll(async () => {
     dir = tempDir('gpuledger-report-').dir;
-    store = await openStore({ path: join(dir, 'gpuledger.duckdb') });
-    await insertTwoAccounts(store);
+    store = await twoAccountsStore(join(dir, 'gpuledger.duckdb'));
   });
   afterAll(async () => {
     await store?.close();
