@@ -14,7 +14,9 @@ export default defineConfig({
       // quick files reuse their worker (DuckDB and the modules load once per worker, not per file): they start no
       // outside part and leave no global state behind
       { test: { ...shared, name: 'quick', include: ['test/**/*.test.ts'], exclude: SLOW_TESTS, isolate: false } },
-      { test: { ...shared, name: 'slow', include: SLOW_TESTS } },
+      // slow files reuse their worker too: a new worker per file re-imported the sources, DuckDB and vitest (~0.5
+      // CPU-s a file); what they start outside (a CLI, a server, Chromium, PostgreSQL) each file starts and stops itself
+      { test: { ...shared, name: 'slow', include: SLOW_TESTS, isolate: false } },
     ],
   },
 });

@@ -3,7 +3,8 @@
 // shape is checked here; whether a filter's value or a category exists is a question for the data (validate.ts).
 import { z } from 'zod';
 import { UsageError } from '../util/errors.ts';
-import { addDays, daysInclusive, isRealDay, monthStart } from '../util/utc-days.ts';
+import { isCalendarDay } from '../util/calendar-day.ts';
+import { addDays, daysInclusive, monthStart } from '../util/utc-days.ts';
 
 /** A request /explore cannot answer as asked: serve answers 400 with this one line. */
 export class ExploreRequestError extends UsageError {}
@@ -68,7 +69,7 @@ const dayText = (name: string) =>
   z
     .string()
     .regex(DAY_TEXT, `${name} must be a day as YYYY-MM-DD`)
-    .refine(isRealDay, `${name} must be a real day (YYYY-MM-DD)`);
+    .refine(isCalendarDay, `${name} must be a real day (YYYY-MM-DD)`);
 
 const optional = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 

@@ -3,7 +3,7 @@
 // account it belongs to. The first bad row refuses the file with one line naming its line and field.
 import { EXIT, GpuledgerError } from '../util/errors.ts';
 import { checkScope } from './scope.ts';
-import { isMatch } from 'date-fns';
+import { isCalendarDay } from '../util/calendar-day.ts';
 
 export const METRICS_HEADER = ['date', 'metric', 'value', 'scope', 'account'] as const;
 
@@ -57,8 +57,8 @@ export const MAX_METRIC_VALUE = '999999999999999.999999';
 const MAX_INTEGER_DIGITS = MAX_METRIC_VALUE.split('.')[0]!.length;
 const METRIC = /^[A-Za-z][A-Za-z0-9_.-]*$/;
 
-// DAY asks for exactly 4-2-2 digits, which date-fns's pattern does not; date-fns knows the calendar (no 2026-02-30)
-const isUtcDay = (s: string) => DAY.test(s) && isMatch(s, 'yyyy-MM-dd');
+// exactly 4-2-2 digits (DAY), and a day the calendar has (no 2026-02-30)
+const isUtcDay = (s: string) => DAY.test(s) && isCalendarDay(s);
 
 function valueProblem(v: string): string | undefined {
   const m = DECIMAL.exec(v);

@@ -2,7 +2,7 @@
 // (Date.UTC of the local fields), so local calendar arithmetic never crosses a DST change by accident. Turning a
 // wall value back into instants gives 1 instant normally, 2 in a fall-back repeat, 0 in a spring-forward gap.
 import { TZDate, tzOffset } from '@date-fns/tz';
-import { format } from 'date-fns';
+import { format } from 'date-fns/format';
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;

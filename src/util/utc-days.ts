@@ -5,22 +5,16 @@ import { tz } from '@date-fns/tz';
 import { addDays as addCalendarDays } from 'date-fns/addDays';
 import { differenceInCalendarDays } from 'date-fns/differenceInCalendarDays';
 import { format } from 'date-fns/format';
-import { isExists } from 'date-fns/isExists';
 import { startOfISOWeek } from 'date-fns/startOfISOWeek';
 import { startOfMonth } from 'date-fns/startOfMonth';
+import { calendarDayParts } from './calendar-day.ts';
 
 const UTC = { in: tz('UTC') };
 
 /** A YYYY-MM-DD day as its UTC midnight, or undefined when it is not a real calendar day (2026-02-30). */
 export function parseDay(s: string): Date | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  if (!m) return undefined;
-  const [year, monthIndex, day] = [Number(m[1]), Number(m[2]) - 1, Number(m[3])];
-  return isExists(year, monthIndex, day) ? new Date(Date.UTC(year, monthIndex, day)) : undefined;
-}
-
-export function isRealDay(s: string): boolean {
-  return parseDay(s) !== undefined;
+  const parts = calendarDayParts(s);
+  return parts && new Date(Date.UTC(...parts));
 }
 
 export function formatDay(t: Date): string {

@@ -65,7 +65,8 @@ describe('gpuledger alerts mute and unmute', () => {
     expect(delivered()).toEqual([expect.stringMatching(/^budget:free:/)]);
 
     // serve's alerts page names what is muted and until when
-    const serve = await startServe({ dbPath: db.tmp.db, config: parseConfig(input, 'test'), host: '127.0.0.1', port: 0, log: silentLogger });
+    // warmPages off: this test opens its few pages itself; computing the nine default pages ahead (~2 CPU-s) is work nobody reads
+    const serve = await startServe({ dbPath: db.tmp.db, config: parseConfig(input, 'test'), host: '127.0.0.1', port: 0, log: silentLogger, warmPages: false });
     try {
       const page = await (await fetch(`${serve.url}/alerts`)).text();
       const section = /<section id="s-muted">([\s\S]*?)<\/section>/.exec(page)![1]!;

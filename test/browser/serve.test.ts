@@ -81,7 +81,8 @@ describe.skipIf(!chromiumAvailable)('gpuledger serve in Chromium', () => {
 
   it('follows an allocation value to the resources and rules behind it', async () => {
     const allocation = { categories: { team: { rules: [{ value: 'compute', match: { family: ['pod', 'serverless'] } }], default: 'other', split: [] } } };
-    const withRules = await startServe({ dbPath: tmp.db, config: testConfig({ timeZone: 'UTC', allocation }), host: '127.0.0.1', port: 0, log: silentLogger });
+    // warmPages off: this test opens its few pages itself; computing the nine default pages ahead (~2 CPU-s) is work nobody reads
+    const withRules = await startServe({ dbPath: tmp.db, config: testConfig({ timeZone: 'UTC', allocation }), host: '127.0.0.1', port: 0, log: silentLogger, warmPages: false });
     const w = await watchedPage(browser, { allow: loopback });
     try {
       await w.page.goto(`${withRules.url}/allocation`);
@@ -149,7 +150,7 @@ describe.skipIf(!chromiumAvailable)('gpuledger serve in Chromium', () => {
     expect((await fetch(`${serve.url}/nope`)).status).toBe(404);
     expect((await fetch(`${serve.url}/report/nightly?period=2026-13`)).status).toBe(400);
     await expect(startServe({ dbPath: tmp.db, config: testConfig(), host: '0.0.0.0', port: 0, log: silentLogger })).rejects.toThrow(/needs a token: set GPULEDGER_SERVE_TOKEN/);
-    const open = await startServe({ dbPath: tmp.db, config: testConfig(), host: '0.0.0.0', port: 0, token: 'secret-token-long-enough-to-be-accepted', log: silentLogger });
+    const open = await startServe({ dbPath: tmp.db, config: testConfig(), host: '0.0.0.0', port: 0, token: 'secret-token-long-enough-to-be-accepted', log: silentLogger, warmPages: false });
     try {
       const base = open.url.replace('0.0.0.0', '127.0.0.1');
       expect((await fetch(`${base}/views`)).status).toBe(401);

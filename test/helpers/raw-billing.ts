@@ -1,10 +1,12 @@
 // Raw billing rows inserted with SQL (range(), no per-row INSERT), so the real views (cost, cost_daily, rpt_*)
 // have something to compute from: pods, Serverless, network volumes and public endpoints in day buckets, the
 // aggregate route for reconciliation, and a watermark that sets report_clock's data horizon.
+import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { refreshMaterialized } from '../../src/transform/materialize.ts';
 import { tempDir } from './temp-dir.ts';
+import { tmpDbPath } from './view-store.ts';
 
 export interface RawBillingOptions {
   account: string;
@@ -113,10 +115,34 @@ export async function insertTwoAccounts(store: Store, podsPerAccount = 12): Prom
   await refreshMaterialized(store);
 }
 
+// Migrating a new file, inserting the two accounts and refreshing takes seconds; the rows are the same every time (fixed
+// days, no clock), so the first caller in a worker builds them once and every store is a copy of that closed file
+// (per worker: quick files share one, a slow file builds its own).
+let twoAccounts: Promise<string> | undefined;
+
+async function twoAccountsFile(): Promise<string> {
+  twoAccounts ??= (async () => {
+    const file = tmpDbPath('gpuledger-two-accounts-');
+    const store = await openStore({ path: file });
+    try {
+      await insertTwoAccounts(store);
+    } finally {
+      await store.close();
+    }
+    return file;
+  })().catch((e: unknown) => {
+    twoAccounts = undefined;
+    throw e;
+  });
+  return twoAccounts;
+}
+
 /** A new database in a temp folder holding the two accounts of insertTwoAccounts: what the report tests render from. */
 export async function twoAccountStore(): Promise<{ dir: string; store: Store }> {
+  const file = await twoAccountsFile();
   const dir = tempDir('gpuledger-report-').dir;
-  const store = await openStore({ path: join(dir, 'gpuledger.duckdb') });
-  await insertTwoAccounts(store);
-  return { dir, store };
+  const path = join(dir, 'gpuledger.duckdb');
+  copyFileSync(file, path);
+  if (existsSync(`${file}.wal`)) copyFileSync(`${file}.wal`, `${path}.wal`);
+  return { dir, store: await openStore({ path }) };
 }

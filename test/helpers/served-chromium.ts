@@ -17,8 +17,8 @@ export interface ServedChromium {
 }
 
 /** The server on 127.0.0.1 (a free port, the test config in UTC) and a Chromium; a browser that fails to start stops the server. */
-export async function serveInChromium(dbPath: string): Promise<ServedChromium> {
-  const serve = await startServe({ dbPath, config: testConfig({ timeZone: 'UTC' }), host: '127.0.0.1', port: 0, log: silentLogger });
+export async function serveInChromium(dbPath: string, options: { warmPages?: boolean } = {}): Promise<ServedChromium> {
+  const serve = await startServe({ dbPath, config: testConfig({ timeZone: 'UTC' }), host: '127.0.0.1', port: 0, log: silentLogger, ...options });
   let browser: Browser;
   try {
     browser = await launchBrowser();

@@ -13,6 +13,7 @@ import { setReportClock } from '../../src/report/period/index.ts';
 import { queryColumns, type QueryColumn, type QueryParameters } from '../../src/report/query.ts';
 import { sheetSql } from '../../src/report/report-session.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
+import { copyMigratedStore } from '../helpers/view-store.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 
@@ -44,7 +45,9 @@ describe('units said once', () => {
   let params: QueryParameters;
 
   beforeAll(async () => {
-    store = await openStore({ path: join(tempDir('gpuledger-report-').dir, 'gpuledger.duckdb') });
+    const path = join(tempDir('gpuledger-report-').dir, 'gpuledger.duckdb');
+    await copyMigratedStore(path); // a new file as openStore makes it, copied from the worker's template
+    store = await openStore({ path });
     params = (await setReportClock(store, { periodText: '2026-10', defaultPeriod: 'month_to_date', budgetMonthly: '1000' })).params;
   });
   afterAll(async () => {

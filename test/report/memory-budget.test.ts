@@ -1,10 +1,12 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limitReportMemory, lowerMemoryLimit, REPORT_MEMORY_LIMIT, streamUnderLimit, underLimit } from '../../src/report/memory-budget.ts';
 import { streamRawRows } from '../../src/report/query.ts';
 import { renderReport } from '../../src/report/render.ts';
-import type { Store } from '../../src/store/database.ts';
+import { openStore, type Store } from '../../src/store/database.ts';
 import { twoAccountStore } from '../helpers/raw-billing.ts';
 import { testConfig, writeDefinition } from '../helpers/report-fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 // a sort DuckDB cannot start within 2 MB (it allocates blocks of 256 KiB per thread). Not a limit near the edge: at
 // 9 MB the same stream has ended with no rows and no error (table-sheet.ts's row count check is what catches that)

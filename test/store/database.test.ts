@@ -7,9 +7,16 @@ import { openStore } from '../../src/store/database.ts';
 import { lockPathFor } from '../../src/store/lock.ts';
 import { listMigrations } from '../../src/store/migrate.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { copyMigratedStore } from '../helpers/view-store.ts';
 
 const tmpDb = () => join(tempDir('gpuledger-store-').dir, 'test.duckdb');
 const CLOSE_MID_STATEMENT = fileURLToPath(new URL('../helpers/close-mid-statement.ts', import.meta.url));
+/** A new file as openStore makes it, copied from the worker's template: for tests whose subject is not the migration. */
+const migratedDb = async () => {
+  const path = tmpDb();
+  await copyMigratedStore(path);
+  return path;
+};
 
 describe('store', () => {
   it('creates the schema, records its version and serves the public billing views', async () => {
@@ -36,7 +43,7 @@ describe('store', () => {
   });
 
   it('reads DECIMAL sums back exactly as strings', async () => {
-    const store = await openStore({ path: tmpDb() });
+    const store = await openStore({ path: await migratedDb() });
     try {
       const r = await store.one<{ s: string }>('select sum(0.1::decimal(18,6)) as s from range(1000)');
       expect(r?.s).toBe('100.000000');
@@ -46,7 +53,7 @@ describe('store', () => {
   });
 
   it('rolls a failed transaction back completely', async () => {
-    const store = await openStore({ path: tmpDb() });
+    const store = await openStore({ path: await migratedDb() });
     try {
       await expect(
         store.transaction(async () => {
@@ -75,7 +82,7 @@ describe('store', () => {
   });
 
   it('refuses a second writer with who holds the file, and takes over a stale lock', async () => {
-    const path = tmpDb();
+    const path = await migratedDb();
     const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
     try {
       writeFileSync(lockPathFor(path), JSON.stringify({ pid: child.pid, command: 'sync', startedAt: '2026-11-22T06:00:00Z' }));
@@ -91,7 +98,7 @@ describe('store', () => {
   });
 
   it('opens read-only next to nothing else and refuses writes there', async () => {
-    const path = tmpDb();
+    const path = await migratedDb();
     await (await openStore({ path })).close();
     const ro = await openStore({ path, readOnly: true });
     try {

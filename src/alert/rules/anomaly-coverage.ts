@@ -3,7 +3,7 @@
 // young database leaves the first days of each kind unscored (a weekend day needs five weekends' worth of history,
 // weeks after the first weekday is scored), and a short baseline can leave weekend days unscored for good.
 import { tz } from '@date-fns/tz';
-import { differenceInCalendarDays } from 'date-fns';
+import { differenceInCalendarDays } from 'date-fns/differenceInCalendarDays';
 import type { AnomalyRule } from '../../config/alerts.ts';
 import type { Store } from '../../store/database.ts';
 import { readSqlFile } from '../../transform/sql-files.ts';

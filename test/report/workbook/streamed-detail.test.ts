@@ -56,10 +56,12 @@ describe('the Detail sheet streamed as XML', () => {
     expect(a.rowCount).toBeGreaterThan(streamed!.rows);
     // what a person sees of a cell: its value (a date as its instant), number format and style; a row adds its height
     let nulls = 0;
+    // once: exceljs's columnCount walks every row, and asked per cell it made this comparison quadratic (~20 s)
+    const columns = b.columnCount;
     const seen = (ws: typeof a, row: number): string => {
       const r = ws.getRow(row);
       const cells = [];
-      for (let col = 1; col <= b.columnCount; col++) {
+      for (let col = 1; col <= columns; col++) {
         const c = r.getCell(col);
         if (ws === b && c.value === null) nulls++;
         cells.push([c.address, c.value instanceof Date ? c.value.toISOString() : c.value, c.numFmt, c.style]);
