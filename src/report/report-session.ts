@@ -1,6 +1,6 @@
 // What every rendering of a report shares, set up once: the definition, the report clock pinned to the period, the
-// output folder (checked against the store's files), the shared views cached, the accounts and their SIMULATED DATA
-// labels – and undone afterwards whatever happened. The workbook (render.ts) and the HTML page (html/render-html.ts)
+// output folder (checked against the store's files), the shared views cached as the sheets that read them render,
+// the accounts and their SIMULATED DATA labels – and undone afterwards whatever happened. The workbook (render.ts) and the HTML page (html/render-html.ts)
 // are both written inside one session, from the same queries.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -13,7 +13,7 @@ import { instantText } from './cells/index.ts';
 import { loadReportDefinition, type ReportDefinition, type TableSheetDefinition } from './definition/index.ts';
 import { limitReportMemory } from './memory-budget.ts';
 import { resetReportVariables, setReportClock } from './period/index.ts';
-import { cacheSharedViews } from './view-cache.ts';
+import { sharedViewCache } from './view-cache.ts';
 import type { Heading } from './heading.ts';
 
 export interface RenderReportOptions {
@@ -49,6 +49,8 @@ export interface ReportSession {
   asOfText: string;
   log: Logger;
   heading(title: string, description?: string): Heading;
+  /** Before a sheet's queries run: copies the shared report views it reads that no earlier sheet has (view-cache.ts). */
+  prepareSheet(sheet: ReportDefinition['sheets'][number]): Promise<void>;
 }
 
 export function sheetSql(sheet: TableSheetDefinition): string {
@@ -86,13 +88,14 @@ export async function withReportSession<T>(options: RenderReportOptions, work: (
   const unlimitMemory = await limitReportMemory(store);
   let dropCache = async () => {};
   try {
-    dropCache = await cacheSharedViews(store, def, log);
+    const cache = await sharedViewCache(store, def, log);
+    dropCache = () => cache.drop();
     const accounts = await readAccounts(store, config);
     const simulatedAccounts = accounts.filter((a) => a.simulated).map((a) => a.account);
     const asOfText = instantText(clock.asOf, timeZone);
     const periodLine = `${clock.period.title} · data as of ${asOfText} · amounts in USD`;
     const heading = (title: string, description?: string): Heading => ({ title, lines: description ? [description, periodLine] : [periodLine], simulatedAccounts });
-    return await work({ store, config, def, clock, timeZone, font, generatedAt: options.now ?? new Date(), outDir, outFlag, accounts, simulatedAccounts, asOfText, log, heading });
+    return await work({ store, config, def, clock, timeZone, font, generatedAt: options.now ?? new Date(), outDir, outFlag, accounts, simulatedAccounts, asOfText, log, heading, prepareSheet: (sheet) => cache.prepare(sheet) });
   } finally {
     await dropCache();
     await unlimitMemory();

@@ -10,7 +10,7 @@ import { checkFileOutput } from '../../outputs/output-guard.ts';
 import { displayPath } from '../../util/display-path.ts';
 import { VERSION } from '../../version.ts';
 import { bareSql, queryAll, queryColumns } from '../query.ts';
-import { html, instantText, pageDocument, sectionId, section, type Link, type Markup } from '../../present/index.ts';
+import { html, instantText, linkedSection, pageDocument, sectionId, section, type Link, type Markup } from '../../present/index.ts';
 import { htmlFileName, sectionCsvName, workbookFileName } from '../file-names.ts';
 import { sheetSql, type ReportSession } from '../report-session.ts';
 import { resultTotals } from '../result-totals.ts';
@@ -31,6 +31,16 @@ export interface PageOptions {
   fullTable?: (sheet: string) => string;
   /** A link to every row of a table section as CSV (serve). */
   csvHref?: (sheet: string) => string;
+  /**
+   * Part of the report (serve, a period not computed ahead): the sheets computed on this page; every other sheet is a
+   * section linking to `sectionHref` of it, or left out when that gives undefined. Default: every sheet.
+   */
+  computes?: (sheet: string) => boolean;
+  sectionHref?: (sheet: string) => string | undefined;
+  /** Above the sections (a section's own page: the breadcrumbs back to the report). */
+  before?: Markup;
+  /** The About section (default: when the definition asks for it). */
+  about?: boolean;
 }
 
 /** The report of a session as one HTML document. */
@@ -44,6 +54,15 @@ export async function reportPage(session: ReportSession, options: PageOptions): 
     const where = `report definition ${def.file} sheets.${i + 1}`;
     const started = Date.now();
     const took = () => session.log.debug(`section ${sheet.name}: ${sections.at(-1)!.shown} of ${sections.at(-1)!.rows} rows in ${Date.now() - started} ms`);
+    if (options.computes && !options.computes(sheet.name)) {
+      const href = options.sectionHref?.(sheet.name);
+      if (href === undefined) continue;
+      const title = sheet.title ?? sheet.name;
+      parts.push(linkedSection({ id: sectionId(sheet.name), title, lines: sheet.kind === 'table' && sheet.description ? [sheet.description] : [], link: { label: `Show ${title}`, href } }));
+      if (sheet.kind === 'table') queries.push({ sheet: sheet.name, sql: sheetSql(sheet) });
+      continue;
+    }
+    await session.prepareSheet(sheet);
     if (sheet.kind === 'summary') {
       const content = await readSummary(store, sheet, { params: clock.params, timeZone, font, where });
       const h = heading(sheet.title ?? def.title);
@@ -75,10 +94,12 @@ export async function reportPage(session: ReportSession, options: PageOptions): 
     sections.push({ name: sheet.name, rows: stats.rows, shown: rows.length });
     took();
   }
-  if (def.metadataSheet) parts.push(aboutSection(session, queries));
+  const about = def.metadataSheet && options.about !== false;
+  if (about) parts.push(aboutSection(session, queries));
   const h = heading(def.title);
-  const contents: Link[] = [...def.sheets.map((s) => ({ label: s.name, href: `#${sectionId(s.name)}` })), ...(def.metadataSheet ? [{ label: 'About', href: '#s-about' }] : [])];
-  const page = pageDocument({ title: def.title, lines: h.lines, simulatedAccounts: session.simulatedAccounts, contents, servedAt: options.servedAt, controls: options.controls, body: html`${parts}` });
+  const shown = def.sheets.filter((s) => !options.computes || options.computes(s.name) || options.sectionHref?.(s.name) !== undefined);
+  const contents: Link[] = [...shown.map((s) => ({ label: s.name, href: `#${sectionId(s.name)}` })), ...(about ? [{ label: 'About', href: '#s-about' }] : [])];
+  const page = pageDocument({ title: def.title, lines: h.lines, simulatedAccounts: session.simulatedAccounts, contents, servedAt: options.servedAt, controls: options.controls, body: html`${options.before}${parts}` });
   return { html: page, sections };
 }
 
