@@ -31,6 +31,11 @@ export interface RenderReportOptions {
   logger?: Logger;
   /** false: nothing is written (serve) – the output folder is neither checked nor made. */
   writes?: boolean;
+  /**
+   * The sheets this session renders, by name (default every one): a view is copied for the session only when several
+   * of their queries read it – one page of one section reads most views once, straight from the view.
+   */
+  sheets?: (def: ReportDefinition) => readonly string[];
 }
 
 export interface ReportSession {
@@ -88,7 +93,8 @@ export async function withReportSession<T>(options: RenderReportOptions, work: (
   const unlimitMemory = await limitReportMemory(store);
   let dropCache = async () => {};
   try {
-    const cache = await sharedViewCache(store, def, log);
+    const rendered = options.sheets?.(def);
+    const cache = await sharedViewCache(store, rendered === undefined ? def : { ...def, sheets: def.sheets.filter((s) => rendered.includes(s.name)) }, log);
     dropCache = () => cache.drop();
     const accounts = await readAccounts(store, config);
     const simulatedAccounts = accounts.filter((a) => a.simulated).map((a) => a.account);
