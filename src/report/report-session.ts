@@ -1,7 +1,7 @@
 // What every rendering of a report shares, set up once: the definition, the report clock pinned to the period, the
 // output folder (checked against the store's files), the shared views cached as the sheets that read them render,
-// the accounts and their SIMULATED DATA labels – and undone afterwards whatever happened. The workbook (render.ts) and the HTML page (html/render-html.ts)
-// are both written inside one session, from the same queries.
+// the accounts and their SIMULATED DATA labels – and undone afterwards whatever happened. The workbook (render.ts)
+// and the HTML page (html/render-html.ts) are both written inside one session, from the same queries.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../config/schema.ts';
