@@ -77,6 +77,7 @@ function reportPart(def: ReportDefinition, path: string, period: string | undefi
       options: {
         computes: (name) => name === sheet.name,
         sectionHref: () => undefined,
+        pageOf: hrefOf,
         about: false,
         before: breadcrumbs('Report sections', [{ label: def.title, href: hrefWith(path, { period }) }, { label: sheet.name, href: hrefOf(sheet.name) }]),
       },
@@ -84,7 +85,7 @@ function reportPart(def: ReportDefinition, path: string, period: string | undefi
   }
   if (period === undefined) return { computed: def.sheets.map((s) => s.name), options: {} };
   const first = def.sheets[0]!.name;
-  return { computed: [first], options: { computes: (name) => name === first, sectionHref: hrefOf } };
+  return { computed: [first], options: { computes: (name) => name === first, sectionHref: hrefOf, pageOf: hrefOf } };
 }
 
 /**

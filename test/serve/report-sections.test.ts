@@ -72,6 +72,11 @@ describe('a report served a section per page', () => {
       if (sheet.kind === 'table') expect(readHtmlTables(page.body).get(sectionId(sheet.name)), sheet.name).toEqual(tables.get(sectionId(sheet.name)));
       expect(page.body).toContain('<nav aria-label="Report sections"><p><a href="/report/nightly?period=2026-10">');
     }
+    // a column linking to another section goes to that section's page: it is not on this one
+    const byEndpoint = (await get('/report/nightly?period=2026-10&section=by-endpoint')).body;
+    expect(byEndpoint).toContain('<a href="/report/nightly?period=2026-10&amp;section=top-resources">');
+    expect(byEndpoint).not.toContain('href="#s-top-resources"');
+    expect(whole).toContain('href="#s-top-resources"');
     // the figures are there to compare: the Detail of the month has rows
     expect(tables.get(sectionId('Detail'))!.rows.length).toBeGreaterThan(0);
   }, 120_000);

@@ -37,6 +37,8 @@ export interface PageOptions {
    */
   computes?: (sheet: string) => boolean;
   sectionHref?: (sheet: string) => string | undefined;
+  /** The page of a section not computed here, for a column linking to it (serve). */
+  pageOf?: (sheet: string) => string;
   /** Above the sections (a section's own page: the breadcrumbs back to the report). */
   before?: Markup;
   /** The About section (default: when the definition asks for it). */
@@ -82,8 +84,14 @@ export async function reportPage(session: ReportSession, options: PageOptions): 
     const first = await queryAll(store, `select * from (\n${bareSql(sql)}\n) as q limit ${limit}`, clock.params, where);
     const rows = first.rows.map((r) => columns.map((c) => r[c.index] ?? null));
     const linksTo = new Map((sheet.columns ?? []).filter((c) => c.linksTo).map((c) => [c.field, c.linksTo!]));
+    // a linked section computed on a page of its own: the cell goes to that page (its filter stays on this one)
+    const elsewhere = (target: string | undefined) => (target !== undefined && options.computes && !options.computes(target) ? options.pageOf?.(target) : undefined);
     const table: HtmlTable = {
-      columns: columns.map((c) => ({ field: c.field, header: c.header, format: c.format, upIsBad: c.upIsBad, total: c.total, linksTo: linksTo.get(c.field), dataBar: c.dataBar })),
+      columns: columns.map((c) => {
+        const target = linksTo.get(c.field);
+        const page = elsewhere(target);
+        return { field: c.field, header: c.header, format: c.format, upIsBad: c.upIsBad, total: c.total, dataBar: c.dataBar, ...(page === undefined ? { linksTo: target } : { link: () => ({ href: page }) }) };
+      }),
       rows,
       totalRows: stats.rows,
       totals: stats.totals,
