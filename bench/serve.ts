@@ -28,6 +28,7 @@ import type { Config } from '../src/config/schema.ts';
 import { writeHtmlReport } from '../src/report/html/index.ts';
 import { writeWorkbook } from '../src/report/render.ts';
 import { withReportSession } from '../src/report/report-session.ts';
+import { loadReportDefinition, sectionId } from '../src/report/index.ts';
 import { defaultPages } from '../src/serve/default-pages.ts';
 import { fileIdentity } from '../src/serve/published-reader.ts';
 import { startServe } from '../src/serve/index.ts';
@@ -156,6 +157,10 @@ async function main(): Promise<void> {
       '/report/nightly',
       // a period nobody asked for before: the report computed while the visitor waits
       `/report/nightly?period=${previousMonth}`,
+      // its other sections, each a page of its own (that page links them)
+      ...loadReportDefinition('nightly', undefined)
+        .sheets.slice(1)
+        .map((sheet) => `/report/nightly?${new URLSearchParams({ period: previousMonth, section: sectionId(sheet.name).slice(2) })}`),
       '/drill',
       '/drill?family=pod',
       `/drill?${drill}`,

@@ -7,7 +7,7 @@ export { pageDocument, type PageShell } from './page-shell.ts';
 export { contentSecurityPolicy } from './page-assets.ts';
 export { contentsNav, siteNav, SITE_PAGES } from './site-nav.ts';
 export { breadcrumbs } from './breadcrumbs.ts';
-export { section, sectionId, type SectionInput } from './section.ts';
+export { linkedSection, section, sectionId, type SectionInput } from './section.ts';
 export { dataTable, type TableInput } from './data-table.ts';
 export { declaredColumn, isNumberColumn, type CellLink, type TableColumn } from './table-column.ts';
 export { columnLayout } from './table-layout.ts';

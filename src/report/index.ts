@@ -4,10 +4,10 @@
 // cells' headings and formats. Inside, one folder per concern – see "Layout of src/report" in docs/report.md.
 export { renderReport, workbookFileName, type RenderReportOptions, type RenderedReport, type ReportSummary } from './render.ts';
 export { checkDeliveryConfig, deliverReport, ReportDeliveryError, type DeliverReportOptions, type DeliveryResult } from './delivery/index.ts';
-export { listReportFiles, loadReportDefinition, ReportDefinitionError } from './definition/index.ts';
+export { listReportFiles, loadReportDefinition, ReportDefinitionError, type ReportDefinition } from './definition/index.ts';
 export { parsePeriod, PERIOD_USAGE, type ReportPeriod } from './period/index.ts';
 export { parseReportFormats, renderReportFormats, reportFormats, type RenderedFormats, type RenderedHtml } from './render-formats.ts';
-export { reportPage, htmlFileName, HTML_ROW_LIMIT } from './html/index.ts';
+export { reportPage, htmlFileName, HTML_ROW_LIMIT, type PageOptions } from './html/index.ts';
 export { readAccounts, withReportSession, type ReportSession } from './report-session.ts';
 export { setReportClock, resetReportVariables, type ReportClock } from './period/index.ts';
 export { pageTable, sectionId, tableHtml, tableSection, type HtmlColumn, type HtmlTable } from './html/index.ts';

@@ -66,6 +66,7 @@ export async function writeWorkbook(session: ReportSession): Promise<RenderedRep
     for (const [i, sheet] of def.sheets.entries()) {
       const where = `report definition ${def.file} sheets.${i + 1}`;
       const started = Date.now();
+      await session.prepareSheet(sheet);
       if (sheet.kind === 'summary') {
         const r = await readSummary(store, sheet, { params: clock.params, timeZone, font, where });
         writeSummarySheet(writer, r, heading(sheet.title ?? def.title), timeZone);

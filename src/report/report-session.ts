@@ -1,7 +1,7 @@
 // What every rendering of a report shares, set up once: the definition, the report clock pinned to the period, the
-// output folder (checked against the store's files), the shared views cached, the accounts and their SIMULATED DATA
-// labels – and undone afterwards whatever happened. The workbook (render.ts) and the HTML page (html/render-html.ts)
-// are both written inside one session, from the same queries.
+// output folder (checked against the store's files), the shared views cached as the sheets that read them render,
+// the accounts and their SIMULATED DATA labels – and undone afterwards whatever happened. The workbook (render.ts)
+// and the HTML page (html/render-html.ts) are both written inside one session, from the same queries.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../config/schema.ts';
@@ -13,7 +13,7 @@ import { instantText } from './cells/index.ts';
 import { loadReportDefinition, type ReportDefinition, type TableSheetDefinition } from './definition/index.ts';
 import { limitReportMemory } from './memory-budget.ts';
 import { resetReportVariables, setReportClock } from './period/index.ts';
-import { cacheSharedViews } from './view-cache.ts';
+import { sharedViewCache } from './view-cache.ts';
 import type { Heading } from './heading.ts';
 
 export interface RenderReportOptions {
@@ -31,6 +31,11 @@ export interface RenderReportOptions {
   logger?: Logger;
   /** false: nothing is written (serve) – the output folder is neither checked nor made. */
   writes?: boolean;
+  /**
+   * The sheets this session renders, by name (default every one): a view is copied for the session only when several
+   * of their queries read it – one page of one section reads most views once, straight from the view.
+   */
+  sheets?: (def: ReportDefinition) => readonly string[];
 }
 
 export interface ReportSession {
@@ -49,6 +54,8 @@ export interface ReportSession {
   asOfText: string;
   log: Logger;
   heading(title: string, description?: string): Heading;
+  /** Before a sheet's queries run: copies the shared report views it reads that no earlier sheet has (view-cache.ts). */
+  prepareSheet(sheet: ReportDefinition['sheets'][number]): Promise<void>;
 }
 
 export function sheetSql(sheet: TableSheetDefinition): string {
@@ -86,13 +93,15 @@ export async function withReportSession<T>(options: RenderReportOptions, work: (
   const unlimitMemory = await limitReportMemory(store);
   let dropCache = async () => {};
   try {
-    dropCache = await cacheSharedViews(store, def, log);
+    const rendered = options.sheets?.(def);
+    const cache = await sharedViewCache(store, rendered === undefined ? def : { ...def, sheets: def.sheets.filter((s) => rendered.includes(s.name)) }, log);
+    dropCache = () => cache.drop();
     const accounts = await readAccounts(store, config);
     const simulatedAccounts = accounts.filter((a) => a.simulated).map((a) => a.account);
     const asOfText = instantText(clock.asOf, timeZone);
     const periodLine = `${clock.period.title} · data as of ${asOfText} · amounts in USD`;
     const heading = (title: string, description?: string): Heading => ({ title, lines: description ? [description, periodLine] : [periodLine], simulatedAccounts });
-    return await work({ store, config, def, clock, timeZone, font, generatedAt: options.now ?? new Date(), outDir, outFlag, accounts, simulatedAccounts, asOfText, log, heading });
+    return await work({ store, config, def, clock, timeZone, font, generatedAt: options.now ?? new Date(), outDir, outFlag, accounts, simulatedAccounts, asOfText, log, heading, prepareSheet: (sheet) => cache.prepare(sheet) });
   } finally {
     await dropCache();
     await unlimitMemory();

@@ -2,16 +2,22 @@
 // report views (rpt_summary_figures reads rpt_waste, which the Waste block reads too) – is read once into a temp
 // table of the same name for the render. DuckDB resolves temp before main, also inside views, so every later query
 // reads the rows instead of computing the view again; the report clock is set before, so the rows are the render's.
-// The tables are dropped when the render ends.
+// A view is copied when the first sheet that reads it is rendered, not all up front: a served page that shows one
+// section pays only for that section's views (issue 28). The tables are dropped when the render ends.
 import type { Store } from '../store/database.ts';
 import { listViewFiles, orderViews, viewReferences, type ViewFile } from '../transform/views.ts';
 import type { ReportDefinition } from './definition/index.ts';
 
+type Sheet = ReportDefinition['sheets'][number];
+
+/** The queries one sheet runs: a table sheet's rows, a summary's blocks and charts. */
+export function sheetQueries(sheet: Sheet): string[] {
+  return sheet.kind === 'table' ? [sheet.sql ?? `select * from ${sheet.view}`] : [...sheet.blocks.map((b) => b.sql), ...sheet.charts.map((c) => c.sql)];
+}
+
 /** Every query a definition runs: table sheets, summary blocks and charts. */
 export function definitionQueries(def: ReportDefinition): string[] {
-  return def.sheets.flatMap((s) =>
-    s.kind === 'table' ? [s.sql ?? `select * from ${s.view}`] : [...s.blocks.map((b) => b.sql), ...s.charts.map((c) => c.sql)],
-  );
+  return def.sheets.flatMap(sheetQueries);
 }
 
 /**
@@ -22,8 +28,8 @@ export function definitionQueries(def: ReportDefinition): string[] {
  */
 export const READ_BY_PERIOD: ReadonlySet<string> = new Set(['rpt_reconciliation']);
 
-/** The report views read by more than one query of the definition, counting what each view reads in turn. */
-export function sharedReportViews(queries: readonly string[], views: readonly ViewFile[]): ViewFile[] {
+/** The report views `queries` read, directly or through other report views. */
+function readViews(queries: readonly string[], views: readonly ViewFile[]): Map<string, number> {
   const byName = new Map(views.map((v) => [v.name, v]));
   const reports = new Set(views.filter((v) => v.layer === 'reports').map((v) => v.name));
   const names = new Set(byName.keys());
@@ -42,31 +48,46 @@ export function sharedReportViews(queries: readonly string[], views: readonly Vi
     const direct = viewReferences({ name: '', layer: 'reports', description: '', path: '', sql: q }, names);
     for (const name of closure(direct)) counts.set(name, (counts.get(name) ?? 0) + 1);
   }
-  const shared = new Set([...counts].filter(([name, n]) => n > 1 && !READ_BY_PERIOD.has(name)).map(([name]) => name));
+  return counts;
+}
+
+/** The report views read by more than one query of the definition, counting what each view reads in turn. */
+export function sharedReportViews(queries: readonly string[], views: readonly ViewFile[]): ViewFile[] {
+  const shared = new Set([...readViews(queries, views)].filter(([name, n]) => n > 1 && !READ_BY_PERIOD.has(name)).map(([name]) => name));
   // a view before the views that read it, so each is computed from the cached rows below it
   return orderViews([...views]).filter((v) => shared.has(v.name));
 }
 
-/** Cache the shared report views of `def` for this connection; the returned function drops them. */
-export async function cacheSharedViews(store: Store, def: ReportDefinition, log?: { debug(s: string): void }): Promise<() => Promise<void>> {
+export interface SharedViewCache {
+  /** Copies the shared views `sheet` reads (and the shared views those read) that are not copied yet. */
+  prepare(sheet: Sheet): Promise<void>;
+  /** Drops every table copied. */
+  drop(): Promise<void>;
+}
+
+/** The shared report views of `def` for this connection, each copied when a sheet that reads it is prepared. */
+export async function sharedViewCache(store: Store, def: ReportDefinition, log?: { debug(s: string): void }): Promise<SharedViewCache> {
   const present = new Set(
     (await store.all<{ name: string }>(`select view_name as name from duckdb_views() where schema_name = 'main' and not internal`)).map((r) => r.name),
   );
+  const views = listViewFiles();
+  // an older database without a view: the query that needs it says so
+  const shared = sharedReportViews(definitionQueries(def), views).filter((v) => present.has(v.name));
   const cached: string[] = [];
-  const drop = async () => {
-    for (const name of cached.reverse()) await store.run(`drop table if exists temp.main.${name}`);
+  return {
+    async prepare(sheet) {
+      const reads = readViews(sheetQueries(sheet), views);
+      // in the shared order: a view's own shared views are copied before it, so it is computed from their rows
+      for (const view of shared) {
+        if (!reads.has(view.name) || cached.includes(view.name)) continue;
+        const started = Date.now();
+        await store.run(`create or replace temp table ${view.name} as select * from main.${view.name}`);
+        cached.push(view.name);
+        log?.debug(`cached ${view.name} in ${Date.now() - started} ms`);
+      }
+    },
+    async drop() {
+      for (const name of cached.splice(0).reverse()) await store.run(`drop table if exists temp.main.${name}`);
+    },
   };
-  try {
-    for (const view of sharedReportViews(definitionQueries(def), listViewFiles())) {
-      if (!present.has(view.name)) continue; // an older database without it: the query that needs it says so
-      const started = Date.now();
-      await store.run(`create or replace temp table ${view.name} as select * from main.${view.name}`);
-      cached.push(view.name);
-      log?.debug(`cached ${view.name} in ${Date.now() - started} ms`);
-    }
-  } catch (e) {
-    await drop();
-    throw e;
-  }
-  return drop;
 }

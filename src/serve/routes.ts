@@ -3,7 +3,8 @@
 // an answer is kept per published file and URL. The SQL page, its CSV and a view's CSV are sql-answer.ts.
 import type { Config } from '../config/schema.ts';
 import { DatabaseMissingError } from '../query/open-database.ts';
-import { queryAll, reportPage, sheetSql, withReportSession } from '../report/index.ts';
+import { queryAll, reportPage, sheetSql, withReportSession, type PageOptions, type ReportDefinition } from '../report/index.ts';
+import { breadcrumbs, hrefWith, sectionId } from '../present/index.ts';
 import type { Store } from '../store/database.ts';
 import { isGpuledgerError, EXIT } from '../util/errors.ts';
 import { renderOutput, type Table } from '../util/table-text.ts';
@@ -35,7 +36,11 @@ type Handler = (match: RegExpExecArray, store: Store, ctx: PageContext) => Promi
 /** A report's page, or one table sheet's rows as CSV (/report/nightly/Detail.csv). */
 async function reportAnswer([, name, sheetName]: RegExpExecArray, store: Store, ctx: PageContext): Promise<Reply> {
   const period = ctx.url.searchParams.get('period') || undefined;
-  return withReportSession({ store, config: ctx.config, report: name, period, writes: false }, async (session) => {
+  const slug = ctx.url.searchParams.get('section') ?? undefined;
+  // the period's page copies only the views its first section reads twice; a section's own page keeps the report's
+  // copies: its table's query runs three times (columns, totals, first rows) over views read once in the definition
+  const sheets = slug === undefined ? (def: ReportDefinition) => reportPart(def, `/report/${name}`, period, slug).computed : undefined;
+  return withReportSession({ store, config: ctx.config, report: name, period, writes: false, sheets }, async (session) => {
     if (sheetName !== undefined) {
       const sheet = session.def.sheets.find((s) => s.name === decodeURIComponent(sheetName));
       if (!sheet || sheet.kind === 'summary') throw new PageError(404, `report ${name} has no table sheet '${decodeURIComponent(sheetName)}'`);
@@ -50,9 +55,37 @@ async function reportAnswer([, name, sheetName]: RegExpExecArray, store: Store, 
       controls: periodForm(ctx.url, period),
       csvHref: (sheet) => `/report/${name}/${encodeURIComponent(sheet)}.csv${periodQuery}`,
       fullTable: () => 'Download CSV has every row',
+      ...reportPart(session.def, `/report/${name}`, period, slug).options,
     });
     return page(html);
   });
+}
+
+/**
+ * Which part of a report a page shows. The default period's page is computed ahead on publish (default-pages.ts) and
+ * shows every section; another period's would run every section's statements while the visitor waits (~8 s on a
+ * large account, issue 28), so it shows the first section and links each other one to a page computing it alone.
+ */
+function reportPart(def: ReportDefinition, path: string, period: string | undefined, slug: string | undefined): { computed: string[]; options: Partial<PageOptions> } {
+  const slugOf = (sheet: string) => sectionId(sheet).slice(2);
+  const hrefOf = (sheet: string) => hrefWith(path, { period, section: slugOf(sheet) });
+  if (slug !== undefined) {
+    const sheet = def.sheets.find((s) => slugOf(s.name) === slug);
+    if (!sheet) throw new PageError(404, `report ${def.name} has no section '${slug}'; its sections: ${def.sheets.map((s) => slugOf(s.name)).join(', ')}`);
+    return {
+      computed: [sheet.name],
+      options: {
+        computes: (name) => name === sheet.name,
+        sectionHref: () => undefined,
+        pageOf: hrefOf,
+        about: false,
+        before: breadcrumbs('Report sections', [{ label: def.title, href: hrefWith(path, { period }) }, { label: sheet.name, href: hrefOf(sheet.name) }]),
+      },
+    };
+  }
+  if (period === undefined) return { computed: def.sheets.map((s) => s.name), options: {} };
+  const first = def.sheets[0]!.name;
+  return { computed: [first], options: { computes: (name) => name === first, sectionHref: hrefOf, pageOf: hrefOf } };
 }
 
 /**

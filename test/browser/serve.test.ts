@@ -31,7 +31,7 @@ describe.skipIf(!chromiumAvailable)('gpuledger serve in Chromium', () => {
     tmp?.cleanup();
   });
 
-  it.each(['/report/nightly', '/report/nightly?period=2026-10', '/drill', '/drill?family=pod', '/allocation', '/views', '/view/rpt_runway', '/view/rpt_unit_cost', '/alerts', '/sql'])(
+  it.each(['/report/nightly', '/report/nightly?period=2026-10', '/report/nightly?period=2026-10&section=by-endpoint', '/drill', '/drill?family=pod', '/allocation', '/views', '/view/rpt_runway', '/view/rpt_unit_cost', '/alerts', '/sql'])(
     'loads %s with no console error and no request beyond 127.0.0.1',
     async (path) => {
       const w = await watchedPage(browser, { allow: loopback });

@@ -1,8 +1,11 @@
 // A render reads each report view that several of its queries need once (src/report/view-cache.ts).
 import { describe, expect, it } from 'vitest';
 import { loadReportDefinition } from '../../src/report/definition/index.ts';
+import { withReportSession } from '../../src/report/report-session.ts';
 import { definitionQueries, sharedReportViews } from '../../src/report/view-cache.ts';
 import { listViewFiles } from '../../src/transform/views.ts';
+import { testConfig } from '../helpers/report-fixtures.ts';
+import { syncedStore } from '../helpers/synced-fixture.ts';
 
 const names = (queries: string[]) => sharedReportViews(queries, listViewFiles()).map((v) => v.name);
 
@@ -33,4 +36,36 @@ describe('report views shared by the queries of a render', () => {
     expect(names(queries)).not.toContain('rpt_reconciliation');
     expect(names(['select * from rpt_unit_cost_daily', 'select day from rpt_unit_cost_daily'])).toEqual(['rpt_unit_cost_daily']);
   });
+});
+
+describe('the shared views of a report session', () => {
+  it('copies a view when the first sheet that reads it is prepared, once, and drops every copy when the session ends', async () => {
+    const tmp = await syncedStore('gpuledger-view-cache-');
+    try {
+      const temps = async () => (await tmp.store.all<{ name: string }>(`select table_name as name from duckdb_tables() where database_name = 'temp' order by 1`)).map((r) => r.name);
+      const seen: string[][] = [];
+      await withReportSession({ store: tmp.store, config: testConfig(), report: 'nightly', period: '2026-10', writes: false }, async (session) => {
+        const sheet = (name: string) => session.def.sheets.find((s) => s.name === name)!;
+        seen.push(await temps());
+        await session.prepareSheet(sheet('Waste'));
+        seen.push(await temps());
+        await session.prepareSheet(sheet('Summary'));
+        seen.push(await temps());
+        await session.prepareSheet(sheet('Waste'));
+        seen.push(await temps());
+      });
+      const shared = names(definitionQueries(loadReportDefinition('nightly', undefined)));
+      const [before, afterWaste, afterSummary, again] = seen;
+      expect(before).toEqual([]);
+      expect(afterWaste).toEqual(['rpt_waste']);
+      // the summary reads more of them (rpt_runway among them) and finds rpt_waste already there
+      expect(afterSummary).toEqual(expect.arrayContaining(['rpt_waste', 'rpt_runway']));
+      expect(afterSummary!.every((n) => shared.includes(n))).toBe(true);
+      expect(again).toEqual(afterSummary);
+      expect(await temps()).toEqual([]);
+    } finally {
+      await tmp.store.close();
+      tmp.cleanup();
+    }
+  }, 60_000);
 });

@@ -10,7 +10,7 @@ import { checkFileOutput } from '../../outputs/output-guard.ts';
 import { displayPath } from '../../util/display-path.ts';
 import { VERSION } from '../../version.ts';
 import { bareSql, queryAll, queryColumns } from '../query.ts';
-import { html, instantText, pageDocument, sectionId, section, type Link, type Markup } from '../../present/index.ts';
+import { html, instantText, linkedSection, pageDocument, sectionId, section, type Link, type Markup } from '../../present/index.ts';
 import { htmlFileName, sectionCsvName, workbookFileName } from '../file-names.ts';
 import { sheetSql, type ReportSession } from '../report-session.ts';
 import { resultTotals } from '../result-totals.ts';
@@ -31,6 +31,18 @@ export interface PageOptions {
   fullTable?: (sheet: string) => string;
   /** A link to every row of a table section as CSV (serve). */
   csvHref?: (sheet: string) => string;
+  /**
+   * Part of the report (serve, a period not computed ahead): the sheets computed on this page; every other sheet is a
+   * section linking to `sectionHref` of it, or left out when that gives undefined. Default: every sheet.
+   */
+  computes?: (sheet: string) => boolean;
+  sectionHref?: (sheet: string) => string | undefined;
+  /** The page of a section not computed here, for a column linking to it (serve). */
+  pageOf?: (sheet: string) => string;
+  /** Above the sections (a section's own page: the breadcrumbs back to the report). */
+  before?: Markup;
+  /** The About section (default: when the definition asks for it). */
+  about?: boolean;
 }
 
 /** The report of a session as one HTML document. */
@@ -44,6 +56,15 @@ export async function reportPage(session: ReportSession, options: PageOptions): 
     const where = `report definition ${def.file} sheets.${i + 1}`;
     const started = Date.now();
     const took = () => session.log.debug(`section ${sheet.name}: ${sections.at(-1)!.shown} of ${sections.at(-1)!.rows} rows in ${Date.now() - started} ms`);
+    if (options.computes && !options.computes(sheet.name)) {
+      const href = options.sectionHref?.(sheet.name);
+      if (href === undefined) continue;
+      const title = sheet.title ?? sheet.name;
+      parts.push(linkedSection({ id: sectionId(sheet.name), title, lines: sheet.kind === 'table' && sheet.description ? [sheet.description] : [], link: { label: `Show ${title}`, href } }));
+      if (sheet.kind === 'table') queries.push({ sheet: sheet.name, sql: sheetSql(sheet) });
+      continue;
+    }
+    await session.prepareSheet(sheet);
     if (sheet.kind === 'summary') {
       const content = await readSummary(store, sheet, { params: clock.params, timeZone, font, where });
       const h = heading(sheet.title ?? def.title);
@@ -63,8 +84,14 @@ export async function reportPage(session: ReportSession, options: PageOptions): 
     const first = await queryAll(store, `select * from (\n${bareSql(sql)}\n) as q limit ${limit}`, clock.params, where);
     const rows = first.rows.map((r) => columns.map((c) => r[c.index] ?? null));
     const linksTo = new Map((sheet.columns ?? []).filter((c) => c.linksTo).map((c) => [c.field, c.linksTo!]));
+    // a linked section computed on a page of its own: the cell goes to that page (its filter stays on this one)
+    const elsewhere = (target: string | undefined) => (target !== undefined && options.computes && !options.computes(target) ? options.pageOf?.(target) : undefined);
     const table: HtmlTable = {
-      columns: columns.map((c) => ({ field: c.field, header: c.header, format: c.format, upIsBad: c.upIsBad, total: c.total, linksTo: linksTo.get(c.field), dataBar: c.dataBar })),
+      columns: columns.map((c) => {
+        const target = linksTo.get(c.field);
+        const page = elsewhere(target);
+        return { field: c.field, header: c.header, format: c.format, upIsBad: c.upIsBad, total: c.total, dataBar: c.dataBar, ...(page === undefined ? { linksTo: target } : { link: () => ({ href: page }) }) };
+      }),
       rows,
       totalRows: stats.rows,
       totals: stats.totals,
@@ -75,10 +102,12 @@ export async function reportPage(session: ReportSession, options: PageOptions): 
     sections.push({ name: sheet.name, rows: stats.rows, shown: rows.length });
     took();
   }
-  if (def.metadataSheet) parts.push(aboutSection(session, queries));
+  const about = def.metadataSheet && options.about !== false;
+  if (about) parts.push(aboutSection(session, queries));
   const h = heading(def.title);
-  const contents: Link[] = [...def.sheets.map((s) => ({ label: s.name, href: `#${sectionId(s.name)}` })), ...(def.metadataSheet ? [{ label: 'About', href: '#s-about' }] : [])];
-  const page = pageDocument({ title: def.title, lines: h.lines, simulatedAccounts: session.simulatedAccounts, contents, servedAt: options.servedAt, controls: options.controls, body: html`${parts}` });
+  const shown = def.sheets.filter((s) => !options.computes || options.computes(s.name) || options.sectionHref?.(s.name) !== undefined);
+  const contents: Link[] = [...shown.map((s) => ({ label: s.name, href: `#${sectionId(s.name)}` })), ...(about ? [{ label: 'About', href: '#s-about' }] : [])];
+  const page = pageDocument({ title: def.title, lines: h.lines, simulatedAccounts: session.simulatedAccounts, contents, servedAt: options.servedAt, controls: options.controls, body: html`${options.before}${parts}` });
   return { html: page, sections };
 }
 
