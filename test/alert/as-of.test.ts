@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAlerts } from '../../src/alert/index.ts';
 import { dropKnownAt, shadowKnownAt } from '../../src/alert/known-at.ts';
 import { parseConfig } from '../../src/config/load.ts';
-import { openStore, type Store } from '../../src/store/database.ts';
+import type { Store } from '../../src/store/database.ts';
 
 import { Collect } from '../helpers/alert-delivery.ts';
 import { podBucketLoader } from '../helpers/pod-bucket-loads.ts';
-import { copyMigratedStore } from '../helpers/view-store.ts';
+import { openMigratedStore } from '../helpers/view-store.ts';
 import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const DAY = 86_400_000;
@@ -23,8 +23,7 @@ describe('alerts --as-of on the data as loaded then', () => {
 
   beforeAll(async () => {
     tmp = tempDir('gpuledger-as-of-');
-    await copyMigratedStore(tmp.db); // a new file as openStore makes it, copied from the worker's template
-    store = await openStore({ path: tmp.db, command: 'test' });
+    store = await openMigratedStore(tmp.db); // the worker's migrated template, copied
     // today's day bucket, so the budget's month is the one the back-test moment falls in
     const start = new Date(Math.floor(Date.now() / DAY) * DAY);
     const load = await podBucketLoader({ store, dir: tmp.dir, start, completeThrough: start });

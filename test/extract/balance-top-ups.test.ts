@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BalanceReading, TopUp } from '../../src/api/index.ts';
 import { loadBalance, type BalanceHarvest } from '../../src/extract/balance.ts';
-import { openStore, type Store } from '../../src/store/database.ts';
-import { copyMigratedStore } from '../helpers/view-store.ts';
+import type { Store } from '../../src/store/database.ts';
+import { openMigratedStore } from '../helpers/view-store.ts';
 import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 
@@ -13,8 +13,7 @@ let tmp: TempDir;
 let store: Store;
 beforeAll(async () => {
   tmp = tempDir('gpuledger-top-ups-');
-  await copyMigratedStore(tmp.db); // a new file as openStore makes it, copied from the worker's template
-  store = await openStore({ path: tmp.db, command: 'test' });
+  store = await openMigratedStore(tmp.db); // the worker's migrated template, copied
 });
 afterAll(async () => {
   await store?.close();

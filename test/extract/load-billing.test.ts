@@ -8,7 +8,7 @@ import { loadBillingPage } from '../../src/extract/load-billing.ts';
 import { createSpool, type Spool } from '../../src/extract/spool.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { manualClock, scriptedServer, type Handler, type ScriptedServer } from '../helpers/scripted-server.ts';
-import { copyMigratedStore } from '../helpers/view-store.ts';
+import { openMigratedStore } from '../helpers/view-store.ts';
 import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 
@@ -26,8 +26,7 @@ let client: ApiClient | undefined;
 
 beforeAll(async () => {
   tmp = tempDir('gpuledger-load-billing-');
-  await copyMigratedStore(tmp.db); // a new file as openStore makes it, copied from the worker's template
-  store = await openStore({ path: tmp.db, command: 'test' });
+  store = await openMigratedStore(tmp.db); // the worker's migrated template, copied
   spool = createSpool();
 });
 afterAll(async () => {

@@ -3,9 +3,9 @@
 // open fails the pages that waited for it with its reason.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPageLoader } from '../../src/extract/page-loader.ts';
-import { openStore, type Store } from '../../src/store/database.ts';
+import type { Store } from '../../src/store/database.ts';
 import { heldSessions, type SessionOptions, type WriteSessions } from '../../src/store/shared-database.ts';
-import { copyMigratedStore } from '../helpers/view-store.ts';
+import { openMigratedStore } from '../helpers/view-store.ts';
 import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 
@@ -13,8 +13,7 @@ let tmp: TempDir;
 let store: Store;
 beforeAll(async () => {
   tmp = tempDir('gpuledger-page-loader-');
-  await copyMigratedStore(tmp.db); // a new file as openStore makes it, copied from the worker's template
-  store = await openStore({ path: tmp.db, command: 'test' });
+  store = await openMigratedStore(tmp.db); // the worker's migrated template, copied
   await store.run('create table pages (n integer)');
 });
 afterAll(async () => {

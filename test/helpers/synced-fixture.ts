@@ -8,15 +8,14 @@ import { openStore, type Store } from '../../src/store/database.ts';
 import { RUN_FOLDER_ENV } from './run-folder.ts';
 import { fastSimulator, smallSyncConfig, syncOnce } from './sync.ts';
 import { tempDir, type TempDir } from './temp-dir.ts';
-import { copyMigratedStore } from './view-store.ts';
+import { openMigratedStore } from './view-store.ts';
 
 let building: Promise<string> | undefined;
 
 async function syncInto(db: string): Promise<void> {
   const sim = await fastSimulator();
   try {
-    await copyMigratedStore(db);
-    const store = await openStore({ path: db, command: 'test' });
+    const store = await openMigratedStore(db); // the worker's migrated template, copied
     try {
       await syncOnce(store, smallSyncConfig(sim));
     } finally {

@@ -31,13 +31,18 @@ export async function copyMigratedStore(path: string): Promise<void> {
   if (existsSync(`${file}.wal`)) copyFileSync(`${file}.wal`, `${path}.wal`);
 }
 
+/** A new store at `path` as openStore makes it (migrated, every view), opened from the worker's template copy. */
+export async function openMigratedStore(path: string): Promise<Store> {
+  await copyMigratedStore(path);
+  return openStore({ path, command: 'test' });
+}
+
 /**
  * A writable store whose reads (and close) first bring the materialised tables up to date when something was written since –
  * what a real writing session does before it publishes – so a test can insert rows and read views in any order.
  */
 export async function viewStore(path = tmpDbPath()): Promise<Store> {
-  await copyMigratedStore(path);
-  const store = await openStore({ path, command: 'test' });
+  const store = await openMigratedStore(path);
   let written = false;
   const settled = async () => {
     if (written) {

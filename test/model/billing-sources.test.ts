@@ -8,9 +8,9 @@ import { BILLING_SOURCE_DEFS, BILLING_SOURCES } from '../../src/model/index.ts';
 import { loadBillingPage, type SpooledPage } from '../../src/extract/load-billing.ts';
 import { microsToNumber } from '../../src/util/decimal.ts';
 import type { Simulator } from '../../src/simulator/index.ts';
-import { openStore, type Store } from '../../src/store/database.ts';
+import type { Store } from '../../src/store/database.ts';
 import { fastSimulator, KEY } from '../helpers/sync.ts';
-import { copyMigratedStore } from '../helpers/view-store.ts';
+import { openMigratedStore } from '../helpers/view-store.ts';
 import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
 
 const defs = Object.values(BILLING_SOURCE_DEFS);
@@ -22,8 +22,7 @@ describe('billing source declarations', () => {
 
   beforeAll(async () => {
     tmp = tempDir('gpuledger-sources-');
-    await copyMigratedStore(tmp.db); // a new file as openStore makes it, copied from the worker's template
-    store = await openStore({ path: tmp.db, command: 'test' });
+    store = await openMigratedStore(tmp.db); // the worker's migrated template, copied
     sim = await fastSimulator({ scale: 'small' });
   });
 
@@ -130,8 +129,7 @@ describe('billing source declarations', () => {
 
   it('refuses to load into a raw table with a column the declaration does not know, naming it', async () => {
     const other = tempDir('gpuledger-sources-drift-');
-    await copyMigratedStore(other.db);
-    const s = await openStore({ path: other.db, command: 'test' });
+    const s = await openMigratedStore(other.db); // the worker's migrated template, copied
     try {
       await s.run('alter table raw_billing_pods add column storage_amount decimal(18,6)');
       const whole = page({ totalAmount: 1n, gpuAmount: 1n, cpuAmount: 0n, diskAmount: 0n });

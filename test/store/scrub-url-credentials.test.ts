@@ -5,15 +5,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/database.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
-import { copyMigratedStore } from '../helpers/view-store.ts';
+import { openMigratedStore } from '../helpers/view-store.ts';
 
 const SECRET = 'S3CR3T-old-password-5d1c';
 
 describe('migration 020_scrub_url_credentials', () => {
   it('removes the user and password of the URLs an older gpuledger stored, and nothing else', async () => {
     const path = join(tempDir('gpuledger-scrub-').dir, 'old.duckdb');
-    await copyMigratedStore(path); // what openStore makes of a new file, copied from the worker's template
-    const old = await openStore({ path, command: 'test' });
+    const old = await openMigratedStore(path); // the worker's migrated template, copied
     try {
       // the rows as an older version wrote them, and the database as it stood before 020
       await old.run(`insert into _meta_accounts values

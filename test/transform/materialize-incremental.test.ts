@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadBillingPage, type SpooledPage } from '../../src/extract/load-billing.ts';
 import { BILLING_SOURCE_DEFS } from '../../src/model/index.ts';
-import { openStore, type Store } from '../../src/store/database.ts';
+import type { Store } from '../../src/store/database.ts';
 import { dropShadowedMaterialized, refreshMaterialized, shadowMaterialized } from '../../src/transform/materialize.ts';
-import { addInventory, copyMigratedStore, setWatermark, tmpDbPath } from '../helpers/view-store.ts';
+import { addInventory, openMigratedStore, setWatermark, tmpDbPath } from '../helpers/view-store.ts';
 
 const PODS = 12;
 const LAST_DAY = '2026-10-31';
@@ -28,8 +28,7 @@ afterEach(async () => {
  */
 async function longHistory(historyDays: number): Promise<Store> {
   const path = tmpDbPath('gpuledger-materialize-');
-  await copyMigratedStore(path);
-  const s = await openStore({ path, command: 'test' });
+  const s = await openMigratedStore(path); // the worker's migrated template, copied
   for (const account of ['acme', 'other']) {
     await addInventory(s, Array.from({ length: PODS }, (_, p) => ({ account, kind: 'pod', id: `pod-${p}`, doc: { name: `svc-${p % 3}`, status: 'RUNNING', gpuTypeId: 'NVIDIA A40', gpuCount: 1 } })));
   }
