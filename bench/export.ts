@@ -23,15 +23,13 @@ import type pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { parseConfig } from '../src/config/load.ts';
 import { parsePostgresUrl, type PostgresUrl } from '../src/config/postgres-url.ts';
-import { resolveAccounts } from '../src/extract/accounts.ts';
-import { runSync } from '../src/extract/sync.ts';
 import { exportPostgres, type PostgresExportSummary } from '../src/export/postgres/export-postgres.ts';
 import { LOAD_SETTINGS } from '../src/export/postgres/mirror-table.ts';
 import { indexesOf, MIRRORED_RELATIONS } from '../src/export/postgres/relations.ts';
 import { startSimulator } from '../src/simulator/index.ts';
-import { withReader, writeSessions } from '../src/store/shared-database.ts';
-import { silentLogger } from '../src/util/log.ts';
+import { withReader } from '../src/store/shared-database.ts';
 import { startPostgres } from '../test/helpers/postgres.ts';
+import { benchSync } from './sync-steps.ts';
 
 const NOW = '2026-11-20T12:00:00Z';
 const RUNS = 3;
@@ -57,7 +55,7 @@ async function main(): Promise<void> {
   try {
     const config = parseConfig({ apiUrl: sim.url, accounts: [{ name: 'bench', apiKeyEnv: 'BENCH_KEY' }], sync: { start: 'P365D' } }, 'bench');
     const sync = async () => {
-      const r = await runSync({ sessions: writeSessions({ dbPath: db, command: 'bench' }), config, accounts: resolveAccounts(config, config.apiUrl, { BENCH_KEY: 'sim-demo-key' }), log: silentLogger, command: 'bench' });
+      const r = await benchSync(db, config, { BENCH_KEY: 'sim-demo-key' });
       if (r.status !== 'success') throw new Error(`sync ${r.status}: ${JSON.stringify(r.errors)}`);
       return r;
     };

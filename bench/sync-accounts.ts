@@ -16,14 +16,12 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseConfig } from '../src/config/load.ts';
 import { BILLING_SOURCES, type BillingSource } from '../src/config/sync.ts';
-import { resolveAccounts } from '../src/extract/accounts.ts';
-import { runSync } from '../src/extract/sync.ts';
 import { BILLING_SOURCE_DEFS } from '../src/model/index.ts';
 import { startSimulator, type Simulator } from '../src/simulator/index.ts';
 import { openStore } from '../src/store/database.ts';
-import { writeSessions, writerHeld } from '../src/store/shared-database.ts';
+import { writerHeld } from '../src/store/shared-database.ts';
 import { decimalStringToMicros } from '../src/util/decimal.ts';
-import { silentLogger } from '../src/util/log.ts';
+import { benchSync } from './sync-steps.ts';
 
 const ACCOUNTS = 10;
 const NOW = '2026-11-20T00:00:00Z';
@@ -66,7 +64,7 @@ async function syncAccounts(url: string, indexes: number[], dbPath: string) {
   await nextMinute();
   const held0 = writerHeld.ms;
   const t0 = performance.now();
-  const result = await runSync({ sessions: writeSessions({ dbPath, command: 'bench' }), config: parsed, accounts: resolveAccounts(parsed, parsed.apiUrl, env), log: silentLogger, command: 'bench' });
+  const result = await benchSync(dbPath, parsed, env);
   const ms = performance.now() - t0;
   return { ms, heldMs: writerHeld.ms - held0, result };
 }

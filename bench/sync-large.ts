@@ -17,11 +17,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseConfig } from '../src/config/load.ts';
 import { BILLING_SOURCES } from '../src/config/sync.ts';
-import { resolveAccounts } from '../src/extract/accounts.ts';
-import { runSync } from '../src/extract/sync.ts';
-import { withReader, withWriter, writeSessions } from '../src/store/shared-database.ts';
-import { silentLogger } from '../src/util/log.ts';
-import { cpFloor, snapshotSteps, stepsSince } from './sync-steps.ts';
+import { withReader, withWriter } from '../src/store/shared-database.ts';
+import { benchSync, cpFloor, snapshotSteps, stepsSince } from './sync-steps.ts';
 import { COUNTS, NOW } from './views-db.ts';
 
 const DEFAULT_SOURCE = '/work/bench-data/views.duckdb';
@@ -88,13 +85,7 @@ export async function largeIncremental(goal: number, log: (s: string) => void): 
       const parsed = parseConfig({ apiUrl: sim.url, accounts: [{ name: 'bench', apiKeyEnv: KEY_ENV, simulated: true }], sync: { start: 'P400D', bucketSizes: hourly } }, 'bench');
       const before = snapshotSteps();
       t = performance.now();
-      const result = await runSync({
-        sessions: writeSessions({ dbPath, command: 'bench' }),
-        config: parsed,
-        accounts: resolveAccounts(parsed, parsed.apiUrl, { [KEY_ENV]: 'sim-demo-key' }),
-        log: silentLogger,
-        command: 'bench',
-      });
+      const result = await benchSync(dbPath, parsed, { [KEY_ENV]: 'sim-demo-key' });
       const wallMs = performance.now() - t;
       const database = stepsSince(before);
       const cp = cpFloor(dbPath);

@@ -1,12 +1,21 @@
 // Where a sync through real writing sessions spends its time, step by step (issue 28 §1), for bench:sync: the
 // counters the writing sessions (shared-database.ts), the loads (load-billing.ts) and the page loader (page-loader.ts)
 // keep in this process, read before and after the sync; and the floor of a publish – a plain `cp` of the database
-// file, measured in the same run.
+// file, measured in the same run – and the one way these benchmarks run a sync (benchSync).
 import { execFileSync } from 'node:child_process';
 import { rmSync, statSync } from 'node:fs';
+import type { Config } from '../src/config/schema.ts';
+import { resolveAccounts } from '../src/extract/accounts.ts';
 import { loaderIdle } from '../src/extract/page-loader.ts';
+import { runSync } from '../src/extract/sync.ts';
 import { loadTimings } from '../src/extract/load-billing.ts';
-import { sessionSteps, writerHeld } from '../src/store/shared-database.ts';
+import { sessionSteps, writeSessions, writerHeld } from '../src/store/shared-database.ts';
+import { silentLogger } from '../src/util/log.ts';
+
+/** One sync into `dbPath` through real writing sessions, as `gpuledger sync` runs it; `env` holds the accounts' keys. */
+export function benchSync(dbPath: string, config: Config, env: Record<string, string>): ReturnType<typeof runSync> {
+  return runSync({ sessions: writeSessions({ dbPath, command: 'bench' }), config, accounts: resolveAccounts(config, config.apiUrl, env), log: silentLogger, command: 'bench' });
+}
 
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 

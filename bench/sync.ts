@@ -63,7 +63,7 @@ import { runSync, type SyncResult } from '../src/extract/sync.ts';
 import { openStore } from '../src/store/database.ts';
 import { silentLogger } from '../src/util/log.ts';
 import { manyAccounts } from './sync-accounts.ts';
-import { cpFloor, snapshotSteps, stepsSince } from './sync-steps.ts';
+import { benchSync, cpFloor, snapshotSteps, stepsSince } from './sync-steps.ts';
 import { largeIncremental } from './sync-large.ts';
 
 const NOW = '2026-11-20T00:00:00Z';
@@ -486,13 +486,7 @@ async function lockShare(dir: string) {
     const requests: Timed[] = [];
     recording = requests;
     const t0 = performance.now();
-    const result = await runSync({
-      sessions: writeSessions({ dbPath, command: 'bench' }),
-      config: parsed,
-      accounts: resolveAccounts(parsed, parsed.apiUrl, { [KEY_ENV]: KEY }),
-      log: silentLogger,
-      command: 'bench',
-    });
+    const result = await benchSync(dbPath, parsed, { [KEY_ENV]: KEY });
     const wallMs = performance.now() - t0;
     recording = undefined;
     const heldMs = writerHeld.ms - held0.ms;
@@ -527,13 +521,7 @@ async function incrementalSync(dbPath: string) {
     recording = requests;
     const before = snapshotSteps();
     const t0 = performance.now();
-    const result = await runSync({
-      sessions: writeSessions({ dbPath, command: 'bench' }),
-      config: parsed,
-      accounts: resolveAccounts(parsed, parsed.apiUrl, { [KEY_ENV]: KEY }),
-      log: silentLogger,
-      command: 'bench',
-    });
+    const result = await benchSync(dbPath, parsed, { [KEY_ENV]: KEY });
     const wallMs = performance.now() - t0;
     recording = undefined;
     const database = stepsSince(before);
