@@ -93,4 +93,16 @@ describe('a report served a section per page', () => {
     expect([...readHtmlTables(page.body).keys()]).toEqual(def.sheets.filter((s) => s.kind === 'table').map((s) => sectionId(s.name)));
     expect(page.body).not.toContain('section=');
   });
+
+  it("draws a past period's balance up to the period's end, not up to today", async () => {
+    const page = (await get('/report/nightly?period=2026-10')).body;
+    const at = page.indexOf('Prepaid balance at each day');
+    expect(at).toBeGreaterThan(0);
+    const chart = page.slice(at, page.indexOf('</svg>', at));
+    // the x axis labels days as "Oct 31"; the synced file holds balances into November, which October must not draw
+    const days = [...chart.matchAll(/>((?:Sep|Oct|Nov|Dec) \d{1,2})</g)].map((m) => m[1]);
+    expect(days.length).toBeGreaterThan(0);
+    expect(days.at(-1)).toBe('Oct 31');
+    expect(days.filter((d) => !d!.startsWith('Sep') && !d!.startsWith('Oct'))).toEqual([]);
+  });
 });
