@@ -15,7 +15,7 @@
 // and a removed record's total goes into its first component. Inventory (names, templates) and the watermarks are
 // as loaded now. fct_cost_daily, which readers read instead of re-deriving cost from the raw tables, is shadowed
 // too, computed from the shadowed rows.
-import { quotedIdentifier } from '@duckdb/node-api';
+import { quotedIdentifier } from '../util/duckdb-api.ts';
 import type { Store } from '../store/database.ts';
 import { dropShadowedMaterialized, shadowMaterialized } from '../transform/materialize.ts';
 import { BILLING_SOURCE_DEFS, type BillingSourceDef } from '../model/index.ts';

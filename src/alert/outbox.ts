@@ -2,7 +2,7 @@
 // marked sent once the channel took it, expired once it is older than alerts.outbox.maxAgeHours, rejected when the
 // receiver refused it. Every function here runs inside a short writing session; delivery itself happens between
 // two of them, with the database closed, and what it settles reaches the outbox through the journal (journal.ts).
-import { listValue } from '@duckdb/node-api';
+import { listValue } from '../util/duckdb-api.ts';
 import type { Store } from '../store/database.ts';
 import { redact } from '../util/secrets.ts';
 import type { JournalEntry } from './journal.ts';

@@ -2,7 +2,7 @@
 // cost_allocated for a view that names an allocation category, gpu_hours_daily for GPU-hours) and per dimension the
 // SQL expression of its key and name there. SQL text is made only from these fragments, picked by the parsed enums;
 // a value from the URL (a filter's value, a category's name, a day) is always a bound parameter.
-import { quotedString } from '@duckdb/node-api';
+import { quotedString } from '../util/duckdb-api.ts';
 import { COST_FAMILIES, FAMILIES } from '../model/index.ts';
 import { dimensionText, ExploreRequestError, type Dimension, type ExploreRequest, type PlainDimension } from './request.ts';
 

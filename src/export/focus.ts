@@ -3,7 +3,7 @@
 // written whole in a scratch folder first and then copied to the standard output (DuckDB's COPY writes files only).
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { quotedString } from '@duckdb/node-api';
+import { quotedString } from '../util/duckdb-api.ts';
 import { discard, moveIntoPlace, temporaryBeside } from '../outputs/atomic-file.ts';
 import { createScratchFolder } from '../outputs/scratch-folder.ts';
 import { copyToStandardOutput, STANDARD_OUTPUT } from '../outputs/standard-output.ts';

@@ -1,7 +1,7 @@
 // The SQL that stages and checks one billing page, derived from the source's declaration (src/model/billing-sources/): the
 // column list of read_json, the staging select and the checks. Generated here rather than kept in .sql files because
 // every part of it is a list of the declaration's fields – written out per source, it would repeat them six times.
-import { quotedIdentifier, quotedString } from '@duckdb/node-api';
+import { quotedIdentifier, quotedString } from '../util/duckdb-api.ts';
 import type { BillingSourceDef } from '../model/index.ts';
 
 /** The raw tables' type of an API amount. */

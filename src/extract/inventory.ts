@@ -5,7 +5,7 @@
 // version open-ended, so old bills keep their names. `env` is dropped before anything is stored: it holds users'
 // secrets.
 import { createHash, randomUUID } from 'node:crypto';
-import { quotedString } from '@duckdb/node-api';
+import { quotedString } from '../util/duckdb-api.ts';
 import type { ApiClient, InventoryKind } from '../api/index.ts';
 import type { Store } from '../store/database.ts';
 import { errorMessage } from '../util/errors.ts';

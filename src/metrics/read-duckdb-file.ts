@@ -1,6 +1,6 @@
 // Parquet and JSON metrics files, read by DuckDB (in memory, nothing else opened): the same columns as the CSV
 // (read-csv.ts), each taken as text so a JSON number or a Parquet DECIMAL keeps its exact digits. Records are numbered from 1.
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance } from '../util/duckdb-api.ts';
 import { ACCEPTED_COLUMNS, MetricsFileError, METRICS_HEADER, OPTIONAL_COLUMNS, type RawMetricRow } from './metric-rows.ts';
 
 const asText = (v: unknown) => (v === null || v === undefined ? '' : String(v));

@@ -35,4 +35,4 @@ export function commentLines(text: string, width = 116): string {
 }
 
 /** A string literal in SQL. */
-export { quotedString as quote } from '@duckdb/node-api';
+export { quotedString as quote } from '../util/duckdb-api.ts';

@@ -1,6 +1,6 @@
 // How a DuckDB column prints: exact numbers (DECIMAL, 64/128-bit integers come back as strings), plain numbers,
 // booleans, text, or nested values.
-import { DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
+import { DuckDBTypeId, type DuckDBType } from '../util/duckdb-api.ts';
 import type { Column, ColumnKind } from '../util/table-text.ts';
 
 const EXACT = new Set([DuckDBTypeId.DECIMAL, DuckDBTypeId.BIGINT, DuckDBTypeId.UBIGINT, DuckDBTypeId.HUGEINT, DuckDBTypeId.UHUGEINT, DuckDBTypeId.BIGNUM]);

@@ -5,7 +5,7 @@
 // ` select 1` DuckDB parses as an EXPLAIN. The head's tokens can only be EXPLAIN, ANALYZE, VERBOSE, an option list
 // and comments; a tail starting among them is never a SELECT, and a head that stops inside a string or a comment
 // does not parse – so the split either is DuckDB's own or the answer is "not a query" (refused, never allowed).
-import { StatementType, type DuckDBConnection } from '@duckdb/node-api';
+import { StatementType, type DuckDBConnection } from '../util/duckdb-api.ts';
 
 /** How many places to try before giving up (refusing): EXPLAIN's head is a few words and comments. */
 const MAX_TRIES = 256;

@@ -7,7 +7,7 @@
 // (explained-statement.ts): EXPLAIN ANALYZE runs what it wraps, and DuckDB lets any statement write the database's
 // own WAL names even with external access off (issue 18 §3), so only EXPLAIN of a query passes.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { StatementType } from '@duckdb/node-api';
+import { StatementType } from '../util/duckdb-api.ts';
 import { EXIT, GpuledgerError } from '../util/errors.ts';
 import { explainedStatement } from './explained-statement.ts';
 import { isSandboxRefusal, SandboxError } from './sandbox-error.ts';

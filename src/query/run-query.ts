@@ -3,7 +3,7 @@
 // (runReadOnlyQuery), or chunk by chunk as DuckDB produces it (streamReadOnlyQuery: serve's SQL page, which must not
 // hold a large answer in memory). One statement only: the client reads one result, so a second one would be dropped
 // without a word (issue 26 §7).
-import { JsonDuckDBValueConverter, type DuckDBResult } from '@duckdb/node-api';
+import { JsonDuckDBValueConverter, type DuckDBResult } from '../util/duckdb-api.ts';
 import type { Column, Table } from '../util/table-text.ts';
 import type { Store } from '../store/database.ts';
 import { columnsOf } from './column-kinds.ts';

@@ -12,7 +12,7 @@
 // not show through SQL.
 import { statSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
-import { LIST, listValue, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
+import { LIST, listValue, VARCHAR, type DuckDBConnection } from '../util/duckdb-api.ts';
 import { storeFileRole } from '../store/store-files.ts';
 import { UsageError } from '../util/errors.ts';
 

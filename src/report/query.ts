@@ -1,6 +1,6 @@
 // Running a definition's SQL: period parameters bound as typed values (only those the text uses – DuckDB refuses
 // extra ones), results read exactly (*Json readers: DECIMAL as strings), large results streamed chunk by chunk.
-import { DuckDBTypeId, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBTypeId, type DuckDBValue } from '../util/duckdb-api.ts';
 import type { Store } from '../store/database.ts';
 import { StoreError } from '../util/errors.ts';
 import { sqlParameters } from './definition/index.ts';

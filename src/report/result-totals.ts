@@ -2,7 +2,7 @@
 // (DuckDB sums the DECIMALs exactly): what the page's totals row and its "first N of M rows" say without reading
 // every row. The workbook's first pass (workbook/table-stats.ts) asks the same and the widest values besides.
 import type { Store } from '../store/database.ts';
-import { quotedIdentifier } from '@duckdb/node-api';
+import { quotedIdentifier } from '../util/duckdb-api.ts';
 import { bareSql, queryAll, type QueryParameters } from './query.ts';
 import type { ResolvedColumn } from './table-columns.ts';
 

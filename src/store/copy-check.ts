@@ -2,7 +2,7 @@
 // trusted: a DuckDB file, that opens read-only, at a migration this gpuledger knows, whose every table reads to the
 // end. A copy that fails is never adopted, restored or rotated into a generation (issue 18 §2).
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { quotedIdentifier } from '@duckdb/node-api';
+import { quotedIdentifier } from '../util/duckdb-api.ts';
 import { DatabaseLockedError, errorMessage } from '../util/errors.ts';
 import { newestRecord } from './copy-newest.ts';
 import { openStore, type Store } from './database.ts';

@@ -2,7 +2,7 @@
 // helpers that read results exactly (DECIMAL as strings – STYLE.md §5).
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBConnection, DuckDBInstance } from '../util/duckdb-api.ts';
 import type { Params, Row, Store } from './store.ts';
 import { DatabaseDamagedError, DatabaseLockedError, isDamagedDatabase, StoreError } from '../util/errors.ts';
 import { acquireWriteLock, describeHolder, lockPathFor, readLock, type WriteLock } from './lock.ts';

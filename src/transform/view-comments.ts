@@ -2,7 +2,7 @@
 // COMMENT ON COLUMN for the columns whose meaning is said once in column-descriptions.ts – what DBeaver and
 // duckdb_views()/duckdb_columns() in any client show a reader who never opens sql/. Internal views say they are internal.
 // `create or replace view` drops a view's comments, so they are written right after the views are (re)created.
-import { quotedIdentifier, quotedString } from '@duckdb/node-api';
+import { quotedIdentifier, quotedString } from '../util/duckdb-api.ts';
 import { COLUMN_DESCRIPTIONS } from './column-descriptions.ts';
 import type { SqlSession } from './sql-session.ts';
 import { isInternalView, oneLineDescription } from './view-descriptions.ts';

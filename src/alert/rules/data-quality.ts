@@ -1,6 +1,6 @@
 // Data-quality rule: numbers that cannot be trusted are an alert too – the aggregate route disagreeing with a family
 // route, a source whose data is stale, and a sync that failed or finished partially.
-import { timestampTZValue } from '@duckdb/node-api';
+import { timestampTZValue } from '../../util/duckdb-api.ts';
 import type { AlertsConfig } from '../../config/alerts.ts';
 import type { Store } from '../../store/database.ts';
 import { readSqlFile } from '../../transform/sql-files.ts';

@@ -5,7 +5,7 @@
 // files no longer match the manifest, and the next export rewrites exactly those.
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { quotedString } from '@duckdb/node-api';
+import { quotedString } from '../../util/duckdb-api.ts';
 import { discard, moveIntoPlace, temporaryBeside } from '../../outputs/atomic-file.ts';
 import { checkFileOutput } from '../../outputs/output-guard.ts';
 import type { Store } from '../../store/database.ts';

@@ -3,7 +3,7 @@
 // PostgreSQL holds the same micro-dollars. Lists become jsonb (DuckDB's to_json), which every BI tool can show. Text
 // compares byte by byte (collation "C"), as DuckDB compares strings: the same ORDER BY in both, whatever the server's
 // locale – and indexes on text build several times faster than under a linguistic collation.
-import { quotedIdentifier } from '@duckdb/node-api';
+import { quotedIdentifier } from '../../util/duckdb-api.ts';
 import { StoreError } from '../../util/errors.ts';
 
 export interface MirroredColumn {

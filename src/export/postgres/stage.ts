@@ -6,7 +6,7 @@
 // day. DuckDB's hash is deterministic but not promised across DuckDB versions; the version is part of a table's
 // definition (definition.ts), so a new DuckDB rebuilds the tables once instead of comparing fingerprints it cannot
 // compare.
-import { listValue, quotedString } from '@duckdb/node-api';
+import { listValue, quotedString } from '../../util/duckdb-api.ts';
 import type { Store } from '../../store/database.ts';
 import { StoreError } from '../../util/errors.ts';
 import { ident, mirroredColumn, type MirroredColumn } from './column-types.ts';

@@ -9,7 +9,7 @@ import {
   DuckDBTimestampValue,
   DuckDBTypeId,
   type DuckDBValue,
-} from '@duckdb/node-api';
+} from '../../util/duckdb-api.ts';
 import { unitSpec } from '../../model/index.ts';
 import type { ColumnFormat } from './styles.ts';
 import { toCellValue, wallClock, type CellValue } from './values.ts';

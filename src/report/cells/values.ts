@@ -1,7 +1,7 @@
 // From DuckDB's exact JSON values to cell values. Money arrives as a DECIMAL string and becomes a number only here,
 // at the cell (STYLE.md §5); DATE becomes a real Excel date; a timestamp becomes the wall-clock time of the
 // configured time zone (STYLE.md §7: a time zone appears only where a person reads a date). NULL stays empty.
-import { DuckDBTypeId } from '@duckdb/node-api';
+import { DuckDBTypeId } from '../../util/duckdb-api.ts';
 import { declaredUnit, UNITS, unitSpec, type NumberUnit, type Unit } from '../../model/index.ts';
 import type { ColumnKind } from '../../util/table-text.ts';
 import { HAS_OFFSET, parseTimestamp, wallClock } from '../../util/timestamps.ts';

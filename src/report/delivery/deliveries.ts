@@ -1,7 +1,7 @@
 // The delivery record (_meta_report_deliveries, sql/schema/003_report_deliveries.sql): written before the first
 // send and updated after each attempt, so a crash mid-delivery still leaves a row saying what was tried.
 import { randomUUID } from 'node:crypto';
-import { listValue } from '@duckdb/node-api';
+import { listValue } from '../../util/duckdb-api.ts';
 import type { Store } from '../../store/database.ts';
 import { redact } from '../../util/secrets.ts';
 import type { AttachmentKind } from './email-content.ts';

@@ -2,7 +2,7 @@
 // `report_clock`, which honours `SET VARIABLE gpuledger_as_of`. A past period is evaluated as of its last second
 // (period end − 1 s, so its last day is the "open day" the month-to-date figures include); the current period as
 // of the data horizon. The period itself is also set as variables for SQL that prefers getvariable().
-import { dateValue, decimalValue, timestampTZValue, type DuckDBValue } from '@duckdb/node-api';
+import { dateValue, decimalValue, timestampTZValue, type DuckDBValue } from '../../util/duckdb-api.ts';
 import type { Store } from '../../store/database.ts';
 import { hasView } from '../../store/has-view.ts';
 import { StoreError, UsageError } from '../../util/errors.ts';

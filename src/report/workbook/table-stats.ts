@@ -3,7 +3,7 @@
 // results, read once). And the column widths that follow from them.
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { Store } from '../../store/database.ts';
-import { quotedIdentifier } from '@duckdb/node-api';
+import { quotedIdentifier } from '../../util/duckdb-api.ts';
 import { bareSql, queryAll, streamRawRows, type QueryParameters } from '../query.ts';
 import { displayLength, ExactSum, isNumericFormat, type CellValue, type RawConverter } from '../cells/index.ts';
 import type { ResolvedColumn, TableSheetSpec } from './table-spec.ts';
