@@ -1,6 +1,8 @@
 // No remote holds `gpuledger sync` hostage, and what a user typed into a URL never reaches the database (issue 18 §5,
 // §8), through the real CLI: a host that accepts and never answers, a run out of budget, a queue API that never
 // answers or answers HTML, https:// to a plain-HTTP port, and URLs with a password in them.
+// The three groups run side by side (each has its own servers and database; the tests of a group run in order): the
+// first spends ~36 s waiting out three default 10-s deadlines, which the other two fill instead of leaving a worker idle.
 import { existsSync, readdirSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -42,7 +44,7 @@ const lines = (text: string) => text.split('\n').filter((l) => l.trim() !== '');
 /** stderr without the progress lines a sync writes when stderr is not a terminal. */
 const problems = (text: string) => lines(text).filter((l) => !/^\S+ info /.test(l));
 
-describe('gpuledger sync against remotes that do not answer', () => {
+describe.concurrent('gpuledger sync against remotes that do not answer', () => {
   let sim: Simulator;
   let silent: Awaited<ReturnType<typeof silentServer>>;
   let tmp: TempDir;
@@ -61,7 +63,7 @@ describe('gpuledger sync against remotes that do not answer', () => {
   });
 
   // the default deadlines, breaker and budget, nothing configured: the case of issue 18 (1,296 s before)
-  it('ends a default sync against a host that accepts and never answers with exit 3 in one line, releases its lock, and the next sync completes', async () => {
+  it.sequential('ends a default sync against a host that accepts and never answers with exit 3 in one line, releases its lock, and the next sync completes', async () => {
     const r = await gpuledger(['--db', tmp.db, '--api-url', silent.url, 'sync'], { RUNPOD_API_KEY: KEY });
     expect(r.code).toBe(3);
     expect(lines(r.stderr)).toHaveLength(1);
@@ -85,7 +87,7 @@ describe('gpuledger sync against remotes that do not answer', () => {
     }
   }, 120_000);
 
-  it('samples each Serverless queue once with a short deadline, and names the endpoints it skipped in one warning', async () => {
+  it.sequential('samples each Serverless queue once with a short deadline, and names the endpoints it skipped in one warning', async () => {
     silent.requests.length = 0;
     const r = await gpuledger(['--config', config, '--db', tmp.db, '--queue-api-url', silent.url, 'sync', '--source', 'health'], { GPULEDGER_TEST_KEY: KEY });
     expect(r.code).toBe(0);
@@ -101,7 +103,7 @@ describe('gpuledger sync against remotes that do not answer', () => {
   }, 120_000);
 });
 
-describe('gpuledger sync with a budget', () => {
+describe.concurrent('gpuledger sync with a budget', () => {
   let slow: Simulator;
   let tmp: TempDir;
 
@@ -115,7 +117,7 @@ describe('gpuledger sync with a budget', () => {
     tmp?.cleanup();
   });
 
-  it('stops fetching when sync.budgetMinutes is spent, loads what it read, ends partial, and the next sync reads the rest to the micro-dollar', async () => {
+  it.sequential('stops fetching when sync.budgetMinutes is spent, loads what it read, ends partial, and the next sync reads the rest to the micro-dollar', async () => {
     const sources = ['aggregate', 'pods'];
     const budgeted = writeConfig(tmp.dir, smallSyncConfig(slow, { sync: { ...smallSyncConfig(slow).sync, sources: sources as never, budgetMinutes: 0.03 } }));
     const r = await gpuledger(['--config', budgeted, '--db', tmp.db, 'sync'], { GPULEDGER_TEST_KEY: KEY });
@@ -140,7 +142,7 @@ describe('gpuledger sync with a budget', () => {
   }, 120_000);
 });
 
-describe('gpuledger sync with a wrong or credentialed URL', () => {
+describe.concurrent('gpuledger sync with a wrong or credentialed URL', () => {
   let sim: Simulator;
   let site: ScriptedServer;
   let tmp: TempDir;
@@ -158,7 +160,7 @@ describe('gpuledger sync with a wrong or credentialed URL', () => {
     tmp?.cleanup();
   });
 
-  it('fails https:// to a plain-HTTP port at once with one line that suggests http:// (exit 2)', async () => {
+  it.sequential('fails https:// to a plain-HTTP port at once with one line that suggests http:// (exit 2)', async () => {
     const url = sim.url.replace('http:', 'https:');
     const r = await gpuledger(['--config', config, '--db', tmp.db, '--api-url', url, 'sync', '--source', 'aggregate'], { GPULEDGER_TEST_KEY: KEY });
     expect(r.code).toBe(2);
@@ -166,7 +168,7 @@ describe('gpuledger sync with a wrong or credentialed URL', () => {
     expect(locksOf(tmp.db)).toEqual([]);
   });
 
-  it('tells a queue URL that answers HTML to check --queue-api-url', async () => {
+  it.sequential('tells a queue URL that answers HTML to check --queue-api-url', async () => {
     const r = await gpuledger(['--config', config, '--db', tmp.db, '--queue-api-url', site.url, 'sync', '--source', 'health'], { GPULEDGER_TEST_KEY: KEY });
     expect(r.code).toBe(0);
     expect(lines(r.stderr)).toHaveLength(1);
@@ -174,7 +176,7 @@ describe('gpuledger sync with a wrong or credentialed URL', () => {
     expect(r.stderr).not.toContain('check --api-url');
   });
 
-  it('records URLs without their password: nothing in the run log, the output or the logs', async () => {
+  it.sequential('records URLs without their password: nothing in the run log, the output or the logs', async () => {
     const password = 'hunter2-do-not-store-0123';
     const api = sim.url.replace('http://', `http://gpuledger:${password}@`);
     const queue = sim.url.replace('http://', `http://queue-user:${password}-q@`);
