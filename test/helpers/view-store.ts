@@ -4,7 +4,7 @@ import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { refreshMaterialized } from '../../src/transform/materialize.ts';
-import { tempDir } from './temp-dir.ts';
+import { tempDir, type TempDir } from './temp-dir.ts';
 
 export const tmpDbPath = (prefix = 'gpuledger-views-'): string => join(tempDir(prefix).dir, 'test.duckdb');
 
@@ -35,6 +35,29 @@ export async function copyMigratedStore(path: string): Promise<void> {
 export async function openMigratedStore(path: string): Promise<Store> {
   await copyMigratedStore(path);
   return openStore({ path, command: 'test' });
+}
+
+/**
+ * A temp folder holding a new migrated store (at `tmp.db`), then `prepare` on it (rows to read); `stop` closes the
+ * store and removes the folder, and a `prepare` that fails does so at once.
+ */
+export async function migratedTempStore<T extends object = object>(
+  prefix: string,
+  prepare: (at: { tmp: TempDir; store: Store }) => Promise<T> | T = () => ({}) as T,
+): Promise<{ tmp: TempDir; store: Store; stop(): Promise<void> } & T> {
+  const tmp = tempDir(prefix);
+  let store: Store | undefined;
+  const stop = async () => {
+    await store?.close();
+    tmp.cleanup();
+  };
+  try {
+    store = await openMigratedStore(tmp.db); // the worker's migrated template, copied
+    return { tmp, store, stop, ...(await prepare({ tmp, store })) };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
 }
 
 /**
