@@ -1,7 +1,8 @@
 // A describe block's own simulated account: a fast simulator (sync.ts) and a temp folder, with whatever the block
 // prepares on them (a config file, a synced store, a server of its own), stopped together after its tests.
 import type { Simulator, SimulatorOptions } from '../../src/simulator/index.ts';
-import { fastSimulator } from './sync.ts';
+import type { Store } from '../../src/store/database.ts';
+import { fastSimulator, openTestStore } from './sync.ts';
 import { tempDir, type TempDir } from './temp-dir.ts';
 
 export interface SimulatedAccount {
@@ -48,4 +49,14 @@ export async function simulatedAccount<T extends object>(
     },
   };
   return account;
+}
+
+/** A fresh simulator, folder and store for one test: `use` gets them, and all three are closed after, whatever happens. */
+export async function withSimulatedStore(options: SimulatorOptions, use: (account: SimulatedAccount & { store: Store }) => Promise<void>): Promise<void> {
+  const account = await simulatedAccount('gpuledger-test-', async ({ tmp }) => ({ store: await openTestStore(tmp.db) }), options);
+  try {
+    await use(account);
+  } finally {
+    await account.stop();
+  }
 }
