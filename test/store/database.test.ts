@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/store/database.ts';
+import { openStore, withStore } from '../../src/store/database.ts';
 import { lockPathFor } from '../../src/store/lock.ts';
 import { listMigrations } from '../../src/store/migrate.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
@@ -15,19 +15,10 @@ const migratedDb = async () => {
   await copyMigratedStore(path);
   return path;
 };
-/** Opens the store at `path` for `use`, and closes it after, whatever happens. */
-const withStore = async (path: string, use: (store: Store) => Promise<void>) => {
-  const store = await openStore({ path });
-  try {
-    await use(store);
-  } finally {
-    await store.close();
-  }
-};
 
 describe('store', () => {
   it('creates the schema, records its version and serves the public billing views', async () => {
-    await withStore(tmpDb(), async (store) => {
+    await withStore({ path: tmpDb() }, async (store) => {
       const v = await store.one<{ v: number }>('select max(version) as v from _meta_schema_version');
       expect(v?.v).toBe(listMigrations().at(-1)!.version);
       const views = await store.all<{ name: string }>(
@@ -47,14 +38,14 @@ describe('store', () => {
   });
 
   it('reads DECIMAL sums back exactly as strings', async () => {
-    await withStore(await migratedDb(), async (store) => {
+    await withStore({ path: await migratedDb() }, async (store) => {
       const r = await store.one<{ s: string }>('select sum(0.1::decimal(18,6)) as s from range(1000)');
       expect(r?.s).toBe('100.000000');
     });
   });
 
   it('rolls a failed transaction back completely', async () => {
-    await withStore(await migratedDb(), async (store) => {
+    await withStore({ path: await migratedDb() }, async (store) => {
       await expect(
         store.transaction(async () => {
           await store.run(
@@ -70,7 +61,7 @@ describe('store', () => {
   it('reopens an existing file without re-running migrations', async () => {
     const path = tmpDb();
     await (await openStore({ path })).close();
-    await withStore(path, async (store) => {
+    await withStore({ path }, async (store) => {
       const n = await store.one<{ n: string }>('select count(*) as n from _meta_schema_version');
       expect(Number(n?.n)).toBe(listMigrations().length);
     });
