@@ -7,8 +7,8 @@ import { ApiClient, ApiGraphqlError } from '../../src/api/index.ts';
 import { startSimulator, type Simulator } from '../../src/simulator/index.ts';
 import { microsToDecimalString } from '../../src/util/decimal.ts';
 import { listenOnLoopback } from '../helpers/loopback.ts';
+import { NOW } from '../helpers/simulator-http.ts';
 
-const NOW = '2026-11-20T12:34:56Z';
 let sim: Simulator | undefined;
 let client: ApiClient | undefined;
 afterEach(async () => {
