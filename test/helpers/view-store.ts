@@ -1,6 +1,7 @@
 // Given rows for SQL tests (STYLE.md §14): a real DuckDB file with the real schema and views, and small writers for
 // the raw billing tables and inventory versions.
 import { copyFileSync, existsSync } from 'node:fs';
+import { afterEach, beforeEach } from 'vitest';
 import { join } from 'node:path';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { refreshMaterialized } from '../../src/transform/materialize.ts';
@@ -35,6 +36,29 @@ export async function copyMigratedStore(path: string): Promise<void> {
 export async function openMigratedStore(path: string): Promise<Store> {
   await copyMigratedStore(path);
   return openStore({ path, command: 'test' });
+}
+
+/**
+ * A fresh viewStore for each test of the calling describe block, given its rows by `prepare`, and closed after the test.
+ * The stand-in returned reads the current test's store, so the tests name it as they would the store itself.
+ */
+export function viewStoreEachTest(prepare?: (store: Store) => Promise<void>): Store {
+  let current: Store | undefined;
+  beforeEach(async () => {
+    current = await viewStore();
+    await prepare?.(current);
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return new Proxy({} as Store, {
+    get: (_, key) => {
+      if (!current) throw new Error('a test store is read outside a test');
+      const value: unknown = Reflect.get(current, key);
+      return typeof value === 'function' ? value.bind(current) : value;
+    },
+  });
 }
 
 /**
