@@ -15,8 +15,11 @@ import { commentLines, MARK, quote, type GeneratedSqlFile } from './generated-sq
 /** The comment that ends an amount's line: which declaration it comes from, so a wrong line names its field. */
 const origin = (def: BillingSourceDef, a: AmountDef) => `-- ${def.source}.${a.field}${a.target ? ` → ${a.target[0]}/${a.target[1]}` : ''}`;
 
+/** A billing route's short name, raw_billing_pods → pods: its staging view is billing_<it>, a union view's CTE <it>. */
+const shortName = (def: BillingSourceDef) => def.table.replace(/^raw_billing_/, '');
+
 function stagingView(def: BillingSourceDef): GeneratedSqlFile {
-  const name = `billing_${def.table.replace(/^raw_billing_/, '')}`;
+  const name = `billing_${shortName(def)}`;
   const columns = def.columns.filter((c) => !c.startsWith('_'));
   const text = `${commentLines(`${def.rowIs} (${def.path}): the latest version the API returned for that bucket (re-reads replace, never append).\nPublic interface (DESIGN.md): columns and names are stable.`)}
 
@@ -44,29 +47,43 @@ export function componentColumns(): CostComponent[] {
   return (Object.keys(COMPONENT_LABELS) as CostComponent[]).filter((c) => seen.has(c));
 }
 
+/** A view over one select per family route: an import CTE per route, `unioned` (the selects joined by `union`), `final`. */
+function familyUnionView(view: string, header: string, selects: string[], union: string, final: string): string {
+  const imports = FAMILY_SOURCE_DEFS.map((def) => `${shortName(def)} as (\n    select * from billing_${shortName(def)}\n),`);
+  return `${commentLines(header)}
+
+${MARK}
+create or replace view ${view} as
+with ${imports.join('\n\n')}
+
+unioned as (
+${selects.join(union)}
+),
+
+final as (
+${final}
+)
+
+select * from final;
+`;
+}
+
 function billingRecords(): GeneratedSqlFile {
-  const imports = FAMILY_SOURCE_DEFS.map((def) => `${def.table.replace(/^raw_billing_/, '')} as (\n    select * from billing_${def.table.replace(/^raw_billing_/, '')}\n),`);
   const selects = FAMILY_SOURCE_DEFS.map((def) => {
     const id = def.idColumn ? `${def.idColumn} as resource_id` : 'null::varchar as resource_id';
     const amounts = def.amounts.filter((a) => a.target).map((a) => `        ${a.column} as ${a.target![1]}, ${origin(def, a)}`);
     return `    select
         account, ${quote(def.family!)} as family, bucket_size, start_time, end_time, ${id},
 ${amounts.join('\n')}
-    from ${def.table.replace(/^raw_billing_/, '')}`;
+    from ${shortName(def)}`;
   });
   const components = componentColumns();
-  const text = `${commentLines(`One row per record of the family billing routes (${FAMILY_SOURCE_DEFS.map((d) => d.source).join(', ')}) in one wide shape: the family's amount components side by side (${components.join(', ')}), null where a family has no such component. Every extracted bucket size; the aggregate route is not a family (it only reconciles: int_aggregate_amounts, rpt_reconciliation).`)}
-
-${MARK}
-create or replace view int_billing_records as
-with ${imports.join('\n\n')}
-
-unioned as (
-${selects.join('\n    union all by name\n')}
-),
-
-final as (
-    select
+  const text = familyUnionView(
+    'int_billing_records',
+    `One row per record of the family billing routes (${FAMILY_SOURCE_DEFS.map((d) => d.source).join(', ')}) in one wide shape: the family's amount components side by side (${components.join(', ')}), null where a family has no such component. Every extracted bucket size; the aggregate route is not a family (it only reconciles: int_aggregate_amounts, rpt_reconciliation).`,
+    selects,
+    '\n    union all by name\n',
+    `    select
         account,
         family,
         bucket_size,
@@ -74,18 +91,14 @@ final as (
         end_time as bucket_end,
         resource_id,
 ${components.map((c) => `        ${c}::decimal(18,6) as ${c},`).join('\n')}
-    from unioned
-)
-
-select * from final;
-`;
+    from unioned`,
+  );
   return { path: 'views/intermediate/int_billing_records.sql', text };
 }
 
 // long form per family straight from its billing_* view: only the family's own components become rows (an UNPIVOT of
 // the wide int_billing_records makes a row per null component first, and costs half as much again on every query)
 function costRecords(): GeneratedSqlFile {
-  const imports = FAMILY_SOURCE_DEFS.map((def) => `${def.table.replace(/^raw_billing_/, '')} as (\n    select * from billing_${def.table.replace(/^raw_billing_/, '')}\n),`);
   const selects = FAMILY_SOURCE_DEFS.map((def) => {
     const id = def.idColumn ? `${def.idColumn} as resource_id` : 'null::varchar as resource_id';
     const entries = def.amounts
@@ -96,20 +109,14 @@ function costRecords(): GeneratedSqlFile {
         unnest([
 ${entries.join('\n')}
         ], recursive := true),
-    from ${def.table.replace(/^raw_billing_/, '')}`;
+    from ${shortName(def)}`;
   });
-  const text = `${commentLines(`One row per family billing record and non-zero amount component, at every extracted bucket size, before attribution: the long form of the family routes (totalAmount is the sum of the components, billing-api-v2.md §2, so it is not a row).`)}
-
-${MARK}
-create or replace view int_cost_records as
-with ${imports.join('\n\n')}
-
-unioned as (
-${selects.join('\n    union all\n')}
-),
-
-final as (
-    select
+  const text = familyUnionView(
+    'int_cost_records',
+    `One row per family billing record and non-zero amount component, at every extracted bucket size, before attribution: the long form of the family routes (totalAmount is the sum of the components, billing-api-v2.md §2, so it is not a row).`,
+    selects,
+    '\n    union all\n',
+    `    select
         account,
         family,
         component,
@@ -119,12 +126,8 @@ final as (
         resource_id,
         amount::decimal(18,6) as amount,
     from unioned
-    where amount <> 0
-)
-
-select * from final;
-`;
-  return { path: 'views/intermediate/int_cost_records.sql', text };
+    where amount <> 0`,
+  );  return { path: 'views/intermediate/int_cost_records.sql', text };
 }
 
 function aggregateAmounts(): GeneratedSqlFile {

@@ -136,7 +136,11 @@ function createStore(
 
 /** Open, run fn, close – also on error. */
 export async function withStore<T>(options: OpenOptions, fn: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore(options);
+  return closingAfter(await openStore(options), fn);
+}
+
+/** Runs fn on an open store, then closes it – also on error. */
+export async function closingAfter<T>(store: Store, fn: (store: Store) => Promise<T>): Promise<T> {
   try {
     return await fn(store);
   } finally {

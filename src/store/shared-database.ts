@@ -12,7 +12,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { DatabaseDamagedError, DatabaseLockedError, EXIT, GpuledgerError, isDamagedDatabase } from '../util/errors.ts';
-import { openStore, type OpenOptions, type Store } from './database.ts';
+import { closingAfter, openStore, type OpenOptions, type Store } from './database.ts';
 import type { Logger } from '../util/log.ts';
 import { listCopies, writerPathFor } from './copies.ts';
 import { acquireWriteLock, describeWait } from './lock.ts';
@@ -171,12 +171,7 @@ export async function openReader(dbPath: string): Promise<Store> {
 }
 
 export async function withReader<T>(dbPath: string, fn: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openReader(dbPath);
-  try {
-    return await fn(store);
-  } finally {
-    await store.close();
-  }
+  return closingAfter(await openReader(dbPath), fn);
 }
 
 /**

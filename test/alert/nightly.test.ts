@@ -1,35 +1,26 @@
 // The nightly job with a dead webhook and a dead SMTP server: the alerts step tries the webhook once (the breaker
 // opens on the refused connection), keeps every event owed, the report email gives up without backoff, and the job
 // exits 3 – the next run still owes the events and still exits 3.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.ts';
 import { resolveAccounts } from '../../src/extract/accounts.ts';
 import { runNightly } from '../../src/run/nightly.ts';
-import type { Simulator } from '../../src/simulator/index.ts';
 import { withReader } from '../../src/store/shared-database.ts';
 import { silentLogger } from '../../src/util/log.ts';
-import { fastSimulator, KEY, smallSyncConfig } from '../helpers/sync.ts';
+import { KEY, smallSyncConfig } from '../helpers/sync.ts';
 import { closedPort } from '../helpers/alert-delivery.ts';
-import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
+import { simulatedAccount } from '../helpers/simulated-account.ts';
+import { suiteFixture } from '../helpers/suite-fixture.ts';
 
 describe('gpuledger run with dead channels', () => {
-  let sim: Simulator;
-  let tmp: TempDir;
-  beforeAll(async () => {
-    sim = await fastSimulator();
-    tmp = tempDir('gpuledger-nightly-alerts-');
-  });
-  afterAll(async () => {
-    await sim?.close();
-    tmp?.cleanup();
-  });
+  const account = suiteFixture(() => simulatedAccount('gpuledger-nightly-alerts-', () => ({})));
 
   it('tries a dead webhook once for all its events, keeps them owed, and exits 3 on this run and the next', async () => {
     const hookPort = await closedPort();
     const smtpPort = await closedPort();
     const config = parseConfig(
       {
-        ...smallSyncConfig(sim, { outDir: tmp.dir }),
+        ...smallSyncConfig(account.sim, { outDir: account.tmp.dir }),
         smtp: { host: '127.0.0.1', port: smtpPort, from: 'gpuledger <finops@example.com>' },
         reports: { delivery: { nightly: { recipients: ['finance@example.com'] } } },
         alerts: {
@@ -46,7 +37,7 @@ describe('gpuledger run with dead channels', () => {
     const nightly = () =>
       runNightly({
         config,
-        dbPath: tmp.db,
+        dbPath: account.tmp.db,
         accounts: resolveAccounts(config, config.apiUrl, { GPULEDGER_TEST_KEY: KEY }),
         log: silentLogger,
         client: { initialRatePerSecond: 1000 },
@@ -58,7 +49,7 @@ describe('gpuledger run with dead channels', () => {
     expect(alerts.detail).toMatch(/still owed: webhook:dead: \d+ pending, oldest from/);
     expect(first.delivery?.attempts).toBe(1);
     expect(first.exitCode).toBe(3);
-    const owed = await withReader(tmp.db, (s) =>
+    const owed = await withReader(account.tmp.db, (s) =>
       s.one<{ pending: number; attempts: number }>(
         `select count(*) filter (status = 'pending')::integer as pending, sum(attempts)::integer as attempts from _meta_alert_outbox where channel = 'webhook:dead'`,
       ),

@@ -2,13 +2,13 @@
 // unknown optional field is dropped, remembered for the client's life and never asked again; an unknown required
 // field fails with a typed error.
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient, ApiGraphqlError } from '../../src/api/index.ts';
 import { startSimulator, type Simulator } from '../../src/simulator/index.ts';
 import { microsToDecimalString } from '../../src/util/decimal.ts';
+import { listenOnLoopback } from '../helpers/loopback.ts';
+import { NOW } from '../helpers/simulator-http.ts';
 
-const NOW = '2026-11-20T12:34:56Z';
 let sim: Simulator | undefined;
 let client: ApiClient | undefined;
 afterEach(async () => {
@@ -79,9 +79,9 @@ describe('balance adapter', () => {
         res.end('{"data":{"myself":{"clientBalance":1e308,"currentSpendPerHr":1.5,"spendLimit":80,"underBalance":false,"minBalance":0,"stripeReloadHistory":[]}}}');
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = await listenOnLoopback(server);
     try {
-      client = new ApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: 'k', apiKeyEnv: 'TEST_KEY', initialRatePerSecond: 1000 });
+      client = new ApiClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'k', apiKeyEnv: 'TEST_KEY', initialRatePerSecond: 1000 });
       const error = await client.balance().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ApiGraphqlError);
       expect((error as Error).message).toMatch(/clientBalance.*outside any amount gpuledger stores/);

@@ -1,31 +1,19 @@
 // The quiet failures of issue 12 at the command line: a wrong --api-url fails at once in one line naming the URL;
 // a key pasted with CR/LF works; a key with a control character inside is refused naming its variable, never itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Simulator } from '../../src/simulator/index.ts';
 import { gpuledger } from '../helpers/cli.ts';
-import { fastSimulator, smallSyncConfig, writeConfig } from '../helpers/sync.ts';
+import { smallSyncConfig, writeConfig } from '../helpers/sync.ts';
 import { html, scriptedServer, type ScriptedServer } from '../helpers/scripted-server.ts';
-import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
+import { simulatedAccount } from '../helpers/simulated-account.ts';
+import { suiteFixture } from '../helpers/suite-fixture.ts';
 
 const SECRET = 'sk-live-cli-failures-0123456789';
 
 describe('gpuledger sync with a wrong API URL or a mangled key', () => {
-  let sim: Simulator;
-  let tmp: TempDir;
-  let config: string;
-
-  beforeAll(async () => {
-    sim = await fastSimulator({ keys: [SECRET] });
-    tmp = tempDir();
-    config = writeConfig(tmp.dir, smallSyncConfig(sim));
-  });
-  afterAll(async () => {
-    await sim?.close();
-    tmp?.cleanup();
-  });
+  const account = suiteFixture(() => simulatedAccount('gpuledger-test-', ({ sim, tmp }) => ({ config: writeConfig(tmp.dir, smallSyncConfig(sim)) }), { keys: [SECRET] }));
 
   const sync = (args: string[], key = SECRET, globals: string[] = []) =>
-    gpuledger(['--config', config, '--db', tmp.db, ...globals, 'sync', '--source', 'aggregate', ...args], { GPULEDGER_TEST_KEY: key });
+    gpuledger(['--config', account.config, '--db', account.tmp.db, ...globals, 'sync', '--source', 'aggregate', ...args], { GPULEDGER_TEST_KEY: key });
 
   describe.each([
     ['an HTML page', html(200)],

@@ -3,32 +3,19 @@
 // row's share, titles name what they show (the family's label, the resource's name, not its id), and a link opens
 // the same view in the explorer with the range, grouping and filters in its URL. The SQL page lists the public views
 // with their columns and descriptions, and every example query runs.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../src/serve/index.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { EXAMPLE_QUERIES } from '../../src/serve/sql-page.ts';
 import { writeSessions } from '../../src/store/shared-database.ts';
 import { decimalStringToMicros } from '../../src/util/decimal.ts';
 import { chromiumAvailable, watchedPage } from '../helpers/browser.ts';
 import { loopback, serveInChromium } from '../helpers/served-chromium.ts';
+import { suiteFixture } from '../helpers/suite-fixture.ts';
 import { syncedDatabase } from '../helpers/synced-fixture.ts';
-import type { TempDir } from '../helpers/temp-dir.ts';
 
 describe.skipIf(!chromiumAvailable)('drill-down levels and the SQL page in Chromium', () => {
-  let tmp: TempDir;
-  let browser: Browser;
-  let serve: RunningServer;
-  let stop: (() => Promise<void>) | undefined;
-
-  beforeAll(async () => {
-    tmp = await syncedDatabase('gpuledger-drill-');
-    // warmPages off: this test opens its few pages itself; computing the nine default pages ahead (~2 CPU-s) is work nobody reads
-    ({ serve, browser, stop } = await serveInChromium(tmp.db, { warmPages: false }));
-  }, 120_000);
-  afterAll(async () => {
-    await stop?.();
-    tmp?.cleanup();
-  });
+  // warmPages off: this test opens its few pages itself; computing the nine default pages ahead (~2 CPU-s) is work nobody reads
+  const ui = suiteFixture(async () => serveInChromium(await syncedDatabase('gpuledger-drill-'), { warmPages: false }));
 
   /** A level's section as shown: chart, rows (text and exact amount), its total, the explorer link. */
   async function level(page: Page, id: string) {
@@ -48,16 +35,16 @@ describe.skipIf(!chromiumAvailable)('drill-down levels and the SQL page in Chrom
       rows: shown,
       total: decimalStringToMicros((await total.getAttribute('data-v'))!),
       totalText: (await total.textContent())!.trim(),
-      explore: new URL((await s.locator('a', { hasText: 'Open in the explorer' }).getAttribute('href'))!, serve.url),
+      explore: new URL((await s.locator('a', { hasText: 'Open in the explorer' }).getAttribute('href'))!, ui.serve.url),
     };
   }
 
   const shareSum = (rows: { share: string }[]) => rows.reduce((a, r) => a + Number(r.share.replace(/[^\d.-]/g, '')), 0);
 
   it('shows every level with a chart, its total and shares, names as titles, and the same view in the explorer', async () => {
-    const w = await watchedPage(browser, { allow: loopback });
+    const w = await watchedPage(ui.browser, { allow: loopback });
     const page = w.page;
-    await page.goto(`${serve.url}/drill?period=2026-11-01..2026-11-20`);
+    await page.goto(`${ui.serve.url}/drill?period=2026-11-01..2026-11-20`);
     const families = await level(page, 's-families');
     expect(families.charts).toBe(1);
     expect(families.rows.length).toBeGreaterThan(1);
@@ -105,9 +92,9 @@ describe.skipIf(!chromiumAvailable)('drill-down levels and the SQL page in Chrom
   });
 
   it('lists the public views with their columns and descriptions, and runs every example query', async () => {
-    const w = await watchedPage(browser, { allow: loopback });
+    const w = await watchedPage(ui.browser, { allow: loopback });
     const page = w.page;
-    await page.goto(`${serve.url}/sql`);
+    await page.goto(`${ui.serve.url}/sql`);
     const schema = page.locator('#s-schema');
     const costDaily = schema.locator('details', { has: page.locator('summary code', { hasText: /^cost_daily$/ }) });
     expect(await costDaily.locator('summary').textContent()).toMatch(/^cost_daily – One row per account, family, UTC day/);
@@ -134,12 +121,12 @@ describe.skipIf(!chromiumAvailable)('drill-down levels and the SQL page in Chrom
   it('keeps a hostile resource name as text in the title, the breadcrumb and the table', async () => {
     const evil = `<img src=x onerror="document.title='owned'">`;
     let resource = '';
-    await writeSessions({ dbPath: tmp.db, command: 'test' }).write(async (store) => {
+    await writeSessions({ dbPath: ui.tmp.db, command: 'test' }).write(async (store) => {
       resource = (await store.one<{ id: string }>("select resource_id as id from fct_cost_daily where family = 'pod' and resource_id is not null limit 1"))!.id;
       await store.run('update fct_cost_daily set resource_name = $1 where resource_id = $2', [evil, resource]);
     });
-    const w = await watchedPage(browser, { allow: loopback });
-    await w.page.goto(`${serve.url}/drill?family=pod&resource=${encodeURIComponent(resource)}&period=2026-11-01..2026-11-20`);
+    const w = await watchedPage(ui.browser, { allow: loopback });
+    await w.page.goto(`${ui.serve.url}/drill?family=pod&resource=${encodeURIComponent(resource)}&period=2026-11-01..2026-11-20`);
     expect((await w.page.locator('#s-resource h2').textContent())!.trim()).toBe(`Daily cost of ${evil}`);
     expect((await w.page.locator('nav[aria-label="Drill-down path"] a').last().textContent())!.trim()).toBe(evil);
     expect(await w.page.locator('img').count()).toBe(0);

@@ -1,10 +1,9 @@
 // The explorer's restatements view (changed_since) in Chromium: it renders the verdict and the restated cells,
 // keeps the moment in its form, links back to the view now – and resource ids written as markup stay text.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../src/serve/index.ts';
+import { describe, expect, it } from 'vitest';
 import { chromiumAvailable, watchedPage } from '../helpers/browser.ts';
 import { loopback, serveInChromium } from '../helpers/served-chromium.ts';
+import { suiteFixture } from '../helpers/suite-fixture.ts';
 import { restatedDatabase, type RestatedDatabase } from '../helpers/restated-database.ts';
 
 declare const window: any;
@@ -14,24 +13,16 @@ const ADDED = `<script>window.__pwned=2</script>`;
 
 describe.skipIf(!chromiumAvailable)('the explorer\'s restatements view in Chromium', () => {
   let db: RestatedDatabase;
-  let browser: Browser;
-  let serve: RunningServer;
-  let stop: (() => Promise<void>) | undefined;
-
-  beforeAll(async () => {
+  const ui = suiteFixture(async () => {
     db = await restatedDatabase('gpuledger-explore-changes-browser-', { restated: RESTATED, gone: 'pod-gone', added: ADDED });
     // warmPages off: this test opens its few pages itself; computing the nine default pages ahead (~2 CPU-s) is work nobody reads
-    ({ serve, browser, stop } = await serveInChromium(db.tmp.db, { warmPages: false }));
-  }, 120_000);
-  afterAll(async () => {
-    await stop?.();
-    db?.tmp.cleanup();
+    return serveInChromium(db.tmp, { warmPages: false });
   });
 
   it('renders the restated cells with hostile ids as text, and links back to the view now', async () => {
-    const w = await watchedPage(browser, { allow: loopback });
+    const w = await watchedPage(ui.browser, { allow: loopback });
     const page = w.page;
-    await page.goto(`${serve.url}/explore?from=${db.day}&to=${db.day}&by=resource&changed_since=${encodeURIComponent(db.knownAt)}`);
+    await page.goto(`${ui.serve.url}/explore?from=${db.day}&to=${db.day}&by=resource&changed_since=${encodeURIComponent(db.knownAt)}`);
     expect(await page.locator('#changes-verdict').innerText()).toBe(`3 figures restated since ${db.knownAt}: the view's total moved by +$525.00, from $15.00 to $540.00.`);
     const rows = await page.locator('#changes-table tbody tr').evaluateAll((trs: any[]) => trs.map((tr) => [...tr.cells].map((c: any) => c.innerText.trim())));
     expect(rows).toEqual(

@@ -2,15 +2,13 @@
 // same view), the controls are reached with the keyboard, dark mode draws in the page's dark colours, a group link
 // adds its filter, and a hostile template name stays text. Screenshots (light, dark, phone) go to docs/screenshots/.
 import { mkdirSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COST_FAMILIES, FAMILIES } from '../../src/model/index.ts';
-import type { RunningServer } from '../../src/serve/index.ts';
 import { openStore } from '../../src/store/database.ts';
 import { chromiumAvailable, watchedPage } from '../helpers/browser.ts';
 import { loopback, serveInChromium } from '../helpers/served-chromium.ts';
+import { suiteFixture } from '../helpers/suite-fixture.ts';
 import { syncedDatabase } from '../helpers/synced-fixture.ts';
-import type { TempDir } from '../helpers/temp-dir.ts';
 
 // what the page functions below use, as the browser has it (declared here, not as the DOM library for the project)
 declare const document: any;
@@ -21,32 +19,28 @@ const HOSTILE = `<img src=x onerror="window.__pwned=1">"'&`;
 const SHOTS = 'docs/screenshots';
 
 describe.skipIf(!chromiumAvailable)('the cost explorer in Chromium', () => {
-  let tmp: TempDir;
-  let browser: Browser;
-  let serve: RunningServer;
-  let stop: (() => Promise<void>) | undefined;
-  const open = (scheme: 'light' | 'dark' = 'light') => watchedPage(browser, { colorScheme: scheme, allow: loopback });
-
-  beforeAll(async () => {
-    tmp = await syncedDatabase('gpuledger-explore-browser-');
+  const ui = suiteFixture(async () => {
+    const tmp = await syncedDatabase('gpuledger-explore-browser-');
     // a template named like markup: the page must show it as text, in the table, the legend and the links
-    const store = await openStore({ path: tmp.db, command: 'test' });
-    const biggest = await store.one<{ name: string }>(`select template_name as name from cost_daily where template_name is not null group by all order by sum(amount) desc limit 1`);
-    await store.run(`update fct_cost_daily set template_name = $1 where template_name = $2`, [HOSTILE, biggest!.name]);
-    await store.close();
-    // warmPages off: this test opens its few pages itself; computing the nine default pages ahead (~2 CPU-s) is work nobody reads
-    ({ serve, browser, stop } = await serveInChromium(tmp.db, { warmPages: false }));
+    try {
+      const store = await openStore({ path: tmp.db, command: 'test' });
+      const biggest = await store.one<{ name: string }>(`select template_name as name from cost_daily where template_name is not null group by all order by sum(amount) desc limit 1`);
+      await store.run(`update fct_cost_daily set template_name = $1 where template_name = $2`, [HOSTILE, biggest!.name]);
+      await store.close();
+    } catch (e) {
+      tmp.cleanup();
+      throw e;
+    }
     mkdirSync(SHOTS, { recursive: true });
-  }, 120_000);
-  afterAll(async () => {
-    await stop?.();
-    tmp?.cleanup();
+    // warmPages off: this test opens its few pages itself; computing the nine default pages ahead (~2 CPU-s) is work nobody reads
+    return serveInChromium(tmp, { warmPages: false });
   });
+  const open = (scheme: 'light' | 'dark' = 'light') => watchedPage(ui.browser, { colorScheme: scheme, allow: loopback });
 
   it('keeps its state in the URL: load, change a control, submit, reload, the same view', async () => {
     const w = await open();
     const page = w.page;
-    await page.goto(`${serve.url}/explore?preset=30d&granularity=week&by=template&filter=-family:storage`);
+    await page.goto(`${ui.serve.url}/explore?preset=30d&granularity=week&by=template&filter=-family:storage`);
     await page.selectOption('select[name="granularity"]', 'day');
     await page.locator('select[name="by"]').nth(1).selectOption('gpu_type');
     await page.locator('form.explore button[type="submit"]').click();
@@ -80,7 +74,7 @@ describe.skipIf(!chromiumAvailable)('the cost explorer in Chromium', () => {
   it('reaches every control with the keyboard and submits with Enter', async () => {
     const w = await open();
     const page = w.page;
-    await page.goto(`${serve.url}/explore?preset=mtd&by=family`);
+    await page.goto(`${ui.serve.url}/explore?preset=mtd&by=family`);
     const reached = new Set<string>();
     for (let i = 0; i < 40; i++) {
       await page.keyboard.press('Tab');
@@ -106,7 +100,7 @@ describe.skipIf(!chromiumAvailable)('the cost explorer in Chromium', () => {
   it('a group is a link that adds it as a filter', async () => {
     const w = await open();
     const page = w.page;
-    await page.goto(`${serve.url}/explore?preset=mtd&by=family`);
+    await page.goto(`${ui.serve.url}/explore?preset=mtd&by=family`);
     const first = page.locator('#explore-table tbody tr').first().locator('a').first();
     // shown by the model's label, filtered by the family's id
     const label = await first.innerText();
@@ -122,7 +116,7 @@ describe.skipIf(!chromiumAvailable)('the cost explorer in Chromium', () => {
   it('keeps a hostile template name as text: in the table, the chart and the filter it adds', async () => {
     const w = await open();
     const page = w.page;
-    await page.goto(`${serve.url}/explore?preset=mtd&by=template`);
+    await page.goto(`${ui.serve.url}/explore?preset=mtd&by=template`);
     expect(await page.locator('#explore-table tbody a', { hasText: HOSTILE }).count()).toBe(1);
     expect(await page.locator('#explore-table img').count()).toBe(0);
     expect(await page.locator('svg text', { hasText: HOSTILE.slice(0, 15) }).count()).toBeGreaterThan(0);
@@ -138,7 +132,7 @@ describe.skipIf(!chromiumAvailable)('the cost explorer in Chromium', () => {
   it.each(['light', 'dark'] as const)('renders in %s mode (screenshot for docs/)', async (scheme) => {
     const w = await open(scheme);
     const page = w.page;
-    await page.goto(`${serve.url}/explore?preset=30d&granularity=day&by=family`);
+    await page.goto(`${ui.serve.url}/explore?preset=30d&granularity=day&by=family`);
     const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(bg).toBe(scheme === 'dark' ? 'rgb(15, 20, 25)' : 'rgb(255, 255, 255)');
     const chartBg = await page.locator('figure.chart svg .c-bg').evaluate((el: any) => getComputedStyle(el).fill);
@@ -149,9 +143,9 @@ describe.skipIf(!chromiumAvailable)('the cost explorer in Chromium', () => {
   });
 
   it('fits a phone (screenshot for docs/)', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const context = await ui.browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
-    await page.goto(`${serve.url}/explore?preset=7d&by=family`);
+    await page.goto(`${ui.serve.url}/explore?preset=7d&by=family`);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await page.screenshot({ path: `${SHOTS}/explore-phone.png`, fullPage: true });

@@ -4,12 +4,11 @@
 // charts share the page's width and draw in its dark colours, and no absolute path of the machine is printed.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RenderedFormats } from '../../src/report/index.ts';
-import type { Store } from '../../src/store/database.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { usdText } from '../../src/util/money-text.ts';
 import { nightlyPageInChromium } from '../helpers/nightly-page.ts';
+import { suiteFixture } from '../helpers/suite-fixture.ts';
 import { chromiumAvailable } from '../helpers/browser.ts';
 
 // what the page functions below use, as the browser has it (declared here, not as the DOM library for the project:
@@ -45,24 +44,12 @@ async function inSight(page: Page, section: string): Promise<{ box: [number, num
 }
 
 describe.skipIf(!chromiumAvailable)('nothing hidden: the HTML report at laptop and phone widths', () => {
-  let dir: string;
-  let store: Store;
-  let browser: Browser;
-  let out: RenderedFormats;
-  let url: string;
-  let stop: (() => Promise<void>) | undefined;
-
-  beforeAll(async () => {
-    ({ dir, store, out, url, browser, stop } = await nightlyPageInChromium('gpuledger-hidden-'));
-  }, 120_000);
-  afterAll(async () => {
-    await stop?.();
-  });
+  const nightly = suiteFixture(() => nightlyPageInChromium('gpuledger-hidden-'));
 
   async function open(width: number, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
-    const context = await browser.newContext({ colorScheme, viewport: { width, height: 900 } });
+    const context = await nightly.browser.newContext({ colorScheme, viewport: { width, height: 900 } });
     const page = await context.newPage();
-    await page.goto(url);
+    await page.goto(nightly.url);
     return page;
   }
 
@@ -146,8 +133,8 @@ describe.skipIf(!chromiumAvailable)('nothing hidden: the HTML report at laptop a
   });
 
   it('prints no absolute path of the machine', () => {
-    const html = readFileSync(out.html!.path, 'utf8');
-    expect(html).not.toContain(dir);
+    const html = readFileSync(nightly.out.html!.path, 'utf8');
+    expect(html).not.toContain(nightly.dir);
     expect(html).not.toContain(process.cwd());
     expect(html).toMatch(/Definition<\/th><td>gpuledger&#39;s reports\/nightly\.yaml|Definition<\/th><td>reports\/nightly\.yaml/);
   });

@@ -3,39 +3,26 @@
 // equal to `gpuledger query` of the same view; the SQL page, refusing a write exactly as `query` does; a newly
 // published database picked up without a restart; GET only; a token for anything but loopback.
 import { readFileSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServe, type RunningServer } from '../../src/serve/index.ts';
+import { describe, expect, it } from 'vitest';
+import { startServe } from '../../src/serve/index.ts';
 import { writeSessions } from '../../src/store/shared-database.ts';
 import { decimalStringToMicros } from '../../src/util/decimal.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { chromiumAvailable, watchedPage } from '../helpers/browser.ts';
 import { loopback, serveInChromium } from '../helpers/served-chromium.ts';
+import { suiteFixture } from '../helpers/suite-fixture.ts';
 import { syncedDatabase } from '../helpers/synced-fixture.ts';
 import { gpuledger } from '../helpers/cli.ts';
 import { testConfig } from '../helpers/report-fixtures.ts';
-import { type TempDir } from '../helpers/temp-dir.ts';
 
 describe.skipIf(!chromiumAvailable)('gpuledger serve in Chromium', () => {
-  let tmp: TempDir;
-  let browser: Browser;
-  let serve: RunningServer;
-  let stop: (() => Promise<void>) | undefined;
-
-  beforeAll(async () => {
-    tmp = await syncedDatabase('gpuledger-serve-');
-    ({ serve, browser, stop } = await serveInChromium(tmp.db));
-  }, 120_000);
-  afterAll(async () => {
-    await stop?.();
-    tmp?.cleanup();
-  });
+  const ui = suiteFixture(async () => serveInChromium(await syncedDatabase('gpuledger-serve-')));
 
   it.each(['/report/nightly', '/report/nightly?period=2026-10', '/report/nightly?period=2026-10&section=by-endpoint', '/drill', '/drill?family=pod', '/allocation', '/views', '/view/rpt_runway', '/view/rpt_unit_cost', '/alerts', '/sql'])(
     'loads %s with no console error and no request beyond 127.0.0.1',
     async (path) => {
-      const w = await watchedPage(browser, { allow: loopback });
-      const res = await w.page.goto(serve.url + path);
+      const w = await watchedPage(ui.browser, { allow: loopback });
+      const res = await w.page.goto(ui.serve.url + path);
       expect(res?.status()).toBe(200);
       expect(res?.headers()['content-security-policy']).toMatch(/^default-src 'none'; img-src data:; style-src 'sha256-/);
       expect(w.errors).toEqual([]);
@@ -45,10 +32,10 @@ describe.skipIf(!chromiumAvailable)('gpuledger serve in Chromium', () => {
   );
 
   it('drills from a family total to a resource\'s daily cost, the figures adding up, and back', async () => {
-    const w = await watchedPage(browser, { allow: loopback });
+    const w = await watchedPage(ui.browser, { allow: loopback });
     const page = w.page;
     const amountOf = async (row: ReturnType<typeof page.locator>) => decimalStringToMicros((await row.locator('td').last().getAttribute('data-v'))!);
-    await page.goto(`${serve.url}/drill`);
+    await page.goto(`${ui.serve.url}/drill`);
     const family = page.locator('#s-families tbody tr', { hasText: 'pod' }).first();
     const familyTotal = await amountOf(family);
     await family.locator('a').click();
@@ -82,8 +69,8 @@ describe.skipIf(!chromiumAvailable)('gpuledger serve in Chromium', () => {
   it('follows an allocation value to the resources and rules behind it', async () => {
     const allocation = { categories: { team: { rules: [{ value: 'compute', match: { family: ['pod', 'serverless'] } }], default: 'other', split: [] } } };
     // warmPages off: this test opens its few pages itself; computing the nine default pages ahead (~2 CPU-s) is work nobody reads
-    const withRules = await startServe({ dbPath: tmp.db, config: testConfig({ timeZone: 'UTC', allocation }), host: '127.0.0.1', port: 0, log: silentLogger, warmPages: false });
-    const w = await watchedPage(browser, { allow: loopback });
+    const withRules = await startServe({ dbPath: ui.tmp.db, config: testConfig({ timeZone: 'UTC', allocation }), host: '127.0.0.1', port: 0, log: silentLogger, warmPages: false });
+    const w = await watchedPage(ui.browser, { allow: loopback });
     try {
       await w.page.goto(`${withRules.url}/allocation`);
       const link = w.page.locator('#s-categories tbody a', { hasText: 'compute' }).first();
@@ -102,11 +89,11 @@ describe.skipIf(!chromiumAvailable)('gpuledger serve in Chromium', () => {
   });
 
   it('downloads a view as CSV equal to gpuledger query of it', async () => {
-    const w = await watchedPage(browser, { allow: loopback });
-    await w.page.goto(`${serve.url}/view/rpt_by_template`);
+    const w = await watchedPage(ui.browser, { allow: loopback });
+    await w.page.goto(`${ui.serve.url}/view/rpt_by_template`);
     const [download] = await Promise.all([w.page.waitForEvent('download'), w.page.locator('a[download]').click()]);
     const fromPage = readFileSync((await download.path())!, 'utf8');
-    const cli = await gpuledger(['--db', tmp.db, 'query', 'select * from rpt_by_template order by all', '--format', 'csv']);
+    const cli = await gpuledger(['--db', ui.tmp.db, 'query', 'select * from rpt_by_template order by all', '--format', 'csv']);
     expect(cli.code, cli.stderr).toBe(0);
     expect(fromPage).toBe(cli.stdout);
     expect(fromPage.split('\r\n').length).toBeGreaterThan(2);
@@ -114,18 +101,18 @@ describe.skipIf(!chromiumAvailable)('gpuledger serve in Chromium', () => {
   });
 
   it('runs SQL through query\'s sandbox, and refuses a write exactly as query does', async () => {
-    const w = await watchedPage(browser, { allow: loopback });
-    await w.page.goto(`${serve.url}/sql`);
+    const w = await watchedPage(ui.browser, { allow: loopback });
+    await w.page.goto(`${ui.serve.url}/sql`);
     await w.page.locator('textarea').fill('select 40 + 2 as answer');
     await w.page.locator('button[type=submit]').click();
     await w.page.waitForURL(/q=/);
     expect(await w.page.locator('#s-result tbody td').first().getAttribute('data-v')).toBe('42');
-    const write = `copy (select 1) to '${tmp.dir}/out.csv'`;
+    const write = `copy (select 1) to '${ui.tmp.dir}/out.csv'`;
     await w.page.locator('textarea').fill(write);
     const [res] = await Promise.all([w.page.waitForResponse(/\/sql\?/), w.page.locator('button[type=submit]').click()]);
     expect(res.status()).toBe(400);
     const shown = (await w.page.locator('p.error').textContent())!;
-    const cli = await gpuledger(['--db', tmp.db, 'query', write]);
+    const cli = await gpuledger(['--db', ui.tmp.db, 'query', write]);
     expect(cli.code).toBe(2);
     expect(cli.stderr.trim()).toBe(`gpuledger: ${shown}`);
     expect(w.errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
@@ -133,24 +120,24 @@ describe.skipIf(!chromiumAvailable)('gpuledger serve in Chromium', () => {
   });
 
   it('picks up a newly published database without a restart, holding no lock a writer needs', async () => {
-    const page = async () => (await fetch(`${serve.url}/views`)).text();
+    const page = async () => (await fetch(`${ui.serve.url}/views`)).text();
     expect(await page()).toContain('SIMULATED DATA – not a real account: sim');
-    await writeSessions({ dbPath: tmp.db, command: 'test' }).write((store) => store.run('update _meta_accounts set simulated = false'));
+    await writeSessions({ dbPath: ui.tmp.db, command: 'test' }).write((store) => store.run('update _meta_accounts set simulated = false'));
     expect(await page()).not.toContain('<p class="banner"');
-    await writeSessions({ dbPath: tmp.db, command: 'test' }).write((store) => store.run('update _meta_accounts set simulated = true'));
+    await writeSessions({ dbPath: ui.tmp.db, command: 'test' }).write((store) => store.run('update _meta_accounts set simulated = true'));
     expect(await page()).toContain('SIMULATED DATA – not a real account: sim');
   });
 
   it('answers GET and HEAD only, and anything but loopback only with a token', async () => {
     for (const method of ['POST', 'PUT', 'DELETE']) {
-      const r = await fetch(`${serve.url}/sql?q=select+1`, { method });
+      const r = await fetch(`${ui.serve.url}/sql?q=select+1`, { method });
       expect(r.status).toBe(405);
       expect(r.headers.get('allow')).toBe('GET, HEAD');
     }
-    expect((await fetch(`${serve.url}/nope`)).status).toBe(404);
-    expect((await fetch(`${serve.url}/report/nightly?period=2026-13`)).status).toBe(400);
-    await expect(startServe({ dbPath: tmp.db, config: testConfig(), host: '0.0.0.0', port: 0, log: silentLogger })).rejects.toThrow(/needs a token: set GPULEDGER_SERVE_TOKEN/);
-    const open = await startServe({ dbPath: tmp.db, config: testConfig(), host: '0.0.0.0', port: 0, token: 'secret-token-long-enough-to-be-accepted', log: silentLogger, warmPages: false });
+    expect((await fetch(`${ui.serve.url}/nope`)).status).toBe(404);
+    expect((await fetch(`${ui.serve.url}/report/nightly?period=2026-13`)).status).toBe(400);
+    await expect(startServe({ dbPath: ui.tmp.db, config: testConfig(), host: '0.0.0.0', port: 0, log: silentLogger })).rejects.toThrow(/needs a token: set GPULEDGER_SERVE_TOKEN/);
+    const open = await startServe({ dbPath: ui.tmp.db, config: testConfig(), host: '0.0.0.0', port: 0, token: 'secret-token-long-enough-to-be-accepted', log: silentLogger, warmPages: false });
     try {
       const base = open.url.replace('0.0.0.0', '127.0.0.1');
       expect((await fetch(`${base}/views`)).status).toBe(401);

@@ -1,7 +1,6 @@
 // Shared pieces of the alert delivery tests: a synced simulator database, a config that fires a known number of
 // budget alerts, webhook receivers on 127.0.0.1 that count idempotency keys, and a port nobody listens on.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { parseConfig } from '../../src/config/load.ts';
 import type { Config, ConfigInput } from '../../src/config/schema.ts';
@@ -9,6 +8,7 @@ import type { Simulator } from '../../src/simulator/index.ts';
 import { fastSimulator, smallSyncConfig } from './sync.ts';
 import { copySyncedDatabase } from './synced-fixture.ts';
 import { tempDir, type TempDir } from './temp-dir.ts';
+import { closeServer, listenOnLoopback } from './loopback.ts';
 
 type AlertsInput = NonNullable<ConfigInput['alerts']>;
 
@@ -101,8 +101,7 @@ export async function receiver(options: { port?: number; handle?: Handler } = {}
       else res.end('ok');
     });
   });
-  await new Promise<void>((r) => server.listen(options.port ?? 0, '127.0.0.1', () => r()));
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenOnLoopback(server, options.port);
   return {
     url: `http://127.0.0.1:${port}/hook`,
     port,
@@ -112,15 +111,14 @@ export async function receiver(options: { port?: number; handle?: Handler } = {}
       for (const r of received) counts.set(r.key ?? '(none)', (counts.get(r.key ?? '(none)') ?? 0) + 1);
       return counts;
     },
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: () => closeServer(server),
   };
 }
 
 /** A loopback port that was free a moment ago and now has nobody listening: connecting is refused. */
 export async function closedPort(): Promise<number> {
   const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((r) => server.close(() => r()));
+  const port = await listenOnLoopback(server);
+  await closeServer(server);
   return port;
 }

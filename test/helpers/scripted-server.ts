@@ -1,9 +1,9 @@
 // Test parts for the API client: a real HTTP server on 127.0.0.1 (port 0) that answers from a script, a clock whose
 // sleeps only move its hands (so backoff and rate-limit waits cost no real time), and a logger that keeps its lines.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Clock } from '../../src/api/index.ts';
 import { createLogger, type Logger } from '../../src/util/log.ts';
+import { closeServer, listenOnLoopback } from './loopback.ts';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, n: number) => void;
 
@@ -23,17 +23,8 @@ export async function scriptedServer(...handlers: Handler[]): Promise<ScriptedSe
     req.resume();
     req.on('end', () => handlers[Math.min(n, handlers.length - 1)]!(req, res, n));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const port = await listenOnLoopback(server);
+  return { url: `http://127.0.0.1:${port}`, requests, close: () => closeServer(server, () => server.closeAllConnections()) };
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Handler {

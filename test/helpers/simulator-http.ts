@@ -1,6 +1,6 @@
 // Shared helpers of the simulator tests: a fixed now, plain HTTP GETs with the demo key, exact money.
 import { numberToMicros } from '../../src/util/decimal.ts';
-import type { Simulator } from '../../src/simulator/index.ts';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.ts';
 
 export const NOW = '2026-11-20T12:34:56Z';
 export const KEY = 'sim-demo-key';
@@ -49,3 +49,13 @@ export const qs = (params: Record<string, string | number | undefined>): string 
 
 /** Quotas no test run reaches (the contract's 60/minute would throttle a suite that asks hundreds of questions). */
 export const UNLIMITED = { minute: 1e6, hour: 1e6, day: 1e6 };
+
+/** A simulator at NOW (with `options`) for one test: `fn` gets it, and it is closed after, whatever happens. */
+export async function withSimulator(options: SimulatorOptions, fn: (sim: Simulator) => Promise<void>): Promise<void> {
+  const sim = await startSimulator({ now: NOW, ...options });
+  try {
+    await fn(sim);
+  } finally {
+    await sim.close();
+  }
+}

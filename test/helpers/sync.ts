@@ -11,10 +11,10 @@ import { BILLING_SOURCE_DEFS } from '../../src/model/index.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { decimalStringToMicros } from '../../src/util/decimal.ts';
-import { tempDir, type TempDir } from './temp-dir.ts';
+import { KEY, NOW } from './simulator-http.ts';
 
-export const NOW = '2026-11-20T12:34:56Z';
-export const KEY = 'sim-demo-key';
+// the simulator's fixed now and demo key, as the simulator tests know them
+export { KEY, NOW } from './simulator-http.ts';
 export const FAST_QUOTAS = { minute: 100_000, hour: 1_000_000, day: 10_000_000 };
 
 export async function fastSimulator(options: SimulatorOptions = {}): Promise<Simulator> {

@@ -1,10 +1,11 @@
 // Given rows for SQL tests (STYLE.md §14): a real DuckDB file with the real schema and views, and small writers for
 // the raw billing tables and inventory versions.
 import { copyFileSync, existsSync } from 'node:fs';
+import { afterEach, beforeEach } from 'vitest';
 import { join } from 'node:path';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { refreshMaterialized } from '../../src/transform/materialize.ts';
-import { tempDir } from './temp-dir.ts';
+import { tempDir, type TempDir } from './temp-dir.ts';
 
 export const tmpDbPath = (prefix = 'gpuledger-views-'): string => join(tempDir(prefix).dir, 'test.duckdb');
 
@@ -35,6 +36,52 @@ export async function copyMigratedStore(path: string): Promise<void> {
 export async function openMigratedStore(path: string): Promise<Store> {
   await copyMigratedStore(path);
   return openStore({ path, command: 'test' });
+}
+
+/**
+ * A fresh viewStore for each test of the calling describe block, given its rows by `prepare`, and closed after the test.
+ * The stand-in returned reads the current test's store, so the tests name it as they would the store itself.
+ */
+export function viewStoreEachTest(prepare?: (store: Store) => Promise<void>): Store {
+  let current: Store | undefined;
+  beforeEach(async () => {
+    current = await viewStore();
+    await prepare?.(current);
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return new Proxy({} as Store, {
+    get: (_, key) => {
+      if (!current) throw new Error('a test store is read outside a test');
+      const value: unknown = Reflect.get(current, key);
+      return typeof value === 'function' ? value.bind(current) : value;
+    },
+  });
+}
+
+/**
+ * A temp folder holding a new migrated store (at `tmp.db`), then `prepare` on it (rows to read); `stop` closes the
+ * store and removes the folder, and a `prepare` that fails does so at once.
+ */
+export async function migratedTempStore<T extends object = object>(
+  prefix: string,
+  prepare: (at: { tmp: TempDir; store: Store }) => Promise<T> | T = () => ({}) as T,
+): Promise<{ tmp: TempDir; store: Store; stop(): Promise<void> } & T> {
+  const tmp = tempDir(prefix);
+  let store: Store | undefined;
+  const stop = async () => {
+    await store?.close();
+    tmp.cleanup();
+  };
+  try {
+    store = await openMigratedStore(tmp.db); // the worker's migrated template, copied
+    return { tmp, store, stop, ...(await prepare({ tmp, store })) };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
 }
 
 /**

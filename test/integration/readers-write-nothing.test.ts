@@ -7,18 +7,18 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConfigInput } from '../../src/config/schema.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import { resolveAccounts } from '../../src/extract/accounts.ts';
 import { runSync } from '../../src/extract/sync.ts';
-import type { Simulator } from '../../src/simulator/index.ts';
 import { openReader, writeSessions } from '../../src/store/shared-database.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { gpuledger } from '../helpers/cli.ts';
-import { fastSimulator, KEY, smallSyncConfig, writeConfig } from '../helpers/sync.ts';
+import { KEY, smallSyncConfig, writeConfig } from '../helpers/sync.ts';
 import { storingRules } from '../../src/allocation/load-rules.ts';
-import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
+import { simulatedAccount } from '../helpers/simulated-account.ts';
+import { suiteFixture } from '../helpers/suite-fixture.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
 
@@ -38,58 +38,47 @@ function canMountReadOnly(dir: string): boolean {
 }
 
 describe('readers write nothing in the database folder', () => {
-  let sim: Simulator;
-  let tmp: TempDir;
-  let dbDir: string;
-  let db: string;
-  let config: string;
-  let out: string;
-
-  beforeAll(async () => {
-    sim = await fastSimulator();
-    tmp = tempDir('gpuledger-readers-');
-    dbDir = join(tmp.dir, 'data');
-    mkdirSync(dbDir);
-    db = join(dbDir, 'ledger.duckdb');
-    out = join(tmp.dir, 'out');
-    const input: ConfigInput = {
-      ...smallSyncConfig(sim),
-      allocation: { categories: { team: { rules: [{ match: { gpuType: '*H100*' }, value: 'research' }], default: 'shared' } } },
-    };
-    config = writeConfig(tmp.dir, input);
-    const parsed = parseConfig(input, 'test');
-    // synced as the CLI does: writer copy, publishes, and the config's allocation rules stored
-    await runSync({
-      sessions: writeSessions({ dbPath: db, command: 'sync', prepare: storingRules(parsed.allocation) }),
-      config: parsed,
-      accounts: resolveAccounts(parsed, parsed.apiUrl, { GPULEDGER_TEST_KEY: KEY }),
-      log: silentLogger,
-      client: { initialRatePerSecond: 1000 },
-    });
-  }, 120_000);
-  afterAll(async () => {
-    await sim?.close();
-    tmp?.cleanup();
-  });
+  const synced = suiteFixture(() =>
+    simulatedAccount('gpuledger-readers-', async ({ sim, tmp }) => {
+      const dbDir = join(tmp.dir, 'data');
+      mkdirSync(dbDir);
+      const db = join(dbDir, 'ledger.duckdb');
+      const input: ConfigInput = {
+        ...smallSyncConfig(sim),
+        allocation: { categories: { team: { rules: [{ match: { gpuType: '*H100*' }, value: 'research' }], default: 'shared' } } },
+      };
+      const config = writeConfig(tmp.dir, input);
+      const parsed = parseConfig(input, 'test');
+      // synced as the CLI does: writer copy, publishes, and the config's allocation rules stored
+      await runSync({
+        sessions: writeSessions({ dbPath: db, command: 'sync', prepare: storingRules(parsed.allocation) }),
+        config: parsed,
+        accounts: resolveAccounts(parsed, parsed.apiUrl, { GPULEDGER_TEST_KEY: KEY }),
+        log: silentLogger,
+        client: { initialRatePerSecond: 1000 },
+      });
+      return { dbDir, db, config, out: join(tmp.dir, 'out') };
+    }),
+  );
 
   const commands: [string, () => string[]][] = [
-    ['report', () => ['report', '--out-dir', out]],
+    ['report', () => ['report', '--out-dir', synced.out]],
     ['alerts --dry-run', () => ['alerts', '--dry-run']],
   ];
 
   it.each(commands)('%s leaves every file of the database folder and the folder itself as they were', async (_name, args) => {
-    const before = snapshot(dbDir);
-    const r = await gpuledger(['--config', config, '--db', db, ...args()]);
+    const before = snapshot(synced.dbDir);
+    const r = await gpuledger(['--config', synced.config, '--db', synced.db, ...args()]);
     expect(r.stderr).not.toMatch(/error/i);
     expect(r.code).toBe(0);
-    expect(snapshot(dbDir)).toEqual(before);
+    expect(snapshot(synced.dbDir)).toEqual(before);
   });
 
   it('report and alerts --dry-run run with the database folder mounted read-only', async (context) => {
-    if (!canMountReadOnly(dbDir)) return context.skip(); // no mount namespaces here: the listing test above stands
+    if (!canMountReadOnly(synced.dbDir)) return context.skip(); // no mount namespaces here: the listing test above stands
     for (const [, args] of commands) {
-      const cli = [BIN, '--config', config, '--db', db, ...args()].map((a) => `"${a}"`).join(' ');
-      const r = spawnSync('unshare', ['-m', 'sh', '-c', `mount --bind "${dbDir}" "${dbDir}" && mount -o remount,bind,ro "${dbDir}" && exec "${process.execPath}" ${cli}`], {
+      const cli = [BIN, '--config', synced.config, '--db', synced.db, ...args()].map((a) => `"${a}"`).join(' ');
+      const r = spawnSync('unshare', ['-m', 'sh', '-c', `mount --bind "${synced.dbDir}" "${synced.dbDir}" && mount -o remount,bind,ro "${synced.dbDir}" && exec "${process.execPath}" ${cli}`], {
         encoding: 'utf8',
         env: { ...process.env, GPULEDGER_CONFIG: '' },
       });
@@ -99,34 +88,34 @@ describe('readers write nothing in the database folder', () => {
   });
 
   it('a reader that spills past its memory limit spills outside the database folder', async () => {
-    const before = snapshot(dbDir);
-    const store = await openReader(db);
+    const before = snapshot(synced.dbDir);
+    const store = await openReader(synced.db);
     try {
       const dir = (await store.one<{ d: string }>(`select current_setting('temp_directory') as d`))!.d;
-      expect(dir.startsWith(dbDir)).toBe(false);
+      expect(dir.startsWith(synced.dbDir)).toBe(false);
       await store.run(`set memory_limit = '32MB'`);
       await store.run('set threads = 1');
       await store.run(`select count(*) from (select i, md5(i::varchar) s from range(2000000) t(i) order by s)`);
     } finally {
       await store.close();
     }
-    expect(snapshot(dbDir)).toEqual(before);
+    expect(snapshot(synced.dbDir)).toEqual(before);
   });
 
   it('report and query with allocation rules the database does not hold answer with them and write nothing', async () => {
-    mkdirSync(join(tmp.dir, 'changed'));
-    const changed = writeConfig(join(tmp.dir, 'changed'), {
-      ...smallSyncConfig(sim),
+    mkdirSync(join(synced.tmp.dir, 'changed'));
+    const changed = writeConfig(join(synced.tmp.dir, 'changed'), {
+      ...smallSyncConfig(synced.sim),
       allocation: { categories: { team: { rules: [{ match: { gpuType: '*A100*' }, value: 'training' }], default: 'shared' } } },
     });
-    const before = snapshot(dbDir);
-    const report = await gpuledger(['--config', changed, '--db', db, 'report', '--out-dir', out]);
+    const before = snapshot(synced.dbDir);
+    const report = await gpuledger(['--config', changed, '--db', synced.db, 'report', '--out-dir', synced.out]);
     expect(report.code).toBe(0);
-    const values = await gpuledger(['--config', changed, '--db', db, 'query', '--format', 'csv', `select distinct value from cost_allocated order by 1`]);
+    const values = await gpuledger(['--config', changed, '--db', synced.db, 'query', '--format', 'csv', `select distinct value from cost_allocated order by 1`]);
     expect(values.stdout).toMatch(/shared/);
-    expect(snapshot(dbDir)).toEqual(before);
+    expect(snapshot(synced.dbDir)).toEqual(before);
     // the file still holds the rules its last writer stored (none here)
-    const stored = await gpuledger(['--db', db, 'query', '--format', 'csv', `select count(*) as n from _meta_allocation_rules`]);
+    const stored = await gpuledger(['--db', synced.db, 'query', '--format', 'csv', `select count(*) as n from _meta_allocation_rules`]);
     expect(stored.stdout).toBe('n\r\n0\r\n');
   });
 });

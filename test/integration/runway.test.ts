@@ -2,16 +2,16 @@
 // sync adds an observation and no top-up twice; the runway alert names ~29 hours at $41.37 and $1.42/h on the
 // command line, escalates, adds the deploy floor and resolves; without a balance answer the runway is an estimate.
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runAlerts } from '../../src/alert/index.ts';
 import { parseConfig } from '../../src/config/load.ts';
-import type { ConfigInput } from '../../src/config/schema.ts';
-import type { Simulator } from '../../src/simulator/index.ts';
 import type { Store } from '../../src/store/database.ts';
 import { microsToDecimalString } from '../../src/util/decimal.ts';
 import { gpuledger } from '../helpers/cli.ts';
 import { fastSimulator, openTestStore, smallSyncConfig, syncOnce } from '../helpers/sync.ts';
-import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+import { simulatedAccount } from '../helpers/simulated-account.ts';
+import { suiteFixture } from '../helpers/suite-fixture.ts';
 
 const RUNWAY_COLUMNS = [
   'account', 'observed_at', 'balance', 'spend_per_hour', 'spend_limit_per_hour', 'runway_hours', 'runs_out_at',
@@ -40,73 +40,64 @@ async function observe(store: Store, balance: string, spendPerHour: string): Pro
 }
 
 describe('runway on a synced account', () => {
-  let sim: Simulator;
-  let tmp: TempDir;
-  let store: Store | undefined;
-  let config: ConfigInput;
-
-  beforeAll(async () => {
-    sim = await fastSimulator();
-    tmp = tempDir('gpuledger-runway-');
-    config = smallSyncConfig(sim, { outDir: tmp.dir });
-    store = await openTestStore(tmp.db);
-    const result = await syncOnce(store, config);
-    expect(result.status).toBe('success');
-  }, 120_000);
-  afterAll(async () => {
-    await store?.close();
-    await sim?.close();
-    tmp?.cleanup();
-  });
+  const synced = suiteFixture(() =>
+    simulatedAccount('gpuledger-runway-', async ({ sim, tmp }) => {
+      const config = smallSyncConfig(sim, { outDir: tmp.dir });
+      const store = await openTestStore(tmp.db);
+      const result = await syncOnce(store, config);
+      expect(result.status).toBe('success');
+      return { config, store };
+    }),
+  );
 
   it('exposes rpt_runway with the issue\'s columns and the platform\'s balance', async () => {
-    const rows = await store!.all<RunwayRow>(`select * from rpt_runway`);
+    const rows = await synced.store.all<RunwayRow>(`select * from rpt_runway`);
     expect(rows).toHaveLength(1);
     const row = rows[0]!;
     expect(Object.keys(row).slice(0, RUNWAY_COLUMNS.length)).toEqual(RUNWAY_COLUMNS);
-    const snap = sim.balance.at(sim.now().getTime());
+    const snap = synced.sim.balance.at(synced.sim.now().getTime());
     expect(row.balance).toBe(microsToDecimalString(BigInt(snap.balanceMicros)));
     expect(row.spend_per_hour).toBe(microsToDecimalString(BigInt(snap.spendPerHourMicros)));
     expect(row.estimated).toBe(false);
     expect(Number(row.runway_hours)).toBeCloseTo(snap.balanceMicros / snap.spendPerHourMicros, 1);
     expect(Number(row.storage_only_per_hour)).toBeGreaterThan(0);
     expect(Number(row.billed_per_hour_24h)).toBeGreaterThan(0);
-    const types = await store!.all<{ column_name: string; column_type: string }>(`select column_name, column_type from (describe rpt_runway)`);
+    const types = await synced.store.all<{ column_name: string; column_type: string }>(`select column_name, column_type from (describe rpt_runway)`);
     for (const money of ['balance', 'spend_per_hour', 'spend_limit_per_hour', 'storage_only_per_hour']) {
       expect(types.find((t) => t.column_name === money)?.column_type).toMatch(/^DECIMAL/);
     }
   });
 
   it('rpt_balance_daily gives the balance at each day\'s end, walked back from the first observation, to the micro-dollar', async () => {
-    const days = await store!.all<{ day_text: string; balance_end: string; top_ups: string; spend: string; balance_basis: string }>(
+    const days = await synced.store.all<{ day_text: string; balance_end: string; top_ups: string; spend: string; balance_basis: string }>(
       `select day::varchar as day_text, balance_end, top_ups, spend, balance_basis from rpt_balance_daily order by day`,
     );
     expect(days.length).toBeGreaterThan(15); // the synced billing window
-    const hs = sim.account.historyStart;
-    const schedule = sim.balance.schedule();
+    const hs = synced.sim.account.historyStart;
+    const schedule = synced.sim.balance.schedule();
     for (const d of days) {
       // the simulator's truth: every top-up before the day's end less everything billed before it
       const end = new Date(Date.parse(`${d.day_text}T00:00:00Z`) + 86_400_000);
-      const cut = end < sim.now() ? end : sim.now();
+      const cut = end < synced.sim.now() ? end : synced.sim.now();
       const toppedUp = schedule.filter((r) => r.at < cut).reduce((s, r) => s + BigInt(r.amountMicros), 0n);
-      const billed = sim.ledger.sum({ source: 'aggregate', start: hs, end: cut }).totalAmount;
+      const billed = synced.sim.ledger.sum({ source: 'aggregate', start: hs, end: cut }).totalAmount;
       expect([d.day_text, d.balance_end]).toEqual([d.day_text, microsToDecimalString(toppedUp - billed)]);
     }
     expect(days.at(-1)!.balance_basis).toBe('observed');
     expect(days[0]!.balance_basis).toBe('reconstructed');
     // the planted low moment: the evening before the manual top-up, less than a day of that day's spend is left
-    const low = sim.balance.lowPoint()!.at.toISOString().slice(0, 10);
+    const low = synced.sim.balance.lowPoint()!.at.toISOString().slice(0, 10);
     const before = days[days.findIndex((d) => d.day_text === low) - 1]!;
     expect(Number(before.balance_end)).toBeLessThan(Number(before.spend));
     expect(Number(days.find((d) => d.day_text === low)!.top_ups)).toBeGreaterThan(0);
   });
 
   it('sync --source balance adds one observation and stores no top-up twice', async () => {
-    const count = async () => (await store!.one<{ o: string; t: string }>(`select (select count(*) from raw_balance_observations)::varchar o, (select count(*) from raw_balance_top_ups)::varchar t`))!;
+    const count = async () => (await synced.store.one<{ o: string; t: string }>(`select (select count(*) from raw_balance_observations)::varchar o, (select count(*) from raw_balance_top_ups)::varchar t`))!;
     const before = await count();
-    expect(Number(before.t)).toBe(sim.balance.at(sim.now().getTime()).reloads.length);
-    sim.advance(3_600_000);
-    const result = await syncOnce(store!, config, { sources: ['balance'] });
+    expect(Number(before.t)).toBe(synced.sim.balance.at(synced.sim.now().getTime()).reloads.length);
+    synced.sim.advance(3_600_000);
+    const result = await syncOnce(synced.store, synced.config, { sources: ['balance'] });
     expect(result.status).toBe('success');
     expect(result.ranges.map((r) => [r.source, r.status])).toEqual([['balance', 'ok']]);
     const after = await count();
@@ -115,32 +106,31 @@ describe('runway on a synced account', () => {
   });
 
   it('alerts: warning at ~29 h, critical with the deploy floor at $1, resolved after a top-up', async () => {
-    const cfg = parseConfig({ ...config, alerts: { anomaly: { enabled: false }, waste: { enabled: false }, dataQuality: { enabled: false } } }, 'test');
-    const run = () => runAlerts({ store: store!, config: cfg, outDir: tmp.dir, stdout: new Collect(), now: new Date('2026-11-20T14:00:00Z') });
-    await observe(store!, '41.37', '1.42');
+    const cfg = parseConfig({ ...synced.config, alerts: { anomaly: { enabled: false }, waste: { enabled: false }, dataQuality: { enabled: false } } }, 'test');
+    const run = () => runAlerts({ store: synced.store, config: cfg, outDir: synced.tmp.dir, stdout: new Collect(), now: new Date('2026-11-20T14:00:00Z') });
+    await observe(synced.store, '41.37', '1.42');
     const first = await run();
     expect(first.events.map((e) => [e.event, e.key, e.severity])).toEqual([['fired', 'runway:sim', 'warning']]);
     expect(first.events[0]!.title).toMatch(/about 29 hours/);
-    await observe(store!, '1.00', '1.42');
+    await observe(synced.store, '1.00', '1.42');
     const second = await run();
     expect(second.events.map((e) => [e.event, e.key, e.severity]).sort()).toEqual([
       ['escalated', 'runway:sim', 'critical'],
       ['fired', 'runway:deploy-floor:sim', 'critical'],
     ]);
-    await observe(store!, '41.37', '1.42');
+    await observe(synced.store, '41.37', '1.42');
     // back above an hour of credit: the deploy floor clears; the runway falling back to warning is no news
     expect((await run()).events.map((e) => [e.event, e.key])).toEqual([['resolved', 'runway:deploy-floor:sim']]);
-    await observe(store!, '500.00', '1.42');
+    await observe(synced.store, '500.00', '1.42');
     const last = await run();
     expect(last.events.map((e) => [e.event, e.key])).toEqual([['resolved', 'runway:sim']]);
   });
 
   it('gpuledger alerts --dry-run names a runway of about 29 hours at $41.37 and $1.42/h, and the pods at risk', async () => {
-    await observe(store!, '41.37', '1.42');
-    await store!.run(`delete from _meta_alert_state`);
-    await store!.close();
-    store = undefined;
-    const r = await gpuledger(['--db', tmp.db, 'alerts', '--dry-run']);
+    await observe(synced.store, '41.37', '1.42');
+    await synced.store.run(`delete from _meta_alert_state`);
+    await synced.store.close();
+    const r = await gpuledger(['--db', synced.tmp.db, 'alerts', '--dry-run']);
     expect(r.stderr).not.toMatch(/error/i);
     expect(r.stdout).toMatch(/would send: ALERT +warning +\[SIMULATED\] Runway: sim has about 29 hours of credit left \(\$41\.37 at \$1\.42\/h\)/);
     expect(r.stdout).toMatch(/running pod\(s\) without a network volume would be terminated with their data: /);

@@ -12,7 +12,6 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -23,6 +22,7 @@ import { requirePostgres, startPostgres, type TestPostgres } from '../helpers/po
 import { flatten, parseMime, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { fastSimulator } from '../helpers/sync.ts';
 import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
+import { listenOnLoopback } from '../helpers/loopback.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
 /** The mark every secret of this run carries: found anywhere, something leaked. */
@@ -166,8 +166,7 @@ describe('secrets never leave the process', () => {
         res.end('ok');
       });
     });
-    await new Promise<void>((r) => hookServer.listen(0, '127.0.0.1', () => r()));
-    const hookPort = (hookServer.address() as AddressInfo).port;
+    const hookPort = await listenOnLoopback(hookServer);
     if (withPostgres) pgServer = await startPostgres();
 
     const port = new URL(sim.url).port;

@@ -4,35 +4,26 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Simulator } from '../../src/simulator/index.ts';
+import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/database.ts';
 import { acquireSyncLock } from '../../src/store/lock.ts';
 import { gpuledger } from '../helpers/cli.ts';
-import { expectMatchesLedger, fastSimulator, openTestStore, smallSyncConfig, writeConfig } from '../helpers/sync.ts';
-import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
+import { expectMatchesLedger, fastSimulator, KEY, openTestStore, smallSyncConfig, writeConfig } from '../helpers/sync.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+import { simulatedAccount } from '../helpers/simulated-account.ts';
+import { suiteFixture } from '../helpers/suite-fixture.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
 const SECRET = 'sk-live-0123456789abcdef-do-not-leak';
 
 describe('gpuledger sync on the command line', () => {
-  let sim: Simulator;
-  let tmp: TempDir;
-  let config: string;
-
-  beforeAll(async () => {
-    sim = await fastSimulator({ keys: ['sim-demo-key', SECRET] });
-    tmp = tempDir();
-    config = writeConfig(tmp.dir, smallSyncConfig(sim));
-  });
-  afterAll(async () => {
-    await sim?.close();
-    tmp?.cleanup();
-  });
+  const account = suiteFixture(() =>
+    simulatedAccount('gpuledger-test-', ({ sim, tmp }) => ({ config: writeConfig(tmp.dir, smallSyncConfig(sim)) }), { keys: [KEY, SECRET] }),
+  );
 
   // null: the key variable is unset (empty), as on a machine nobody configured.
   const run = (args: string[], key: string | null = SECRET) =>
-    gpuledger(['--config', config, '--db', tmp.db, 'sync', ...args], { GPULEDGER_TEST_KEY: key ?? '' });
+    gpuledger(['--config', account.config, '--db', account.tmp.db, 'sync', ...args], { GPULEDGER_TEST_KEY: key ?? '' });
 
   it.each([
     [['--source', 'pods,gpus'], /--source: unknown source 'gpus'; expected .*aggregate/],
@@ -70,24 +61,24 @@ describe('gpuledger sync on the command line', () => {
   });
 
   it('plans without calling a billing route', async () => {
-    const before = sim.stats().byRoute;
+    const before = account.sim.stats().byRoute;
     const r = await run(['--plan']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/pods\s+hour/);
     expect(r.stdout).toMatch(/billing requests/);
-    const after = sim.stats().byRoute;
+    const after = account.sim.stats().byRoute;
     for (const route of Object.keys(after).filter((k) => k.startsWith('/v2/billing'))) {
       expect(after[route]).toBe(before[route]);
     }
   });
 
   it('plans without a key, asking the API nothing, and says the plan is a guess', async () => {
-    const before = sim.stats().requests;
+    const before = account.sim.stats().requests;
     const r = await run(['--plan'], null);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/pods\s+hour/);
     expect(r.stdout).toMatch(/no API key for sim: planned without asking the API/);
-    expect(sim.stats().requests).toBe(before);
+    expect(account.sim.stats().requests).toBe(before);
   });
 
   it('syncs, prints a summary, and keeps the key out of the output and the database file', async () => {
@@ -97,12 +88,12 @@ describe('gpuledger sync on the command line', () => {
     expect(r.stdout).toMatch(/pods\s+hour/);
     expect(r.stdout).toMatch(/success/);
     expect(r.stdout + r.stderr).not.toContain(SECRET);
-    expect(readFileSync(tmp.db).includes(Buffer.from(SECRET))).toBe(false);
-    expect(readFileSync(`${tmp.db}.writer`).includes(Buffer.from(SECRET))).toBe(false);
+    expect(readFileSync(account.tmp.db).includes(Buffer.from(SECRET))).toBe(false);
+    expect(readFileSync(`${account.tmp.db}.writer`).includes(Buffer.from(SECRET))).toBe(false);
   });
 
   it('refuses a second sync at once, naming the holder', async () => {
-    const holder = await acquireSyncLock(tmp.db, { command: 'test' });
+    const holder = await acquireSyncLock(account.tmp.db, { command: 'test' });
     try {
       const r = await run(['--source', 'aggregate']);
       expect(r.code).toBe(1);
@@ -113,9 +104,9 @@ describe('gpuledger sync on the command line', () => {
   });
 
   it('with --wait, waits for the other sync and says whom it waited for', async () => {
-    const holder = await acquireSyncLock(tmp.db, { command: 'test' });
+    const holder = await acquireSyncLock(account.tmp.db, { command: 'test' });
     try {
-      const child = spawn(process.execPath, [BIN, '--config', config, '--db', tmp.db, 'sync', '--source', 'aggregate', '--wait', '60'], {
+      const child = spawn(process.execPath, [BIN, '--config', account.config, '--db', account.tmp.db, 'sync', '--source', 'aggregate', '--wait', '60'], {
         env: { ...process.env, GPULEDGER_CONFIG: '', GPULEDGER_TEST_KEY: SECRET },
       });
       let stderr = '';
@@ -134,7 +125,7 @@ describe('gpuledger sync on the command line', () => {
   });
 
   it('syncs while an analyst holds the database open, and the analyst keeps reading the snapshot they opened', async () => {
-    const analyst = await openStore({ path: tmp.db, readOnly: true });
+    const analyst = await openStore({ path: account.tmp.db, readOnly: true });
     try {
       const before = await analyst.one<{ n: string }>(`select count(*)::varchar n from _meta_runs`);
       const r = await run(['--source', 'aggregate', '--wait', '30']);
@@ -146,7 +137,7 @@ describe('gpuledger sync on the command line', () => {
       await analyst.close();
     }
     // a reader opened afterwards sees the new run
-    const fresh = await openStore({ path: tmp.db, readOnly: true });
+    const fresh = await openStore({ path: account.tmp.db, readOnly: true });
     try {
       const last = await fresh.one<{ args: string; status: string }>(`select args, status from _meta_runs order by started_at desc limit 1`);
       expect(last?.status).toBe('success');

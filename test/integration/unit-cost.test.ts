@@ -4,14 +4,14 @@
 // GPU-hours of pods match the hours the simulator's meter ran them.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RUNNING } from '../../src/simulator/account/types.ts';
-import type { Simulator } from '../../src/simulator/index.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { decimalStringToMicros } from '../../src/util/decimal.ts';
 import { gpuledger } from '../helpers/cli.ts';
-import { fastSimulator, openTestStore, smallSyncConfig, syncOnce, writeConfig } from '../helpers/sync.ts';
-import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
+import { openTestStore, smallSyncConfig, syncOnce, writeConfig } from '../helpers/sync.ts';
+import { simulatedAccount } from '../helpers/simulated-account.ts';
+import { suiteFixture } from '../helpers/suite-fixture.ts';
 
 const DAY_MS = 86_400_000;
 const DAYS = ['2026-11-17', '2026-11-18'] as const;
@@ -27,37 +27,25 @@ function scaled(text: string, scale: number): bigint {
 const divRound = (a: bigint, b: bigint) => (2n * a + b) / (2n * b);
 
 describe('unit costs against the simulator', () => {
-  let sim: Simulator;
-  let tmp: TempDir;
-  let configPath: string;
-  let sdxl: { id: string; name: string };
-  /** sdxl's completed counter at the first sync's sample (the simulator's initial now). */
-  let c0: number;
+  const synced = suiteFixture(() =>
+    simulatedAccount('gpuledger-unit-cost-', async ({ sim, tmp }) => {
+      const config = smallSyncConfig(sim);
+      const configPath = writeConfig(tmp.dir, config);
+      const store = await openTestStore(tmp.db);
+      try {
+        await syncOnce(store, config, { sources: ['inventory', 'serverless', 'pods', 'health'] });
+      } finally {
+        await store.close();
+      }
+      const e = sim.account.endpoints.find((x) => x.name === 'sdxl-image-api')!;
+      /** sdxl's completed counter at the first sync's sample (the simulator's initial now): c0. */
+      return { configPath, sdxl: { id: e.id, name: e.name }, c0: sim.queueCounts(e.id).completed };
+    }),
+  );
 
-  beforeAll(async () => {
-    sim = await fastSimulator();
-    tmp = tempDir('gpuledger-unit-cost-');
-    const config = smallSyncConfig(sim);
-    configPath = writeConfig(tmp.dir, config);
-    const store = await openTestStore(tmp.db);
-    try {
-      await syncOnce(store, config, { sources: ['inventory', 'serverless', 'pods', 'health'] });
-    } finally {
-      await store.close();
-    }
-    const e = sim.account.endpoints.find((x) => x.name === 'sdxl-image-api')!;
-    sdxl = { id: e.id, name: e.name };
-    c0 = sim.queueCounts(e.id).completed;
-  }, 120_000);
-
-  afterAll(async () => {
-    await sim?.close();
-    tmp?.cleanup();
-  });
-
-  const cli = (...args: string[]) => gpuledger(['--config', configPath, '--db', tmp.db, ...args]);
+  const cli = (...args: string[]) => gpuledger(['--config', synced.configPath, '--db', synced.tmp.db, ...args]);
   const read = async <T,>(sql: string, params?: Record<string, string>): Promise<T[]> => {
-    const store: Store = await openStore({ path: tmp.db, readOnly: true });
+    const store: Store = await openStore({ path: synced.tmp.db, readOnly: true });
     try {
       return (await store.all(sql, params)) as T[];
     } finally {
@@ -66,8 +54,8 @@ describe('unit costs against the simulator', () => {
   };
 
   it('gives unit_cost = the endpoint\'s billed cost that day ÷ the imported images, exactly (DECIMAL(38,9), half up)', async () => {
-    const csv = join(tmp.dir, 'images.csv');
-    writeFileSync(csv, ['date,metric,value,scope', ...DAYS.map((d) => `${d},images,${IMAGES[d]},endpoint:${sdxl.name}`)].join('\n') + '\n');
+    const csv = join(synced.tmp.dir, 'images.csv');
+    writeFileSync(csv, ['date,metric,value,scope', ...DAYS.map((d) => `${d},images,${IMAGES[d]},endpoint:${synced.sdxl.name}`)].join('\n') + '\n');
     const r = await cli('metrics', 'import', csv);
     expect(r.stderr).toContain('imported 2 value(s)');
     expect(r.code).toBe(0);
@@ -75,7 +63,7 @@ describe('unit costs against the simulator', () => {
     const rows = await read<{ day: string; cost: string; quantity: string; unit_cost: string; estimated: boolean }>(
       `select day::varchar as day, cost::varchar as cost, quantity::varchar as quantity, unit_cost::varchar as unit_cost, estimated
        from rpt_unit_cost where metric = 'images' and scope = $scope order by day`,
-      { scope: `endpoint:${sdxl.name}` },
+      { scope: `endpoint:${synced.sdxl.name}` },
     );
     expect(rows.map((x) => x.day)).toEqual([...DAYS]);
     let weekCost = 0n;
@@ -83,7 +71,7 @@ describe('unit costs against the simulator', () => {
     for (const row of rows) {
       const day = row.day as (typeof DAYS)[number];
       const start = new Date(`${day}T00:00:00Z`);
-      const billed = sim.ledger.sum({ source: 'serverless', start, end: new Date(start.getTime() + DAY_MS), resourceId: sdxl.id }).totalAmount;
+      const billed = synced.sim.ledger.sum({ source: 'serverless', start, end: new Date(start.getTime() + DAY_MS), resourceId: synced.sdxl.id }).totalAmount;
       expect(billed).toBeGreaterThan(0n);
       expect(decimalStringToMicros(row.cost)).toBe(billed);
       // micro-dollars × 1000 = nano-dollars; ÷ images, half up at the ninth decimal
@@ -94,21 +82,21 @@ describe('unit costs against the simulator', () => {
     }
     const [week] = await read<{ unit_cost: string }>(
       `select unit_cost::varchar as unit_cost from rpt_unit_cost_7d where metric = 'images' and scope = $scope and day = date '2026-11-18'`,
-      { scope: `endpoint:${sdxl.name}` },
+      { scope: `endpoint:${synced.sdxl.name}` },
     );
     expect(scaled(week!.unit_cost, 9)).toBe(divRound(weekCost * 1000n, weekImages));
   });
 
   it('replaces a re-imported (date, metric, scope) and refuses a malformed file whole with exit 2 naming its line', async () => {
-    const again = join(tmp.dir, 'again.csv');
-    writeFileSync(again, `date,metric,value,scope\n${DAYS[0]},images,2000,endpoint:${sdxl.name}\n`);
+    const again = join(synced.tmp.dir, 'again.csv');
+    writeFileSync(again, `date,metric,value,scope\n${DAYS[0]},images,2000,endpoint:${synced.sdxl.name}\n`);
     expect((await cli('metrics', 'import', again)).code).toBe(0);
-    const bad = join(tmp.dir, 'bad.csv');
-    writeFileSync(bad, `date,metric,value,scope\n${DAYS[0]},images,5,endpoint:${sdxl.name}\n${DAYS[1]},images,-4,\n`);
+    const bad = join(synced.tmp.dir, 'bad.csv');
+    writeFileSync(bad, `date,metric,value,scope\n${DAYS[0]},images,5,endpoint:${synced.sdxl.name}\n${DAYS[1]},images,-4,\n`);
     const r = await cli('metrics', 'import', bad);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(`gpuledger: ${bad} line 3, field value: negative value '-4'; a metric value is ≥ 0`);
-    const unknownKind = join(tmp.dir, 'kind.csv');
+    const unknownKind = join(synced.tmp.dir, 'kind.csv');
     writeFileSync(unknownKind, `date,metric,value,scope\n${DAYS[0]},images,5,team:imaging\n`);
     const k = await cli('metrics', 'import', unknownKind);
     expect(k.code).toBe(2);
@@ -122,7 +110,7 @@ describe('unit costs against the simulator', () => {
   });
 
   it('refuses metrics of an account the database has no cost of, naming the accounts it has', async () => {
-    const other = join(tmp.dir, 'other.csv');
+    const other = join(synced.tmp.dir, 'other.csv');
     writeFileSync(other, `date,metric,value,scope\n${DAYS[0]},images,5,\n`);
     const r = await cli('metrics', 'import', other, '--account', 'nosuch');
     expect(r.code).toBe(2);
@@ -133,10 +121,10 @@ describe('unit costs against the simulator', () => {
   });
 
   it('derives jobs from /health samples across a counter reset, split over the days each interval spans', async () => {
-    const config = smallSyncConfig(sim);
+    const config = smallSyncConfig(synced.sim);
     const sample = async (at: string) => {
-      sim.setNow(at);
-      const store = await openTestStore(tmp.db);
+      synced.sim.setNow(at);
+      const store = await openTestStore(synced.tmp.db);
       try {
         const result = await syncOnce(store, config, { sources: ['health'] });
         expect(result.warnings).toEqual([]);
@@ -145,18 +133,18 @@ describe('unit costs against the simulator', () => {
       }
     };
     await sample('2026-11-20T20:00:00Z');
-    const c1 = sim.queueCounts(sdxl.id).completed;
+    const c1 = synced.sim.queueCounts(synced.sdxl.id).completed;
     await sample('2026-11-21T02:00:00Z'); // 4 h on the 20th, 2 h on the 21st
-    const c2 = sim.queueCounts(sdxl.id).completed;
-    sim.resetQueueCounters(sdxl.id);
+    const c2 = synced.sim.queueCounts(synced.sdxl.id).completed;
+    synced.sim.resetQueueCounters(synced.sdxl.id);
     await sample('2026-11-21T05:00:00Z');
-    const c3 = sim.queueCounts(sdxl.id).completed;
+    const c3 = synced.sim.queueCounts(synced.sdxl.id).completed;
     expect(c2).toBeGreaterThan(c1);
     expect(c3).toBeGreaterThan(c2);
 
     const samples = await read<{ completed: string }>(
       `select completed::varchar as completed from raw_queue_health where endpoint_id = $id order by sampled_at`,
-      { id: sdxl.id },
+      { id: synced.sdxl.id },
     );
     // the last sample counts from the reset: lower than the one before it
     expect(Number(samples.at(-1)!.completed)).toBe(c3 - c2);
@@ -164,18 +152,18 @@ describe('unit costs against the simulator', () => {
     const jobs = await read<{ day: string; value: string; estimated: boolean }>(
       `select day::varchar as day, value::varchar as value, estimated from metrics_daily
        where metric = 'jobs_completed' and scope = $scope and day >= date '2026-11-20' order by day`,
-      { scope: `endpoint:${sdxl.name}` },
+      { scope: `endpoint:${synced.sdxl.name}` },
     );
     const first = BigInt(c2 - c1);
     const onThe20th = (first * 4n) / 6n;
     expect(jobs).toEqual([
       // the first sync sampled at 12:34:56 on the 20th: that interval lies wholly on the 20th
-      { day: '2026-11-20', value: `${BigInt(c1 - c0) + onThe20th}.000000`, estimated: true },
+      { day: '2026-11-20', value: `${BigInt(c1 - synced.c0) + onThe20th}.000000`, estimated: true },
       { day: '2026-11-21', value: `${first - onThe20th + BigInt(c3 - c2)}.000000`, estimated: true },
     ]);
     const [unit] = await read<{ unit_cost: string | null; estimated: boolean }>(
       `select unit_cost::varchar as unit_cost, estimated from rpt_unit_cost where metric = 'jobs_completed' and scope = $scope and day = date '2026-11-20'`,
-      { scope: `endpoint:${sdxl.name}` },
+      { scope: `endpoint:${synced.sdxl.name}` },
     );
     expect(unit!.estimated).toBe(true);
   });
@@ -186,11 +174,11 @@ describe('unit costs against the simulator', () => {
     for (let d = new Date('2026-10-29T00:00:00Z'); d <= new Date('2026-11-19T00:00:00Z'); d = new Date(d.getTime() + DAY_MS)) {
       days.push(d.toISOString().slice(0, 10));
     }
-    const csv = join(tmp.dir, 'requests.csv');
-    writeFileSync(csv, `date,metric,value,scope\n${days.map((d) => `${d},requests,${d === '2026-11-19' ? 100 : 1000},endpoint:${sdxl.name}`).join('\n')}\n`);
+    const csv = join(synced.tmp.dir, 'requests.csv');
+    writeFileSync(csv, `date,metric,value,scope\n${days.map((d) => `${d},requests,${d === '2026-11-19' ? 100 : 1000},endpoint:${synced.sdxl.name}`).join('\n')}\n`);
     expect((await cli('metrics', 'import', csv)).code).toBe(0);
     const r = await cli('alerts', '--dry-run');
-    const line = r.stdout.split('\n').find((l) => l.includes(`Unit cost: requests for endpoint:${sdxl.name}`));
+    const line = r.stdout.split('\n').find((l) => l.includes(`Unit cost: requests for endpoint:${synced.sdxl.name}`));
     expect(line, r.stdout + r.stderr).toBeDefined();
     expect(line).toMatch(/on 2026-11-19, \d+(\.\d+)?× its median – the volume fell/);
     // the steady metric of the same endpoint does not fire
@@ -200,7 +188,7 @@ describe('unit costs against the simulator', () => {
   it('estimates GPU-hours of pods that match the hours the meter ran them', async () => {
     const day = '2026-11-18';
     const from = Date.parse(`${day}T00:00:00Z`);
-    const pods = sim.account.pods.filter((p) => p.gpu && p.cluster === null && ['llm-inference-prod', 'jupyter-bob'].includes(p.names[0]!.name));
+    const pods = synced.sim.account.pods.filter((p) => p.gpu && p.cluster === null && ['llm-inference-prod', 'jupyter-bob'].includes(p.names[0]!.name));
     expect(pods).toHaveLength(2);
     for (const pod of pods) {
       const a = pod.activity;

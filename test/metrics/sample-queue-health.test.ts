@@ -3,13 +3,13 @@
 // another – at most QUEUE_HEALTH_CONCURRENCY requests are in flight at once, and the endpoints the deadline cut off
 // are named in the one warning line with its reason.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/index.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import { resolveAccounts } from '../../src/extract/accounts.ts';
 import { QUEUE_HEALTH_CONCURRENCY, sampleQueueHealth } from '../../src/metrics/sample-queue-health.ts';
 import { silentLogger } from '../../src/util/log.ts';
+import { closeServer, listenOnLoopback } from '../helpers/loopback.ts';
 
 const ENDPOINTS = 40;
 const ANSWER_MS = 1_000;
@@ -40,13 +40,9 @@ describe('queue health sampling', () => {
       });
       void req;
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    url = `http://127.0.0.1:${await listenOnLoopback(server)}`;
   });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => closeServer(server, () => server.closeAllConnections()));
 
   it('asks the endpoints side by side and stops at the overall deadline, naming the endpoints it cut off', async () => {
     const config = parseConfig({ apiUrl: url, queueApiUrl: url, accounts: [{ name: 'team', apiKeyEnv: 'QUEUE_TEST_KEY' }], sync: { sources: ['health'] } }, 'test');

@@ -1,39 +1,27 @@
 // The one declaration per billing source against what it must agree with: the migrated raw tables, the simulator's
 // routes (which serve the contract independently of these declarations), and the loader, which must refuse a record
 // that lacks a declared amount or a table that has an undeclared column instead of storing a silent $0.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BILLING_SOURCE_DEFS, BILLING_SOURCES } from '../../src/model/index.ts';
 import { loadBillingPage, type SpooledPage } from '../../src/extract/load-billing.ts';
 import { microsToNumber } from '../../src/util/decimal.ts';
-import type { Simulator } from '../../src/simulator/index.ts';
 import type { Store } from '../../src/store/database.ts';
-import { fastSimulator, KEY } from '../helpers/sync.ts';
+import { KEY } from '../helpers/sync.ts';
 import { openMigratedStore } from '../helpers/view-store.ts';
-import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+import { simulatedAccount } from '../helpers/simulated-account.ts';
+import { suiteFixture } from '../helpers/suite-fixture.ts';
 
 const defs = Object.values(BILLING_SOURCE_DEFS);
 
 describe('billing source declarations', () => {
-  let tmp: TempDir;
-  let store: Store;
-  let sim: Simulator;
-
-  beforeAll(async () => {
-    tmp = tempDir('gpuledger-sources-');
-    store = await openMigratedStore(tmp.db); // the worker's migrated template, copied
-    sim = await fastSimulator({ scale: 'small' });
-  });
-
-  afterAll(async () => {
-    await store?.close();
-    await sim?.close();
-    tmp?.cleanup();
-  });
+  // the store: the worker's migrated template, copied
+  const given = suiteFixture(() => simulatedAccount('gpuledger-sources-', async ({ tmp }) => ({ store: await openMigratedStore(tmp.db) }), { scale: 'small' }));
 
   it.each(defs.map((d) => [d.source, d] as const))('%s: the migrated raw table has exactly the declared columns', async (_source, def) => {
-    const rows = await store.all<{ column_name: string; data_type: string }>(
+    const rows = await given.store.all<{ column_name: string; data_type: string }>(
       `select column_name, data_type from information_schema.columns where table_name = $1 order by ordinal_position`,
       [def.table],
     );
@@ -44,7 +32,7 @@ describe('billing source declarations', () => {
   });
 
   it.each(defs.map((d) => [d.source, d] as const))('%s: the simulator serves the declared route with exactly the declared fields', async (_source, def) => {
-    const res = await fetch(`${sim.url}${def.path}?startTime=2026-10-21T00:00:00Z&endTime=2026-11-20T00:00:00Z&bucketSize=week`, {
+    const res = await fetch(`${given.sim.url}${def.path}?startTime=2026-10-21T00:00:00Z&endTime=2026-11-20T00:00:00Z&bucketSize=week`, {
       headers: { Authorization: `Bearer ${KEY}` },
     });
     expect(res.status).toBe(200);
@@ -55,7 +43,7 @@ describe('billing source declarations', () => {
     expect(Object.keys(body.metadata.totals).sort()).toEqual([...def.amountFields].sort());
     if (def.uniqueCountKey) expect(typeof body.metadata[def.uniqueCountKey]).toBe('number');
     for (const old of def.oldPaths) {
-      const legacy = await fetch(`${sim.url}${old}?startTime=2026-11-01T00:00:00Z&endTime=2026-11-02T00:00:00Z&bucketSize=day`, {
+      const legacy = await fetch(`${given.sim.url}${old}?startTime=2026-11-01T00:00:00Z&endTime=2026-11-02T00:00:00Z&bucketSize=day`, {
         headers: { Authorization: `Bearer ${KEY}` },
       });
       expect(`${old} ${legacy.status}`).toBe(`${old} 200`);
@@ -90,7 +78,7 @@ describe('billing source declarations', () => {
     const start = '2026-11-01T00:00:00Z';
     const end = '2026-11-02T00:00:00Z';
     const record = { startTime: start, endTime: end, podId: 'pod-1', ...Object.fromEntries(Object.entries(amounts).map(([f, m]) => [f, microsToNumber(m)])) };
-    const file = join(tmp.dir, `page-${++pages}.json`);
+    const file = join(given.tmp.dir, `page-${++pages}.json`);
     writeFileSync(file, JSON.stringify([record]));
     return {
       route: 'pods',
@@ -119,12 +107,12 @@ describe('billing source declarations', () => {
 
   it('refuses a record that lacks a declared amount, naming the field, and stores nothing', async () => {
     const missing = page({ totalAmount: 3_000_000n, gpuAmount: 2_000_000n, cpuAmount: 1_000_000n });
-    await expect(loadBillingPage(context(store), missing, defs)).rejects.toThrow(/records\[0\]\.diskAmount: missing/);
-    expect((await store.one<{ n: string }>(`select count(*)::varchar n from raw_billing_pods`))?.n).toBe('0');
+    await expect(loadBillingPage(context(given.store), missing, defs)).rejects.toThrow(/records\[0\]\.diskAmount: missing/);
+    expect((await given.store.one<{ n: string }>(`select count(*)::varchar n from raw_billing_pods`))?.n).toBe('0');
     // the complete record loads
     const whole = page({ totalAmount: 3_000_000n, gpuAmount: 2_000_000n, cpuAmount: 1_000_000n, diskAmount: 0n });
-    await loadBillingPage(context(store), whole, defs);
-    expect((await store.one<{ t: string }>(`select sum(total_amount)::varchar t from raw_billing_pods`))?.t).toBe('3.000000');
+    await loadBillingPage(context(given.store), whole, defs);
+    expect((await given.store.one<{ t: string }>(`select sum(total_amount)::varchar t from raw_billing_pods`))?.t).toBe('3.000000');
   });
 
   it('refuses to load into a raw table with a column the declaration does not know, naming it', async () => {

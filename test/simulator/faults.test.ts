@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { parseFaultSpec, startSimulator, type Simulator } from '../../src/simulator/index.ts';
 import { UsageError } from '../../src/util/errors.ts';
-import { NOW, UNLIMITED } from '../helpers/simulator-http.ts';
+import { KEY, NOW, UNLIMITED, withSimulator } from '../helpers/simulator-http.ts';
 
 interface RawResult {
   status?: number;
@@ -15,7 +15,7 @@ interface RawResult {
   ms: number;
 }
 
-function rawGet(sim: Simulator, path: string, key: string | null = 'sim-demo-key'): Promise<RawResult> {
+function rawGet(sim: Simulator, path: string, key: string | null = KEY): Promise<RawResult> {
   const started = performance.now();
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -31,14 +31,7 @@ function rawGet(sim: Simulator, path: string, key: string | null = 'sim-demo-key
   });
 }
 
-async function withFaults(faults: string, fn: (sim: Simulator) => Promise<void>) {
-  const sim = await startSimulator({ now: NOW, faults, quotas: UNLIMITED });
-  try {
-    await fn(sim);
-  } finally {
-    await sim.close();
-  }
-}
+const withFaults = (faults: string, fn: (sim: Simulator) => Promise<void>) => withSimulator({ faults, quotas: UNLIMITED }, fn);
 
 describe('faults', () => {
   it('5xx answers 503 or 500 as problem+json with RateLimit headers', async () => {

@@ -2,8 +2,7 @@
 // authenticated v2 answer, 429 with Retry-After for the refusing window, refused requests not consuming quota.
 import { parseList } from 'structured-headers';
 import { describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/simulator/index.ts';
-import { get, graphql, NOW } from '../helpers/simulator-http.ts';
+import { get, graphql, withSimulator } from '../helpers/simulator-http.ts';
 
 type Windows = Record<string, Record<string, number>>;
 
@@ -20,18 +19,10 @@ async function awayFromMinuteEnd(): Promise<void> {
   if (left < 5_000) await new Promise((r) => setTimeout(r, left + 50));
 }
 
-async function withSimulator(quotas: { minute?: number; hour?: number }, fn: (sim: Simulator) => Promise<void>) {
-  const sim = await startSimulator({ now: NOW, quotas });
-  try {
-    await fn(sim);
-  } finally {
-    await sim.close();
-  }
-}
 
 describe('rate limits', () => {
   it('announces quota and remaining requests as structured fields', async () => {
-    await withSimulator({}, async (sim) => {
+    await withSimulator({ quotas: {} }, async (sim) => {
       await awayFromMinuteEnd();
       const a = await get(sim, '/v2/billing/pods?lastN=1');
       const policy = parseWindows(a.headers.get('ratelimit-policy'));
@@ -48,7 +39,7 @@ describe('rate limits', () => {
   });
 
   it('refuses request N+1 of a minute with 429, Retry-After within the window, without consuming quota', async () => {
-    await withSimulator({ minute: 3 }, async (sim) => {
+    await withSimulator({ quotas: { minute: 3 } }, async (sim) => {
       await awayFromMinuteEnd();
       const remaining: number[] = [];
       for (let i = 0; i < 3; i++) {
@@ -75,7 +66,7 @@ describe('rate limits', () => {
   });
 
   it('names the hour window when the hour quota refuses', async () => {
-    await withSimulator({ hour: 2 }, async (sim) => {
+    await withSimulator({ quotas: { hour: 2 } }, async (sim) => {
       await get(sim, '/v2/pods');
       await get(sim, '/v2/pods');
       const refused = await get(sim, '/v2/pods');
@@ -86,7 +77,7 @@ describe('rate limits', () => {
   });
 
   it('counts keys separately and leaves GraphQL out', async () => {
-    await withSimulator({ minute: 2 }, async (sim) => {
+    await withSimulator({ quotas: { minute: 2 } }, async (sim) => {
       await awayFromMinuteEnd();
       await get(sim, '/v2/pods');
       await graphql(sim, '{ myself { endpoints { id } } }');

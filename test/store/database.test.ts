@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/database.ts';
+import { openStore, withStore } from '../../src/store/database.ts';
 import { lockPathFor } from '../../src/store/lock.ts';
 import { listMigrations } from '../../src/store/migrate.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
@@ -18,8 +18,7 @@ const migratedDb = async () => {
 
 describe('store', () => {
   it('creates the schema, records its version and serves the public billing views', async () => {
-    const store = await openStore({ path: tmpDb() });
-    try {
+    await withStore({ path: tmpDb() }, async (store) => {
       const v = await store.one<{ v: number }>('select max(version) as v from _meta_schema_version');
       expect(v?.v).toBe(listMigrations().at(-1)!.version);
       const views = await store.all<{ name: string }>(
@@ -35,24 +34,18 @@ describe('store', () => {
       ]);
       const tz = await store.one<{ tz: string }>("select current_setting('TimeZone') as tz");
       expect(tz?.tz).toBe('UTC');
-    } finally {
-      await store.close();
-    }
+    });
   });
 
   it('reads DECIMAL sums back exactly as strings', async () => {
-    const store = await openStore({ path: await migratedDb() });
-    try {
+    await withStore({ path: await migratedDb() }, async (store) => {
       const r = await store.one<{ s: string }>('select sum(0.1::decimal(18,6)) as s from range(1000)');
       expect(r?.s).toBe('100.000000');
-    } finally {
-      await store.close();
-    }
+    });
   });
 
   it('rolls a failed transaction back completely', async () => {
-    const store = await openStore({ path: await migratedDb() });
-    try {
+    await withStore({ path: await migratedDb() }, async (store) => {
       await expect(
         store.transaction(async () => {
           await store.run(
@@ -62,21 +55,16 @@ describe('store', () => {
         }),
       ).rejects.toThrow('boom');
       expect((await store.one<{ n: string }>('select count(*) as n from raw_billing_endpoints'))?.n).toBe('0');
-    } finally {
-      await store.close();
-    }
+    });
   });
 
   it('reopens an existing file without re-running migrations', async () => {
     const path = tmpDb();
     await (await openStore({ path })).close();
-    const store = await openStore({ path });
-    try {
+    await withStore({ path }, async (store) => {
       const n = await store.one<{ n: string }>('select count(*) as n from _meta_schema_version');
       expect(Number(n?.n)).toBe(listMigrations().length);
-    } finally {
-      await store.close();
-    }
+    });
   });
 
   it('refuses a second writer with who holds the file, and takes over a stale lock', async () => {

@@ -97,6 +97,16 @@ async function differences(s: Store, table: string): Promise<number> {
   return one + other;
 }
 
+/** Each table holds exactly what a full recompute from the views gives (the recompute shadows them in temp). */
+async function expectEqualToRecompute(s: Store): Promise<void> {
+  await shadowMaterialized(s);
+  try {
+    for (const table of TABLES) expect(await differences(s, table), table).toBe(0);
+  } finally {
+    await dropShadowedMaterialized(s);
+  }
+}
+
 describe('refreshing the materialised tables after a one-day change', () => {
   it.each([60, 730])('rewrites only the changed day’s rows on a %i-day history, and the tables equal a full recompute', async (historyDays) => {
     store = await longHistory(historyDays);
@@ -138,12 +148,7 @@ describe('refreshing the materialised tables after a one-day change', () => {
       { d: CHANGED },
     );
     expect(sums!.fct).toBe(sums!.raw);
-    await shadowMaterialized(store);
-    try {
-      for (const table of TABLES) expect(await differences(store, table), table).toBe(0);
-    } finally {
-      await dropShadowedMaterialized(store);
-    }
+    await expectEqualToRecompute(store);
 
     // nothing changed since: nothing is written
     expect(await refreshMaterialized(store)).toMatchObject({ kind: 'none', rows: 0, removed: 0 });
@@ -167,12 +172,7 @@ describe('refreshing the materialised tables after a one-day change', () => {
     expect(await store.all(`select distinct resource_name from fct_cost_daily where account = 'acme' and resource_id = 'pod-5' and day >= '2026-10-25'`)).toEqual([{ resource_name: 'svc-renamed' }]);
     expect(await store.all(`select distinct resource_name from fct_cost_daily where account = 'acme' and resource_id = 'pod-5' and day < '2026-10-25'`)).toEqual([{ resource_name: 'svc-2' }]);
     expect(await store.all(`select distinct resource_name from fct_cost_daily where account = 'other' and resource_id = 'pod-5'`)).toEqual([{ resource_name: 'svc-2' }]);
-    await shadowMaterialized(store);
-    try {
-      for (const table of TABLES) expect(await differences(store, table), table).toBe(0);
-    } finally {
-      await dropShadowedMaterialized(store);
-    }
+    await expectEqualToRecompute(store);
   });
 
   it('follows a pod first seen in the inventory (its whole history named) and a restated day in one refresh, rewriting only their rows (once where they meet)', async () => {
@@ -195,12 +195,7 @@ describe('refreshing the materialised tables after a one-day change', () => {
     expect(summary.removed).toBe(expected);
     expect(summary.days).toBe(60);
     expect(await store.all(`select distinct resource_name from fct_cost_daily where account = 'acme' and resource_id = 'pod-7'`)).toEqual([{ resource_name: 'svc-late' }]);
-    await shadowMaterialized(store);
-    try {
-      for (const table of TABLES) expect(await differences(store, table), table).toBe(0);
-    } finally {
-      await dropShadowedMaterialized(store);
-    }
+    await expectEqualToRecompute(store);
   });
 
   it('leaves fct_cost_allocated empty without evaluating it while no category is defined, and follows categories added and removed later', async () => {
@@ -218,12 +213,7 @@ describe('refreshing the materialised tables after a one-day change', () => {
     const costRows = Number((await store.one<{ n: string }>('select count(*)::varchar n from fct_cost_daily'))!.n);
     expect(added.written.fct_cost_allocated).toBe(costRows);
     expect(await store.all(`select distinct category, value from fct_cost_allocated`)).toEqual([{ category: 'team', value: 'unassigned' }]);
-    await shadowMaterialized(store);
-    try {
-      for (const table of TABLES) expect(await differences(store, table), table).toBe(0);
-    } finally {
-      await dropShadowedMaterialized(store);
-    }
+    await expectEqualToRecompute(store);
 
     // and removed again: the table follows, empty
     await store.run('delete from _meta_allocation_categories');

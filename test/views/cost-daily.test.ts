@@ -1,13 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/database.ts';
-import { addInventory, billPods, viewStore } from '../helpers/view-store.ts';
+import { describe, expect, it } from 'vitest';
+import { addInventory, billPods, viewStoreEachTest } from '../helpers/view-store.ts';
 
 describe('cost_daily', () => {
-  let store: Store;
-  beforeEach(async () => {
-    store = await viewStore();
-  });
-  afterEach(async () => store.close());
+  const store = viewStoreEachTest();
 
   it('takes day buckets where extracted and rolls hours up elsewhere, never counting a day twice', async () => {
     await addInventory(store, [{ kind: 'pod', id: 'p1', doc: { name: 'svc', status: 'RUNNING' } }]);

@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/database.ts';
-import { addInventory, billClusters, billPods, billPublicEndpoints, billServerless, billVolumes, viewStore } from '../helpers/view-store.ts';
+import { addInventory, billClusters, billPods, billPublicEndpoints, billServerless, billVolumes, viewStoreEachTest } from '../helpers/view-store.ts';
 
 const RENAMED_AT = '2026-10-10T12:00:00Z';
 
@@ -53,12 +53,7 @@ async function givenAccount(store: Store): Promise<void> {
 }
 
 describe('cost', () => {
-  let store: Store;
-  beforeEach(async () => {
-    store = await viewStore();
-    await givenAccount(store);
-  });
-  afterEach(async () => store.close());
+  const store = viewStoreEachTest(givenAccount);
 
   const rowsFor = (resource: string) =>
     store.all(

@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/database.ts';
-import { billAggregate, billClusters, billPods, billPublicEndpoints, billServerless, billVolumes, setWatermark, viewStore } from '../helpers/view-store.ts';
+import { billAggregate, billClusters, billPods, billPublicEndpoints, billServerless, billVolumes, setWatermark, viewStoreEachTest } from '../helpers/view-store.ts';
 
 const DAY1 = '2026-10-01T00:00:00Z';
 const DAY2 = '2026-10-02T00:00:00Z';
@@ -23,12 +23,7 @@ async function givenConsistentRoutes(store: Store): Promise<void> {
 }
 
 describe('rpt_reconciliation', () => {
-  let store: Store;
-  beforeEach(async () => {
-    store = await viewStore();
-    await givenConsistentRoutes(store);
-  });
-  afterEach(async () => store.close());
+  const store = viewStoreEachTest(givenConsistentRoutes);
 
   it('shows zero difference for every bucket and family when the routes agree', async () => {
     const rows = await store.all(`select bucket_start::varchar as bucket_start, family, aggregate_amount, family_amount, difference from rpt_reconciliation order by 1, 2`);

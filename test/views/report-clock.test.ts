@@ -1,13 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/database.ts';
-import { setWatermark, viewStore } from '../helpers/view-store.ts';
+import { describe, expect, it } from 'vitest';
+import { setWatermark, viewStoreEachTest } from '../helpers/view-store.ts';
 
 describe('report_clock', () => {
-  let store: Store;
-  beforeEach(async () => {
-    store = await viewStore();
-  });
-  afterEach(async () => store.close());
+  const store = viewStoreEachTest();
 
   const clock = () =>
     store.one(

@@ -1,19 +1,14 @@
 // fct_scope_cost_daily (issue 28 §3): the cost per account, day and built-in scope that unit costs divide, grouped once
 // per writing session instead of on every read – equal to int_builtin_scope_cost_daily after the first refresh and
 // after a later write that changes one day, a Serverless row counted once under its endpoint.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/database.ts';
-import { billPods, billServerless, viewStore } from '../helpers/view-store.ts';
+import { describe, expect, it } from 'vitest';
+import { billPods, billServerless, viewStoreEachTest } from '../helpers/view-store.ts';
 
 const TABLE = `select account, day::varchar as day, scope, cost::varchar as cost from fct_scope_cost_daily order by all`;
 const VIEW = `select account, day::varchar as day, scope, cost::varchar as cost from int_builtin_scope_cost_daily order by all`;
 
 describe('fct_scope_cost_daily', () => {
-  let store: Store;
-  beforeEach(async () => {
-    store = await viewStore();
-  });
-  afterEach(async () => store.close());
+  const store = viewStoreEachTest();
 
   it('holds each day\'s cost per account, family and endpoint, and follows a later write of one day', async () => {
     await billPods(store, [

@@ -59,19 +59,24 @@ export function firstEndingAfter(a: Activity, t: number): number {
 
 const minuteOf = (t: number): number => floorTo(t, MINUTE);
 
-/** Always on, with an occasional maintenance stop of a few hours to two days. */
-export function serviceActivity(rng: Rng, from: number, to: number): Activity {
+/** A run, then a stop, in turn from `from` to `to`, each as long as its draw says (ms); every change on a minute. */
+function alternatingActivity(from: number, to: number, runFor: () => number, stopFor: () => number): Activity {
   const b = createActivityBuilder(from, to);
   let t = from;
   while (t < to) {
-    const run = rng.between(10, 90) * DAY;
+    const run = runFor();
     b.add(t, t + run, RUNNING);
     t = minuteOf(t + run);
-    const stop = rng.between(3 * HOUR, 2 * DAY);
+    const stop = stopFor();
     b.add(t, t + stop, STOPPED);
     t = minuteOf(t + stop);
   }
   return b.build();
+}
+
+/** Always on, with an occasional maintenance stop of a few hours to two days. */
+export function serviceActivity(rng: Rng, from: number, to: number): Activity {
+  return alternatingActivity(from, to, () => rng.between(10, 90) * DAY, () => rng.between(3 * HOUR, 2 * DAY));
 }
 
 /** Business hours on weekdays (UTC, with a jitter per day); EXITED at night, at weekends and on skipped days. */
@@ -97,17 +102,7 @@ export function devActivity(salt: number, from: number, to: number): Activity {
 
 /** Interactive sessions: runs of hours to days separated by EXITED stretches. */
 export function sessionsActivity(rng: Rng, from: number, to: number): Activity {
-  const b = createActivityBuilder(from, to);
-  let t = from;
-  while (t < to) {
-    const run = rng.between(2 * HOUR, 3 * DAY);
-    b.add(t, t + run, RUNNING);
-    t = minuteOf(t + run);
-    const stop = rng.between(6 * HOUR, 10 * DAY);
-    b.add(t, t + stop, STOPPED);
-    t = minuteOf(t + stop);
-  }
-  return b.build();
+  return alternatingActivity(from, to, () => rng.between(2 * HOUR, 3 * DAY), () => rng.between(6 * HOUR, 10 * DAY));
 }
 
 /** Running from start to end without a break. */

@@ -34,6 +34,23 @@ const FLASHBOOT_FEE_SHARE = 0.02;
 const hourBounds = (from: number, to: number) => ({ from: Math.floor(from / HOUR) * HOUR, to: Math.ceil(to / HOUR) * HOUR });
 const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
 
+/** A meter active over one span [start, end): `accrue` gets the part of the hour the span covers (0 < f ≤ 1). */
+function spanMeter(
+  meter: Pick<Meter, 'source' | 'id' | 'restated' | 'salt'>,
+  start: number,
+  end: number,
+  accrue: (f: number, hourStart: number, out: Float64Array) => void,
+): Meter {
+  return {
+    ...meter,
+    ...hourBounds(start, end),
+    accrue(h, cutoff, out) {
+      const f = overlap(start, end, h, cutoff) / HOUR;
+      if (f > 0) accrue(f, h, out);
+    },
+  };
+}
+
 /** Network volume $/GB/month: STANDARD $0.07 under 1 TB and $0.05 above (§6); HIGH_PERFORMANCE twice that (assumed). */
 export function volumeMonthlyRate(v: Pick<SimVolume, 'size' | 'type'>): number {
   const standard = v.size > 1000 ? 0.05 : 0.07;
@@ -101,26 +118,17 @@ function endpointMeter(e: SimEndpoint, restated: boolean, salt: number, account:
   const overhead = Math.min(0.5, e.idleTimeout / 300); // idle workers bill until the idle timeout (§6)
   const spikeFrom = e.spike ? e.spike.day.getTime() : -1;
   const spikeTo = spikeFrom + DAY;
-  return {
-    source: 'serverless',
-    id: e.id,
-    ...hourBounds(created, gone),
-    restated,
-    salt,
-    accrue(h, cutoff, out) {
-      const f = overlap(created, gone, h, cutoff) / HOUR;
-      if (f === 0) return;
-      let demand = e.traffic.peakWorkers * usageFactor(e.traffic, salt, h, historyStart);
-      if (h >= spikeFrom && h < spikeTo) demand *= e.spike!.factor;
-      if (demand < e.traffic.idleThreshold) demand = 0; // scaled to zero: no requests this hour
-      // workers.min > 0 keeps that many workers billed around the clock (§6)
-      const workers = Math.max(e.workersMin, Math.min(e.workersMax, demand * (1 + overhead)));
-      out[0]! += f * workers * gpu;
-      out[1]! += f * workers * cpu;
-      out[2]! += f * workers * disk;
-      out[3]! += f * workers * (gpu + cpu) * fee;
-    },
-  };
+  return spanMeter({ source: 'serverless', id: e.id, restated, salt }, created, gone, (f, h, out) => {
+    let demand = e.traffic.peakWorkers * usageFactor(e.traffic, salt, h, historyStart);
+    if (h >= spikeFrom && h < spikeTo) demand *= e.spike!.factor;
+    if (demand < e.traffic.idleThreshold) demand = 0; // scaled to zero: no requests this hour
+    // workers.min > 0 keeps that many workers billed around the clock (§6)
+    const workers = Math.max(e.workersMin, Math.min(e.workersMax, demand * (1 + overhead)));
+    out[0]! += f * workers * gpu;
+    out[1]! += f * workers * cpu;
+    out[2]! += f * workers * disk;
+    out[3]! += f * workers * (gpu + cpu) * fee;
+  });
 }
 
 function volumeMeter(v: SimVolume, salt: number, horizonEnd: number): Meter {
@@ -128,16 +136,9 @@ function volumeMeter(v: SimVolume, salt: number, horizonEnd: number): Meter {
   const gone = Math.min(horizonEnd, v.deletedAt?.getTime() ?? Infinity);
   const rate = (v.size * volumeMonthlyRate(v) * MICROS) / HOURS_PER_MONTH;
   const slot = v.type === 'STANDARD' ? 0 : 1;
-  return {
-    source: 'network-volumes',
-    id: v.id,
-    ...hourBounds(created, gone),
-    restated: false,
-    salt,
-    accrue(h, cutoff, out) {
-      out[slot]! += (overlap(created, gone, h, cutoff) / HOUR) * rate;
-    },
-  };
+  return spanMeter({ source: 'network-volumes', id: v.id, restated: false, salt }, created, gone, (f, _h, out) => {
+    out[slot]! += f * rate;
+  });
 }
 
 function clusterMeter(c: SimCluster, restated: boolean, salt: number, horizonEnd: number): Meter {
@@ -147,19 +148,11 @@ function clusterMeter(c: SimCluster, restated: boolean, salt: number, horizonEnd
   const gpu = gpus * Math.round((catalogGpu(c.gpuTypeId).price.secure ?? 0) * MICROS);
   const disk = c.podCount * c.diskPerPod * DISK_RUNNING;
   const networking = gpus * CLUSTER_NETWORKING_PER_GPU;
-  return {
-    source: 'clusters',
-    id: c.id,
-    ...hourBounds(created, gone),
-    restated,
-    salt,
-    accrue(h, cutoff, out) {
-      const f = overlap(created, gone, h, cutoff) / HOUR;
-      out[0]! += f * gpu;
-      out[1]! += f * disk;
-      out[2]! += f * networking;
-    },
-  };
+  return spanMeter({ source: 'clusters', id: c.id, restated, salt }, created, gone, (f, _h, out) => {
+    out[0]! += f * gpu;
+    out[1]! += f * disk;
+    out[2]! += f * networking;
+  });
 }
 
 function publicEndpointMeter(p: PublicEndpointUsage, salt: number, account: SyntheticAccount): Meter {
@@ -168,16 +161,9 @@ function publicEndpointMeter(p: PublicEndpointUsage, salt: number, account: Synt
   const historyStart = account.historyStart.getTime();
   const rhythm: Rhythm = { peakHour: 16, weekendFactor: 0.5, growthPerYear: 0.8 };
   const peak = p.peakUsdPerHour * MICROS;
-  return {
-    source: 'endpoints',
-    id: null,
-    ...hourBounds(started, horizon),
-    restated: false,
-    salt,
-    accrue(h, cutoff, out) {
-      out[0]! += (overlap(started, horizon, h, cutoff) / HOUR) * peak * usageFactor(rhythm, salt, h, historyStart);
-    },
-  };
+  return spanMeter({ source: 'endpoints', id: null, restated: false, salt }, started, horizon, (f, h, out) => {
+    out[0]! += f * peak * usageFactor(rhythm, salt, h, historyStart);
+  });
 }
 
 /** Every meter of the account. Cluster member pods have none of their own: the cluster meter bills them. */
