@@ -13,13 +13,9 @@ timeline as (
     select * from int_resource_timeline
 ),
 
-prices as (
-    select * from int_gpu_list_prices
-),
-
 per_resource_day as (
     select
-        account, family, day, resource_id, resource_name, endpoint_name, gpu_type_id, gpu_type_name,
+        account, family, component, day, resource_id, resource_name, endpoint_name, gpu_type_id, gpu_type_name,
         sum(amount)::decimal(38,6) as billed_cost,
     from gpu_cost
     group by all
@@ -40,18 +36,13 @@ with_resource as (
         and make_timestamptz((c.day - date '1970-01-01')::bigint * 86400000000) < t.valid_to
 ),
 
+-- the list price per GPU-hour (int_list_priced_in)
 priced as (
     select
-        r.*,
-        p.list_unit_price,
-        (r.billed_cost * 1000000)::hugeint as cost_micros,
-        (p.list_unit_price::decimal(38,6) * 1000000)::hugeint as price_micros,
-    from with_resource as r
-    left join prices as p
-        on p.account = r.account
-        and p.family = r.family
-        and p.gpu_key = r.gpu_type_id
-        and p.cloud is not distinct from (case when r.family = 'pod' then coalesce(r.cloud, 'SECURE') end)
+        *,
+        (billed_cost * 1000000)::hugeint as cost_micros,
+        (list_unit_price::decimal(38,6) * 1000000)::hugeint as price_micros,
+    from int_list_priced_in(with_resource)
 ),
 
 -- cost ÷ price in integers (int_gpu_hours): exact, never a double
