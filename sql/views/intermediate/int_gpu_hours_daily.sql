@@ -9,31 +9,18 @@ with gpu_cost as (
     select * from cost_daily where component = 'gpu' and family in ('pod', 'cluster', 'serverless')
 ),
 
-timeline as (
-    select * from int_resource_timeline
-),
-
 per_resource_day as (
     select
-        account, family, component, day, resource_id, resource_name, endpoint_name, gpu_type_id, gpu_type_name,
+        account, family, component, day, resource_id,
         sum(amount)::decimal(38,6) as billed_cost,
+        make_timestamptz((day - date '1970-01-01')::bigint * 86400000000) as as_of,
     from gpu_cost
     group by all
 ),
 
--- GPU count and cloud as of the day's start, like cost_daily's names
+-- names, GPU count and cloud as of the day's start, as cost_daily names it (int_resource_at_in)
 with_resource as (
-    select
-        c.*,
-        t.gpu_count,
-        t.cloud,
-    from per_resource_day as c
-    left join timeline as t
-        on t.account = c.account
-        and t.family = c.family
-        and t.resource_id = c.resource_id
-        and make_timestamptz((c.day - date '1970-01-01')::bigint * 86400000000) >= t.valid_from
-        and make_timestamptz((c.day - date '1970-01-01')::bigint * 86400000000) < t.valid_to
+    select * from int_resource_at_in(per_resource_day)
 ),
 
 -- the list price per GPU-hour (int_list_priced_in)
