@@ -4,8 +4,11 @@
 -- their cloud's price (Secure when unknown), clusters and Serverless at their family's –, null for other components
 -- and for GPU types the catalog does not price. The price gpu_hours_daily and focus_cost divide by, said once.
 create or replace macro int_list_priced_in(amounts) as table
+-- the price is a GPU amount's: as a key column, so the join stays a hash join (a condition on `amounts` alone
+-- in a left join's ON makes DuckDB compare every pair of rows)
 with list_prices as (
-    select * from int_gpu_list_prices
+    select *, 'gpu' as component,
+    from int_gpu_list_prices
 )
 
 select
@@ -13,7 +16,7 @@ select
     p.list_unit_price,
 from query_table(amounts) as a
 left join list_prices as p
-    on a.component = 'gpu'
+    on p.component = a.component
     and p.account = a.account
     and p.family = a.family
     and p.gpu_key = a.gpu_type_id
