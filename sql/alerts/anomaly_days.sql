@@ -75,12 +75,7 @@ mads as (
 
 scored as (
     select
-        e.account,
-        e.dimension,
-        e.series_id,
-        e.series_name,
-        e.day,
-        e.amount,
+        e.*,
         round(m.median, 2)::decimal(18,2) as baseline_median,
         round(d.mad, 2)::decimal(18,2) as baseline_mad,
         m.baseline_days,

@@ -68,11 +68,11 @@ describe('the SQL layer rule', () => {
   it('makes the view applier refuse a report view that reads staging, naming the file and the reference', async () => {
     const sqlDir = join(tempDir('gpuledger-layers-').dir, 'sql');
     cpSync(SQL_DIR, sqlDir, { recursive: true });
-    const file = join(sqlDir, 'views/reports/rpt_spend_daily.sql');
+    const file = join(sqlDir, 'views/reports/rpt_by_category.sql');
     writeFileSync(file, readFileSync(file, 'utf8').replace(/^with /m, 'with pods as (\n    select * from stg_pods\n),\n\n'));
     store = await openStore({ path: join(tempDir('gpuledger-layers-db-').dir, 'v.duckdb'), applyViews: false });
     await expect(applyViews(store, sqlDir)).rejects.toThrow(
-      /^view reports\/rpt_spend_daily\.sql reads stg_pods \(a staging view\), but report views may read only intermediate views \(int_\*\), marts, .* – move the joins into an intermediate view/,
+      /^view reports\/rpt_by_category\.sql reads stg_pods \(a staging view\), but report views may read only intermediate views \(int_\*\), marts, .* – move the joins into an intermediate view/,
     );
   });
 });

@@ -37,9 +37,9 @@ describe('applying views in dependency order', () => {
   it('leaves the views as they were when one fails to bind: no view of the same apply stays', async () => {
     const sqlDir = sqlCopy();
     // parses (the layer check passes), fails only when DuckDB binds it – after the views it reads were created
-    edit(sqlDir, 'reports/rpt_spend_monthly.sql', (sql) => sql.replace(/select \* from final;\s*$/, 'select no_such_column from final;\n'));
+    edit(sqlDir, 'reports/rpt_by_category.sql', (sql) => sql.replace(/select \* from final;\s*$/, 'select no_such_column from final;\n'));
     const s = await openBare();
-    await expect(applyViews(s, sqlDir)).rejects.toThrow(/^view reports\/rpt_spend_monthly\.sql failed: Binder Error: .*no_such_column/);
+    await expect(applyViews(s, sqlDir)).rejects.toThrow(/^view reports\/rpt_by_category\.sql failed: Binder Error: .*no_such_column/);
     expect(await s.all(`select view_name from duckdb_views() where schema_name = 'main' and not internal`)).toEqual([]);
     expect(await s.all('select * from _meta_applied_views')).toEqual([]);
   });

@@ -31,24 +31,25 @@ rule_key_counts as (
 ),
 
 -- what each match key is tried on: resource, template, endpoint and gpuType match the id or the name
-candidates as (
+keyed as (
     select
         s.subject_id,
-        unnest([
-            {'match_key': 'account', 'candidate': s.account},
-            {'match_key': 'family', 'candidate': s.family},
-            {'match_key': 'component', 'candidate': s.component},
-            {'match_key': 'resource', 'candidate': s.resource_id},
-            {'match_key': 'resource', 'candidate': s.resource_name},
-            {'match_key': 'template', 'candidate': s.template_id},
-            {'match_key': 'template', 'candidate': s.template_name},
-            {'match_key': 'endpoint', 'candidate': s.endpoint_id},
-            {'match_key': 'endpoint', 'candidate': s.endpoint_name},
-            {'match_key': 'gpuType', 'candidate': s.gpu_type_id},
-            {'match_key': 'gpuType', 'candidate': s.gpu_type_name},
-            {'match_key': 'dataCenter', 'candidate': s.data_center_id},
-        ], recursive := true),
+        unnest(map_entries(map {
+            'account': [s.account],
+            'family': [s.family],
+            'component': [s.component],
+            'resource': [s.resource_id, s.resource_name],
+            'template': [s.template_id, s.template_name],
+            'endpoint': [s.endpoint_id, s.endpoint_name],
+            'gpuType': [s.gpu_type_id, s.gpu_type_name],
+            'dataCenter': [s.data_center_id],
+        }), recursive := true),
     from subjects as s
+),
+
+candidates as (
+    select subject_id, key as match_key, unnest(value) as candidate,
+    from keyed
 ),
 
 key_hits as (

@@ -4,9 +4,9 @@
 -- component at the one bucket size that counts for the day (int_cost_days), named as of the day's start (what
 -- fct_cost_daily holds; bucket_size is null). valid_from/valid_to: the stretch of int_resource_timeline that
 -- matched (null without inventory). subject_id: the cost subject – what allocation rules can match (account,
--- family, component, resource, template, endpoint, GPU type and data center, ids and names) – as one key. The as-of
--- join and the subject key are written once, here. A table macro so that a writer refreshing a few days reads only
--- their rows (int_cost_days_in); views call it with an unbounded range.
+-- family, component, resource, template, endpoint, GPU type and data center, ids and names) – as one key, written
+-- once, here (the as-of join is int_resource_at_in's). A table macro so that a writer refreshing a few days reads
+-- only their rows (int_cost_days_in); views call it with an unbounded range.
 create or replace macro int_cost_attributed_in(grain_of, range_from, range_to) as table
 with bucket_records as (
     select * from int_cost_records
@@ -17,10 +17,6 @@ with bucket_records as (
 day_records as (
     select * from int_cost_days_in(range_from, range_to)
     where grain_of = 'day'
-),
-
-timeline as (
-    select * from int_resource_timeline
 ),
 
 records as (
@@ -38,36 +34,19 @@ records as (
     where grain_of = 'day'
 ),
 
--- the stretches of one resource tile all time without overlap: exactly one match per record, or none (no inventory)
+-- the stretch each record's resource was in when its bucket (or day) began (int_resource_at_in)
+positioned as (
+    select *, bucket_start as as_of,
+    from records
+),
+
 attributed as (
     select
-        r.grain,
-        r.account,
-        r.family,
-        r.component,
-        r.bucket_size,
-        r.bucket_start,
-        r.bucket_end,
-        r.resource_id,
-        t.resource_name,
-        t.gpu_type_id,
-        t.gpu_type_name,
-        t.data_center_id,
-        t.template_id,
-        t.template_name,
-        t.endpoint_id,
-        t.endpoint_name,
-        coalesce(t.attribution, 'unknown') as attribution,
-        r.amount,
-        t.valid_from,
-        t.valid_to,
-    from records as r
-    left join timeline as t
-        on t.account = r.account
-        and t.family = r.family
-        and t.resource_id = r.resource_id
-        and r.bucket_start >= t.valid_from
-        and r.bucket_start < t.valid_to
+        grain, account, family, component, bucket_size, bucket_start, bucket_end, resource_id, resource_name,
+        gpu_type_id, gpu_type_name, data_center_id, template_id, template_name, endpoint_id, endpoint_name,
+        coalesce(attribution, 'unknown') as attribution,
+        amount, valid_from, valid_to,
+    from int_resource_at_in(positioned)
 ),
 
 final as (

@@ -9,49 +9,27 @@ with gpu_cost as (
     select * from cost_daily where component = 'gpu' and family in ('pod', 'cluster', 'serverless')
 ),
 
-timeline as (
-    select * from int_resource_timeline
-),
-
-prices as (
-    select * from int_gpu_list_prices
-),
-
 per_resource_day as (
     select
-        account, family, day, resource_id, resource_name, endpoint_name, gpu_type_id, gpu_type_name,
+        account, family, component, day, resource_id,
         sum(amount)::decimal(38,6) as billed_cost,
+        make_timestamptz((day - date '1970-01-01')::bigint * 86400000000) as as_of,
     from gpu_cost
     group by all
 ),
 
--- GPU count and cloud as of the day's start, like cost_daily's names
+-- names, GPU count and cloud as of the day's start, as cost_daily names it (int_resource_at_in)
 with_resource as (
-    select
-        c.*,
-        t.gpu_count,
-        t.cloud,
-    from per_resource_day as c
-    left join timeline as t
-        on t.account = c.account
-        and t.family = c.family
-        and t.resource_id = c.resource_id
-        and make_timestamptz((c.day - date '1970-01-01')::bigint * 86400000000) >= t.valid_from
-        and make_timestamptz((c.day - date '1970-01-01')::bigint * 86400000000) < t.valid_to
+    select * from int_resource_at_in(per_resource_day)
 ),
 
+-- the list price per GPU-hour (int_list_priced_in)
 priced as (
     select
-        r.*,
-        p.list_unit_price,
-        (r.billed_cost * 1000000)::hugeint as cost_micros,
-        (p.list_unit_price::decimal(38,6) * 1000000)::hugeint as price_micros,
-    from with_resource as r
-    left join prices as p
-        on p.account = r.account
-        and p.family = r.family
-        and p.gpu_key = r.gpu_type_id
-        and p.cloud is not distinct from (case when r.family = 'pod' then coalesce(r.cloud, 'SECURE') end)
+        *,
+        (billed_cost * 1000000)::hugeint as cost_micros,
+        (list_unit_price::decimal(38,6) * 1000000)::hugeint as price_micros,
+    from int_list_priced_in(with_resource)
 ),
 
 -- cost ÷ price in integers (int_gpu_hours): exact, never a double

@@ -49,7 +49,7 @@ described_stretch as (
         r.*,
         coalesce(t.tags, '{"attribution":"unknown"}'::json) as tags,
         coalesce(t.description_tail, '') as description_tail,
-        t.cloud as resource_cloud,
+        t.cloud,
     from one_size_per_day as r
     left join timeline as t using (account, family, resource_id, valid_from, valid_to)
 ),
@@ -93,24 +93,14 @@ described as (
         and c.component = t.component
 ),
 
-list_prices as (
-    select * from int_gpu_list_prices
-),
-
--- estimated GPU-hours of GPU amounts: amount ÷ list price per GPU-hour in integers, rounded half up at 6 decimals
+-- estimated GPU-hours of GPU amounts: amount ÷ list price per GPU-hour (int_list_priced_in) in integers, rounded
+-- half up at 6 decimals
 priced as (
     select
-        d.*,
-        p.list_unit_price,
-        int_gpu_hours((d.amount::decimal(38,6) * 1000000)::hugeint, (p.list_unit_price::decimal(38,6) * 1000000)::hugeint)
+        *,
+        int_gpu_hours((amount::decimal(38,6) * 1000000)::hugeint, (list_unit_price::decimal(38,6) * 1000000)::hugeint)
             as gpu_hours,
-    from described as d
-    left join list_prices as p
-        on d.component = 'gpu'
-        and p.account = d.account
-        and p.family = d.family
-        and p.gpu_key = d.gpu_type_id
-        and p.cloud is not distinct from (case when d.family = 'pod' then coalesce(d.resource_cloud, 'SECURE') end)
+    from int_list_priced_in(described)
 ),
 
 final as (

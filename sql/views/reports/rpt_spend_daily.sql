@@ -2,13 +2,4 @@
 -- (zero on days without cost), with the previous day's amount and the change; is_complete once the day has ended by
 -- as_of and its billing is final on every route (rpt_complete_through).
 create or replace view rpt_spend_daily as
-with periods as (
-    select * from int_spend_periods where grain = 'day'
-),
-
-final as (
-    select account, period_start as day, * exclude (grain, account, period_start, period_end),
-    from periods
-)
-
-select * from final;
+select * rename (period_start as day) from int_spend_periods_in('day');

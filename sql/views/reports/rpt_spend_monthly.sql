@@ -2,13 +2,4 @@
 -- as_of_date (zero in months without cost), with the previous month's amount and the change; is_complete once the
 -- month has ended by as_of and its billing is final on every route (rpt_complete_through).
 create or replace view rpt_spend_monthly as
-with periods as (
-    select * from int_spend_periods where grain = 'month'
-),
-
-final as (
-    select account, period_start as month, * exclude (grain, account, period_start, period_end),
-    from periods
-)
-
-select * from final;
+select * rename (period_start as month) from int_spend_periods_in('month');

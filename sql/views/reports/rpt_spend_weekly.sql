@@ -2,13 +2,4 @@
 -- of as_of_date (zero in weeks without cost), with the previous week's amount and the change; is_complete once the
 -- week has ended by as_of and its billing is final on every route (rpt_complete_through).
 create or replace view rpt_spend_weekly as
-with periods as (
-    select * from int_spend_periods where grain = 'week'
-),
-
-final as (
-    select account, period_start as week_start, * exclude (grain, account, period_start, period_end),
-    from periods
-)
-
-select * from final;
+select * rename (period_start as week_start) from int_spend_periods_in('week');

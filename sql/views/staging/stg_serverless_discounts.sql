@@ -16,10 +16,6 @@ renamed as (
         -- the version's columns (stg_inventory_versions_in)
         * exclude (account, id, doc),
     from source
-),
-
-final as (
-    select * from renamed
 )
 
-select * from final;
+select * from renamed;
