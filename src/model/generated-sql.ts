@@ -127,7 +127,8 @@ ${entries.join('\n')}
         amount::decimal(18,6) as amount,
     from unioned
     where amount <> 0`,
-  );  return { path: 'views/intermediate/int_cost_records.sql', text };
+  );
+  return { path: 'views/intermediate/int_cost_records.sql', text };
 }
 
 function aggregateAmounts(): GeneratedSqlFile {
