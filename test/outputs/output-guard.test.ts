@@ -1,6 +1,7 @@
 // The output guard and the atomic writer (src/outputs/), in-process: what a file output and a folder output may be,
-// temporary names that never fall under the store's names, and a folder never replaced by a file. The CLI side –
-// every flag against every store file – is protected-outputs.test.ts.
+// temporary names that never fall under the store's names, and a folder never replaced by a file; every kind of store
+// file in every spelling against each check. The CLI side – every flag in every spelling – is
+// protected-outputs.slow.test.ts.
 import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import { isTemporaryName, moveIntoPlace, temporaryBeside, writeFileAtomic } from
 import { checkFileOutput, checkFolderOutput, OutputRefusedError } from '../../src/outputs/output-guard.ts';
 import { storeFileRole } from '../../src/store/store-files.ts';
 import { exitCodeOf } from '../../src/util/errors.ts';
+import { DB_NAME, digest, layOutStoreFiles, PROTECTED, spelled, SPELLINGS } from '../helpers/protected-store-files.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const root = tempDir('gpuledger-guard-').dir;
@@ -53,6 +55,32 @@ describe('output guard', () => {
     expect(checkFolderOutput({ flag: '--out-dir', path: root, dbPath: db }, { mayHoldDatabase: true })).toBeTruthy();
     expect(refusal(() => checkFolderOutput({ flag: '--out', path: root, dbPath: db }, { mayHoldDatabase: false }))).toMatch(/is a folder holding the database .*ledger\.duckdb; pick another folder$/);
     expect(refusal(() => checkFolderOutput({ flag: '--out-dir', path: `${db}.tmp`, dbPath: db }, { mayHoldDatabase: true }))).toMatch(/is the database's temp folder; pick another folder$/);
+  });
+});
+
+describe('every store file in every spelling', () => {
+  const dir = join(root, 'store');
+  const dbPath = join(dir, DB_NAME);
+  mkdirSync(dir);
+  writeFileSync(dbPath, 'db');
+  const bytes = layOutStoreFiles(dir);
+  const checks = [
+    ['a file output', (path: string) => checkFileOutput({ flag: '--out', path, dbPath }), 'file'],
+    ['a folder it owns whole', (path: string) => checkFolderOutput({ flag: '--out', path, dbPath }, { mayHoldDatabase: false }), 'folder'],
+    ['a folder it adds to', (path: string) => checkFolderOutput({ flag: '--out-dir', path, dbPath }, { mayHoldDatabase: true }), 'folder'],
+  ] as const;
+  const rows = PROTECTED.flatMap(([suffix, role]) => SPELLINGS.flatMap((how) => checks.map(([what, check, pick]) => ({ suffix, role, how, what, check, pick }))));
+  it.each(rows.map((r) => [`<db>${r.suffix} (${r.how}) as ${r.what}`, r] as const))('%s is refused, naming what it is', (_, { suffix, role, how, check, pick }) => {
+    const path = join(dir, spelled(suffix, how));
+    const message = refusal(() => check(path));
+    expect(message.startsWith(`${path} is `) || message.includes(` ${path} is `)).toBe(true);
+    expect(message).toMatch(role);
+    expect(message).toMatch(new RegExp(`; pick another ${pick}$`));
+    if (how === 'hard link') expect(message).toMatch(/\(a hard link to /);
+  });
+
+  it('read nothing into the store\'s files', () => {
+    for (const [path, hash] of bytes) expect(`${path} ${digest(path)}`).toBe(`${path} ${hash}`);
   });
 });
 

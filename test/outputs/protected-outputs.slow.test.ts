@@ -1,51 +1,20 @@
-// A command writes only what it made (issue 18 §1), as a table: every output – query --out, export focus --out,
-// export lake --out, report --out-dir and the alert file channel's path from the config – aimed at every file the
-// store owns, spelled relative, with `..`, through a symlink and as a hard link. Each row runs the real CLI and
-// expects exit 2, one line on stderr naming the flag, the path and what it would have hit, and the store's bytes
-// untouched. Then the cases from the issue: a home folder and `.` as a lake.
-import { createHash } from 'node:crypto';
-import { linkSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+// A command writes only what it made (issue 18 §1), through the real CLI: every output – query --out, export focus
+// --out, export lake --out, report --out-dir and the alert file channel's path from the config – aimed at the store's
+// files in every spelling (relative, with `..`, through a symlink, as a hard link), each row at another kind of store
+// file so the rows reach all nine. Each row expects exit 2, one line on stderr naming the flag, the path and what it
+// would have hit, and the store's bytes untouched. Every kind × spelling × check runs in-process against the one guard
+// the commands call (output-guard.test.ts), so the CLI rows need not repeat the whole product (180 CLI starts, ~50
+// CPU-s). Then the cases from the issue: a home folder and `.` as a lake.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gpuledger, type CliResult } from '../helpers/cli.ts';
+import { DB_NAME, digest, layOutStoreFiles, PROTECTED, spelled, SPELLINGS } from '../helpers/protected-store-files.ts';
 import { billPods, viewStore } from '../helpers/view-store.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const dir = tempDir('gpuledger-protected-').dir;
-const DB_NAME = 'ledger.duckdb';
 const db = join(dir, DB_NAME);
-
-// every kind of file the store keeps beside the database (store-files.ts), with what the refusal must call it
-const PROTECTED: Array<[suffix: string, role: RegExp]> = [
-  ['', /the database/],
-  ['.writer', /the database's writer copy/],
-  ['.wal', /the database's write-ahead log/],
-  ['.wal.recovery', /the database's write-ahead log/],
-  ['.wal.checkpoint', /the database's write-ahead log/],
-  ['.tmp/duckdb_temp_block-1.block', /the database's temp folder/],
-  ['.lock', /the database's lock file/],
-  ['.sync.lock', /the database's lock file/],
-  ['.publish-4242.tmp', /a publish file of the database/],
-];
-
-type Spelling = 'relative' | 'dot-dot' | 'symlink' | 'hard link';
-const SPELLINGS: Spelling[] = ['relative', 'dot-dot', 'symlink', 'hard link'];
-
-/** The path a user would type (from `dir` as the working folder) for the protected file, in one spelling. */
-function spelled(suffix: string, how: Spelling): string {
-  const name = `${DB_NAME}${suffix}`;
-  const flat = name.replace(/\//g, '_');
-  switch (how) {
-    case 'relative':
-      return name;
-    case 'dot-dot':
-      return join('elsewhere', '..', name);
-    case 'symlink':
-      return join('links', `${flat}.symlink`);
-    case 'hard link':
-      return join('links', `${flat}.hard`);
-  }
-}
 
 interface Output {
   name: string;
@@ -73,8 +42,7 @@ const OUTPUTS: Output[] = [
   },
 ];
 
-const bytes = new Map<string, string>();
-const digest = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+let bytes: Map<string, string>;
 let listing: string[];
 const list = () => readdirSync(dir).sort();
 
@@ -82,23 +50,20 @@ beforeAll(async () => {
   const store = await viewStore(db);
   await billPods(store, [{ pod: 'p1', start: '2026-10-01T00:00:00Z', gpu: '1.500000' }]);
   await store.close();
-  mkdirSync(join(dir, 'elsewhere'));
-  mkdirSync(join(dir, 'links'));
   mkdirSync(join(dir, 'configs'));
-  mkdirSync(join(dir, `${DB_NAME}.tmp`));
-  for (const [suffix] of PROTECTED) {
-    const path = join(dir, `${DB_NAME}${suffix}`);
-    if (suffix !== '') writeFileSync(path, `protected ${suffix}\n`);
-    bytes.set(path, digest(path));
-    symlinkSync(path, join(dir, spelled(suffix, 'symlink')));
-    linkSync(path, join(dir, spelled(suffix, 'hard link')));
-  }
+  bytes = layOutStoreFiles(dir);
   listing = list();
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('no output lands on the store\'s files', () => {
-  const rows = OUTPUTS.flatMap((output) => PROTECTED.flatMap(([suffix, role]) => SPELLINGS.map((how) => ({ output, suffix, role, how }))));
+  // every output in every spelling; the kind of store file turns with the row, so the 20 rows reach all nine kinds
+  const rows = OUTPUTS.flatMap((output, o) =>
+    SPELLINGS.map((how, h) => {
+      const [suffix, role] = PROTECTED[(o * SPELLINGS.length + h) % PROTECTED.length]!;
+      return { output, suffix, role, how };
+    }),
+  );
   it.concurrent.each(rows.map((r) => [`${r.output.name} → <db>${r.suffix} (${r.how})`, r] as const))(
     '%s is refused with exit 2 and one line, and the file is intact',
     async (row, { output, suffix, role, how }) => {
