@@ -32,6 +32,16 @@ describe('report definitions', () => {
     expect(listReportFiles(dir).get('finance-monthly')).toBe(join(BUILTIN_REPORTS_DIR, 'finance-monthly.yaml'));
   });
 
+  it('reads a file again once its text changed, and hands out definitions that share nothing', () => {
+    const dir = tempDir('gpuledger-report-').dir;
+    writeDefinition(dir, 'mine', minimal('  - { name: First, sql: select 1 as x }'));
+    const first = loadReportDefinition('mine', dir);
+    first.sheets[0]!.name = 'Changed by a caller';
+    expect(loadReportDefinition('mine', dir).sheets.map((s) => s.name)).toEqual(['First']);
+    writeDefinition(dir, 'mine', minimal('  - { name: Second, sql: select 1 as x }'));
+    expect(loadReportDefinition('mine', dir).sheets.map((s) => s.name)).toEqual(['Second']);
+  });
+
   it('names the report there is none of, and the ones there are', () => {
     expect(errorOf(() => loadReportDefinition('weekly', undefined)).message).toMatch(/^no report named 'weekly'; available: finance-monthly, nightly/);
   });
