@@ -3,8 +3,9 @@
 -- change; then month_to_last_day and previous_month_to_last_day, the same without the open day (what rpt_top_movers
 -- compares).
 create or replace view rpt_by_endpoint as
+-- a Serverless row's resource is its endpoint, whether or not the inventory knew it (endpoint_id is null then)
 with windowed as (
-    select *, resource_id as endpoint_id,
+    select * replace (resource_id as endpoint_id),
     from int_cost_month_windows
     where family = 'serverless'
 ),
