@@ -100,6 +100,26 @@ describe('report views', () => {
     ]);
   });
 
+  it('rpt_by_endpoint: endpoints the inventory never knew stay one row each, under the billed endpoint id', async () => {
+    // their cost rows carry no endpoint_id (no timeline stretch): grouping by it would fold them into one null row
+    const bare = await viewStore();
+    try {
+      await billServerless(bare, [
+        { endpoint: 'e-gone', start: '2026-10-01T00:00:00Z', gpu: '3.000000' },
+        { endpoint: 'e-old', start: '2026-09-02T00:00:00Z', gpu: '1.000000' },
+        { endpoint: 'e-old', start: '2026-10-02T00:00:00Z', gpu: '2.000000' },
+      ]);
+      await setWatermark(bare, { source: 'serverless', size: 'day', from: '2026-09-01T00:00:00Z', through: '2026-10-05T00:00:00Z' });
+      await bare.run(`set variable gpuledger_as_of = '${AS_OF}'`);
+      expect(await bare.all(`select endpoint_id, endpoint_name, workers_min, month_to_date, previous_month_to_date from rpt_by_endpoint order by endpoint_id`)).toEqual([
+        { endpoint_id: 'e-gone', endpoint_name: null, workers_min: null, month_to_date: '3.000000', previous_month_to_date: '0.000000' },
+        { endpoint_id: 'e-old', endpoint_name: null, workers_min: null, month_to_date: '2.000000', previous_month_to_date: '1.000000' },
+      ]);
+    } finally {
+      await bare.close();
+    }
+  });
+
   it('rpt_top_movers: whole days only – the open day is left out on both sides', async () => {
     const rows = await store.all(`select dimension, name, month_to_last_day, previous_month_to_last_day, change_amount from rpt_top_movers order by dimension, name`);
     // vLLM moved by 5.00 month to date only through the open day (10-03, billed so far): to the last whole day it did not move

@@ -14,12 +14,12 @@ with_gpu_type as (
     select * from int_template_gpu_spans_in(linked)
 ),
 
-final as (
+stretches as (
     select
         account,
         'cluster' as family,
         cluster_id as resource_id,
-        gpu_span_from as valid_from,
+        span_from as valid_from,
         cluster_name as resource_name,
         'cluster' as resource_type,
         gpu_type_id,
@@ -31,11 +31,14 @@ final as (
         template_name,
         null::varchar as endpoint_id,
         null::varchar as endpoint_name,
-        case when template_ref is not null then 'inventory' else 'unknown' end as attribution,
-        case when deleted_at is not null then 'DELETED' else 'ACTIVE' end as status,
         created_at,
         deleted_at,
     from with_gpu_type
+),
+
+-- attribution (the cluster's own template link) and status (int_timeline_status_in)
+final as (
+    select * from int_timeline_status_in(stretches, 'inventory')
 )
 
 select * from final;

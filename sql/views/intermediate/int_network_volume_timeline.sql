@@ -5,7 +5,7 @@ with volumes as (
     select * from stg_network_volumes
 ),
 
-final as (
+stretches as (
     select
         account,
         'storage' as family,
@@ -22,11 +22,14 @@ final as (
         null::varchar as template_name,
         null::varchar as endpoint_id,
         null::varchar as endpoint_name,
-        'unknown' as attribution,
-        case when deleted_at is not null then 'DELETED' else 'ACTIVE' end as status,
         null::timestamptz as created_at,
         deleted_at,
     from volumes
+),
+
+-- attribution ('unknown': storage links to no template) and status (int_timeline_status_in)
+final as (
+    select * from int_timeline_status_in(stretches, null)
 )
 
 select * from final;

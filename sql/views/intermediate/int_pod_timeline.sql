@@ -58,7 +58,7 @@ final as (
         account,
         'pod' as family,
         pod_id as resource_id,
-        gpu_span_from as valid_from,
+        span_from as valid_from,
         pod_name as resource_name,
         'pod' as resource_type,
         gpu_type_id,

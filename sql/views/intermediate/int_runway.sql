@@ -105,7 +105,6 @@ balances as (
 runway as (
     select
         *,
-        int_runway_hours(balance, spend_per_hour) as runway_hours,
         int_runway_hours(balance, storage_only_per_hour) as storage_runway_hours,
         int_runway_hours(balance, billed_per_hour_24h) as runway_hours_at_billed_rate,
         case
@@ -118,12 +117,8 @@ runway as (
 final as (
     select
         account,
-        observed_at,
-        balance,
-        spend_per_hour,
-        spend_limit_per_hour,
-        runway_hours,
-        int_runs_out_at(observed_at, runway_hours) as runs_out_at,
+        -- observed_at, balance, spend_per_hour, spend_limit_per_hour, runway_hours, runs_out_at
+        unnest(int_observation_runway(observed_at, balance, spend_per_hour, spend_limit_per_hour)),
         coalesce(storage_only_per_hour, 0::decimal(18,6)) as storage_only_per_hour,
         storage_runway_hours,
         int_spend_limit_used_pct(spend_per_hour, spend_limit_per_hour) as spend_limit_used_pct,

@@ -14,25 +14,14 @@ latest_per_moment as (
     qualify row_number() over (partition by account, observed_at order by load_id desc) = 1
 ),
 
-runway as (
-    select
-        *,
-        int_runway_hours(balance, spend_per_hour) as runway_hours,
-    from latest_per_moment
-),
-
 final as (
     select
         account,
         (timezone('UTC', observed_at))::date as day,
-        observed_at,
-        balance,
-        spend_per_hour,
-        spend_limit_per_hour,
-        runway_hours,
-        int_runs_out_at(observed_at, runway_hours) as runs_out_at,
+        -- observed_at, balance, spend_per_hour, spend_limit_per_hour, runway_hours, runs_out_at
+        unnest(int_observation_runway(observed_at, balance, spend_per_hour, spend_limit_per_hour)),
         int_spend_limit_used_pct(spend_per_hour, spend_limit_per_hour) as spend_limit_used_pct,
-    from runway
+    from latest_per_moment
 )
 
 select * from final;

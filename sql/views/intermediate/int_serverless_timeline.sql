@@ -30,19 +30,19 @@ base as (
     )
 ),
 
+spans as (
+    select *, valid_from as span_from, valid_to as span_to,
+    from base
+),
+
+-- the GraphQL version (the template link, the pools it names) as it was in each stretch (int_version_spans_in)
+graphql_versions as (
+    select account, endpoint_id, valid_from, valid_to, template_id, gpu_pools as graphql_gpu_pools,
+    from graphql_endpoints
+),
+
 with_graphql as (
-    select
-        b.*,
-        g.template_id,
-        g.gpu_pools as graphql_gpu_pools,
-        greatest(b.valid_from, coalesce(g.valid_from, b.valid_from)) as span_from,
-        least(b.valid_to, coalesce(g.valid_to, b.valid_to)) as span_to,
-    from base as b
-    left join graphql_endpoints as g
-        on g.account = b.account
-        and g.endpoint_id = b.endpoint_id
-        and g.valid_from < b.valid_to
-        and b.valid_from < g.valid_to
+    select * from int_version_spans_in(spans, graphql_versions, 'endpoint_id')
 ),
 
 -- and the template's versions within that (int_template_spans_in)
@@ -77,7 +77,7 @@ typed as (
         on s.account = p.account and s.pool = p.pools[1]
 ),
 
-final as (
+stretches as (
     select
         account,
         'serverless' as family,
@@ -94,11 +94,14 @@ final as (
         template_name,
         endpoint_id,
         endpoint_name,
-        case when template_id is not null then 'graphql' else 'unknown' end as attribution,
-        case when deleted_at is not null then 'DELETED' else 'ACTIVE' end as status,
         created_at,
         deleted_at,
     from typed
+),
+
+-- attribution (the template link only GraphQL gives) and status (int_timeline_status_in)
+final as (
+    select * from int_timeline_status_in(stretches, 'graphql')
 )
 
 select * from final;

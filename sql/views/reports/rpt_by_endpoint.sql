@@ -3,8 +3,10 @@
 -- change; then month_to_last_day and previous_month_to_last_day, the same without the open day (what rpt_top_movers
 -- compares).
 create or replace view rpt_by_endpoint as
+-- a Serverless row's resource is its endpoint, whether or not the inventory knew it (endpoint_id is null then)
 with windowed as (
-    select * from int_cost_month_windows
+    select * replace (resource_id as endpoint_id),
+    from int_cost_month_windows
     where family = 'serverless'
 ),
 
@@ -12,34 +14,23 @@ endpoints as (
     select * from dim_endpoint
 ),
 
-per_endpoint as (
+-- each endpoint's windows and change, its dim_endpoint row and what its bills last called it (int_subject_months_in)
+months as (
+    select * from int_subject_months_in(windowed, endpoints, 'endpoint_id', {
+        'endpoint_name': arg_max(endpoint_name, day),
+        'template_name': arg_max(template_name, day),
+    })
+),
+
+final as (
     select
         account,
-        resource_id as endpoint_id,
-        arg_max(endpoint_name, day) as billed_name,
-        arg_max(template_name, day) as billed_template_name,
-        -- the windows' amounts (int_cost_month_windows)
-        sum(columns(c -> list_contains(int_month_windows(), c))),
-    from windowed
-    group by all
-),
-
-named as (
-    select
-        p.account,
-        p.endpoint_id,
-        coalesce(e.endpoint_name, p.billed_name) as endpoint_name,
-        coalesce(e.template_name, p.billed_template_name) as template_name,
-        e.workers_min,
-        p.* exclude (account, endpoint_id, billed_name, billed_template_name),
-    from per_endpoint as p
-    left join endpoints as e
-        on e.account = p.account and e.endpoint_id = p.endpoint_id
-),
-
--- the windows with the change between them (int_month_change_in)
-final as (
-    select * from int_month_change_in(named)
+        subject_key as endpoint_id,
+        coalesce(subject.endpoint_name, billed.endpoint_name) as endpoint_name,
+        coalesce(subject.template_name, billed.template_name) as template_name,
+        subject.workers_min,
+        * exclude (account, subject_key, billed, subject),
+    from months
 )
 
 select * from final;

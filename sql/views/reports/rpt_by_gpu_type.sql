@@ -11,32 +11,21 @@ gpu_types as (
     select * from dim_gpu_type
 ),
 
-per_gpu_type as (
+-- each GPU type's windows and change, its dim_gpu_type row and what its bills last called it (int_subject_months_in)
+months as (
+    select * from int_subject_months_in(windowed, gpu_types, 'gpu_type_id', {'gpu_type_name': arg_max(gpu_type_name, day)})
+),
+
+final as (
     select
         account,
-        gpu_type_id,
-        arg_max(gpu_type_name, day) as billed_name,
-        -- the windows' amounts (int_cost_month_windows)
-        sum(columns(c -> list_contains(int_month_windows(), c))),
-    from windowed
-    group by all
-),
-
-named as (
-    select
-        p.account,
-        p.gpu_type_id,
-        case when p.gpu_type_id is null then '(none)' else coalesce(g.gpu_type_name, p.billed_name, p.gpu_type_id) end
-            as gpu_type_name,
-        p.* exclude (account, gpu_type_id, billed_name),
-    from per_gpu_type as p
-    left join gpu_types as g
-        on g.account = p.account and g.gpu_type_id = p.gpu_type_id
-),
-
--- the windows with the change between them (int_month_change_in)
-final as (
-    select * from int_month_change_in(named)
+        subject_key as gpu_type_id,
+        case
+            when subject_key is null then '(none)'
+            else coalesce(subject.gpu_type_name, billed.gpu_type_name, subject_key)
+        end as gpu_type_name,
+        * exclude (account, subject_key, billed, subject),
+    from months
 )
 
 select * from final;

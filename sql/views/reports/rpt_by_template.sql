@@ -11,33 +11,24 @@ templates as (
     select * from dim_template
 ),
 
-per_template as (
+-- each template's windows and change, its dim_template row, what its bills last called it and every way its cost was
+-- linked to it (int_subject_months_in)
+months as (
+    select * from int_subject_months_in(windowed, templates, 'template_id', {
+        'template_name': arg_max(template_name, day),
+        'attribution': array_to_string(list_sort(list_distinct(list(attribution))), ', '),
+    })
+),
+
+final as (
     select
         account,
-        template_id,
-        arg_max(template_name, day) as billed_name,
-        array_to_string(list_sort(list_distinct(list(attribution))), ', ') as attribution,
-        -- the windows' amounts (int_cost_month_windows)
-        sum(columns(c -> list_contains(int_month_windows(), c))),
-    from windowed
-    group by all
-),
-
-named as (
-    select
-        p.account,
-        p.template_id,
-        case when p.template_id is null then '(none)' else coalesce(t.template_name, p.billed_name) end as template_name,
-        case when p.template_id is null then 'unknown' else p.attribution end as attribution,
-        p.* exclude (account, template_id, billed_name, attribution),
-    from per_template as p
-    left join templates as t
-        on t.account = p.account and t.template_id = p.template_id
-),
-
--- the windows with the change between them (int_month_change_in)
-final as (
-    select * from int_month_change_in(named)
+        subject_key as template_id,
+        case when subject_key is null then '(none)' else coalesce(subject.template_name, billed.template_name) end
+            as template_name,
+        case when subject_key is null then 'unknown' else billed.attribution end as attribution,
+        * exclude (account, subject_key, billed, subject),
+    from months
 )
 
 select * from final;
