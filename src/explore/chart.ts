@@ -12,7 +12,7 @@ export interface ExploreChartInput {
   /** Period starts (YYYY-MM-DD). */
   periods: string[];
   /** In the table's order; `other` is the rest together, drawn grey. */
-  series: { label: string; values: number[]; other?: boolean }[];
+  series: { label: string; values: number[]; other?: boolean; color?: string }[];
   budgets: DrawnBudget[];
   anomalies: AnomalyMark[];
   unit: 'usd' | 'hours';
@@ -25,7 +25,7 @@ const ALERT = '#c00000';
 // the report's palette without its grey, and three more: ten groups apart, the grey for Other
 const COLORS = PALETTE.filter((c) => c !== '#8c8c8c').concat(['#7f3c8d', '#11a579', '#a0522d']);
 const OTHER = '#8c8c8c';
-const colorOf = (s: { other?: boolean }, k: number) => (s.other ? OTHER : COLORS[k % COLORS.length]!);
+const colorOf = (s: { other?: boolean; color?: string }, k: number) => (s.other ? OTHER : (s.color ?? COLORS[k % COLORS.length]!));
 
 const hoursShort = (v: number) => (Math.abs(v) >= 1000 ? `${Number((v / 1000).toPrecision(3))}k h` : `${Number(v.toPrecision(3))} h`);
 

@@ -5,6 +5,7 @@
 // changed_since the page is the restatements view instead: the cells whose figure moved since then, before and now.
 import type { Config } from '../config/schema.ts';
 import { exploreChartSvg } from '../explore/chart.ts';
+import { familyColor } from '../report/charts/axes.ts';
 import type { Changes } from '../explore/changed-since.ts';
 import type { ExploreGroup } from '../explore/explore-table.ts';
 import { allocationCategories, exploreAnswer, exploreChanges, offeredUnitMetrics, readExploreRequest, type ExploreAnswer } from '../explore/run-explore.ts';
@@ -150,7 +151,14 @@ function previousText(r: ExploreRequest): string {
 
 function chart(a: ExploreAnswer): Markup {
   const r = a.request;
-  const series = a.table.groups.map((g) => ({ label: g.keys.length === 0 ? 'Other' : g.keys.map((k, i) => g.names[i] ?? k).join(' · '), values: g.cells.map((c) => (c === null ? 0 : Number(c))), other: g.keys.length === 0 }));
+  // grouped by family alone, each family keeps the colour it has on the report's and the drill-down's charts
+  const byFamily = r.by.length === 1 && r.by[0]!.kind === 'plain' && r.by[0]!.name === 'family';
+  const series = a.table.groups.map((g) => ({
+    label: g.keys.length === 0 ? 'Other' : g.keys.map((k, i) => g.names[i] ?? k).join(' · '),
+    values: g.cells.map((c) => (c === null ? 0 : Number(c))),
+    other: g.keys.length === 0,
+    color: byFamily && g.keys[0] !== undefined ? familyColor(g.keys[0]) : undefined,
+  }));
   const svg = exploreChartSvg({
     title: `${metricName(r)} by ${r.by.map(dimensionLabel).join(' and ')}, per ${r.granularity}`,
     periods: a.table.periods,

@@ -94,6 +94,17 @@ describe('the cost explorer on the demo database', () => {
     }
   });
 
+  it('draws each family in the colour the report and the drill-down give it', async () => {
+    // a legend key is a 12×10 box followed by its label
+    const keys = (body: string) => new Map([...body.matchAll(/width="12" height="10" fill="(#[0-9a-f]{6})"\/><text[^>]*>([^<]+)<\/text>/g)].map((m) => [m[2]!, m[1]!]));
+    const explorer = keys((await explore('by=family')).body);
+    const drill = keys((await get(`${serve.url}/drill`)).body);
+    const report = keys((await get(`${serve.url}/report/nightly`)).body);
+    const labels = ['Pods', 'Serverless', 'Network Volumes', 'Public Endpoints', 'Instant Clusters'];
+    for (const label of labels) expect({ label, explorer: explorer.get(label), drill: drill.get(label) }).toEqual({ label, explorer: report.get(label), drill: report.get(label) });
+    expect(new Set(labels.map((l) => report.get(l))).size).toBe(labels.length);
+  });
+
   it('two groupings add up to the month total too', async () => {
     const csv = await explore('granularity=week&by=family&by=gpu_type', '/explore.csv');
     const rows = csvRows(csv.body);

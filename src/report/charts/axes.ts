@@ -1,5 +1,6 @@
 // The parts every chart shares: a frame with margins, a "nice" currency y-axis, day labels, a legend, and SVG text
 // escaping. Charts are plain SVG strings (no charting package): rendered to PNG by png.ts.
+import { FAMILIES } from '../../model/index.ts';
 import { escapeText } from '../../present/html.ts';
 
 export interface Frame {
@@ -16,6 +17,15 @@ export const MUTED = '#6b7280';
 export const GRID = '#e5e7eb';
 // Okabe–Ito-like palette: distinguishable for colour-blind readers and in greyscale print
 export const PALETTE = ['#3b6ea8', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00', '#8c8c8c', '#f0e442'];
+
+/**
+ * A cost family's colour, the same on every chart that draws families (the report's daily spend, the drill-down, the
+ * explorer): its place in the model's order, whichever families a chart happens to show. Undefined for other groups.
+ */
+export function familyColor(group: string): string | undefined {
+  const i = (FAMILIES as readonly string[]).indexOf(group);
+  return i < 0 ? undefined : PALETTE[i];
+}
 
 /** Text inside the SVG: the one escaper of the pages (src/present/html.ts). */
 export const esc = escapeText;

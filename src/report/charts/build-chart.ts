@@ -5,6 +5,7 @@ import { ReportDefinitionError, type ChartDefinition } from '../definition/index
 import { addDays } from '../../util/utc-days.ts';
 import { queryAll, type QueryParameters, type QueryResult } from '../query.ts';
 import { renderPng, type ChartFont } from './png.ts';
+import { familyColor } from './axes.ts';
 import { cumulativeSvg, stackedBarsSvg, type CumulativeData, type StackedBarsData } from './svg.ts';
 import { FAMILIES } from '../../model/index.ts';
 import { columnHeading } from '../cells/index.ts';
@@ -55,7 +56,7 @@ export function stackedBarsData(def: ChartDefinition, result: QueryResult, where
   });
   return {
     days,
-    series: names.map((name) => ({ label: columnHeading(name), values: days.map((d) => byDay.get(d)?.get(name) ?? 0) })),
+    series: names.map((name) => ({ label: columnHeading(name), values: days.map((d) => byDay.get(d)?.get(name) ?? 0), color: familyColor(name) })),
   };
 }
 

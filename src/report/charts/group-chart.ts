@@ -3,6 +3,7 @@
 // many groups a level has. The drill-down pages draw one over every level.
 import { FAMILIES } from '../../model/index.ts';
 import { addDays } from '../../util/utc-days.ts';
+import { familyColor } from './axes.ts';
 import { stackedBarsSvg, type ChartSize, type StackedBarsData } from './svg.ts';
 
 export interface GroupDay {
@@ -35,7 +36,7 @@ export function groupChartData(rows: readonly GroupDay[], period: { start: strin
     series.get(shown.has(r.group) ? r.group : REST)![i]! += r.amount;
   }
   if (rows.length === 0) return { days: [], series: [] };
-  return { days, series: [...series].map(([g, values]) => ({ label: g === REST ? `Other (${order.length - shown.size})` : label(g), values })) };
+  return { days, series: [...series].map(([g, values]) => ({ label: g === REST ? `Other (${order.length - shown.size})` : label(g), values, color: g === REST ? undefined : familyColor(g) })) };
 }
 
 export function groupChartSvg(title: string, data: StackedBarsData, size: ChartSize = { width: 1100, height: 320, font: 'sans-serif' }): string {

@@ -29,7 +29,8 @@ export interface ChartSize {
 
 export interface StackedBarsData {
   days: string[];
-  series: { label: string; values: number[] }[];
+  /** `color` fixes a series' colour (a family's: familyColor); the others take the palette in their order. */
+  series: { label: string; values: number[]; color?: string }[];
 }
 
 export interface CumulativeData {
@@ -58,6 +59,8 @@ function xLabels(frame: Frame, days: readonly string[], xAt: (i: number) => numb
     .join('');
 }
 
+const colorOf = (s: { color?: string }, k: number): string => s.color ?? PALETTE[k % PALETTE.length]!;
+
 export function stackedBarsSvg(chartTitle: string, data: StackedBarsData, size: ChartSize): string {
   const frame = frameOf(size);
   const n = data.days.length;
@@ -69,10 +72,10 @@ export function stackedBarsSvg(chartTitle: string, data: StackedBarsData, size: 
   body += yAxis(frame, scale, size.font);
   for (const { k, i, from, to } of stackedSegments(data.series, n)) {
     const [y0, y1] = [scale.y(from), scale.y(to)];
-    body += `<rect x="${(xAt(i) - barW / 2).toFixed(1)}" y="${Math.min(y0, y1).toFixed(1)}" width="${barW.toFixed(1)}" height="${Math.abs(y1 - y0).toFixed(1)}" fill="${PALETTE[k % PALETTE.length]!}"/>`;
+    body += `<rect x="${(xAt(i) - barW / 2).toFixed(1)}" y="${Math.min(y0, y1).toFixed(1)}" width="${barW.toFixed(1)}" height="${Math.abs(y1 - y0).toFixed(1)}" fill="${colorOf(data.series[k]!, k)}"/>`;
   }
   body += xLabels(frame, data.days, xAt, Math.max(1, Math.ceil(n / 9)), size.font);
-  const items: LegendItem[] = data.series.map((s, k) => ({ label: s.label, color: PALETTE[k % PALETTE.length]!, kind: 'box' }));
+  const items: LegendItem[] = data.series.map((s, k) => ({ label: s.label, color: colorOf(s, k), kind: 'box' }));
   return svgDocument(frame, body + legend(frame, items, size.font));
 }
 
