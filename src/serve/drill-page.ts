@@ -42,6 +42,8 @@ interface Level {
   key: { sql: string; field: string };
   /** A name shown beside the key (the resource's), linked instead of it. */
   name?: { sql: string; field: string };
+  /** Or a name the model gives the key (a family's label), shown and linked the same way. */
+  label?: { header: string; of: (key: string) => string };
   link?: (key: string) => string;
   chartTitle: string;
   /** What the chart stacks (a fixed fragment): the key unless said; null: no chart (the one above says it). */
@@ -64,13 +66,18 @@ async function levelSection(store: Store, ctx: PageContext, where: string, param
   const chartKey = level.chartKey === undefined ? level.key.sql : level.chartKey;
   const daily = chartKey === null ? undefined : await queryAll(store, `select day::varchar as day, ${chartKey} as g, sum(amount)::double as amount from rpt_cost_detail where ${where} group by all`, params, 'drill-down chart');
   const table = resultTable(rows, { emptyText: 'No cost in this period.' });
+  if (level.label) {
+    const { header, of } = level.label;
+    table.columns.splice(0, 1, { ...table.columns[0]!, header: `${header} id` }, { ...table.columns[0]!, field: `${level.key.field}_label`, header });
+    table.rows = table.rows.map(([k, ...more]) => [k, of(String(k)), ...more]);
+  }
   // names first (the resource's name, linked), then the key; the amount stays the last column
-  if (level.name) {
+  if (level.name ?? level.label) {
     const [key, label, ...rest] = table.columns;
     table.columns = [label!, key!, ...rest];
     table.rows = table.rows.map(([k, n, ...more]) => [n, k, ...more]);
   }
-  const keyAt = level.name ? 1 : 0;
+  const keyAt = level.name ?? level.label ? 1 : 0;
   table.columns = table.columns.map((c, i): HtmlColumn => ({
     ...c,
     header: c.field === 'share_pct' ? 'Share' : c.header,
@@ -146,6 +153,7 @@ export async function drillPage(store: Store, ctx: PageContext): Promise<string>
           id: 's-families',
           title: 'Cost by family',
           key: { sql: 'family', field: 'family' },
+          label: { header: 'Family', of: familyLabel },
           link: (family) => drillHref({ period: p.period, family }),
           chartTitle: 'Daily cost by family',
           chartLabel: familyLabel,

@@ -53,14 +53,17 @@ describe.skipIf(!chromiumAvailable)('drill-down levels and the SQL page in Chrom
     expect(shareSum(families.rows)).toBeCloseTo(100, 0);
     for (const r of families.rows) expect(r.share).toMatch(/^\d+\.\d %$/);
     expect(Object.fromEntries(families.explore.searchParams)).toEqual({ from: '2026-11-01', to: '2026-11-20', by: 'family' });
+    // families by the model's label (as the chart's legend says them), their id beside
+    expect(families.rows.map((r) => r.name)).toContain('Pods');
+    expect(await page.locator('#s-families tbody tr', { hasText: 'Pods' }).first().locator('td').nth(1).textContent()).toBe('pod');
     expect(families.explore.pathname).toBe('/explore');
 
-    await page.locator('#s-families tbody tr', { hasText: 'pod' }).first().locator('a').click();
+    await page.locator('#s-families tbody a', { hasText: 'Pods' }).click();
     await page.waitForURL(/family=pod$/);
     const templates = await level(page, 's-template');
     expect(templates.title).toBe('Pods by template');
     expect(templates.charts).toBe(1);
-    expect(templates.total).toBe(families.rows.find((r) => r.name === 'pod')!.amount);
+    expect(templates.total).toBe(families.rows.find((r) => r.name === 'Pods')!.amount);
     expect(templates.total).toBe(templates.rows.reduce((a, r) => a + r.amount, 0n));
     expect(templates.explore.searchParams.get('by')).toBe('template');
     expect(templates.explore.searchParams.getAll('filter')).toEqual(['family:pod']);
