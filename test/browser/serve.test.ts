@@ -36,7 +36,7 @@ describe.skipIf(!chromiumAvailable)('gpuledger serve in Chromium', () => {
     const page = w.page;
     const amountOf = async (row: ReturnType<typeof page.locator>) => decimalStringToMicros((await row.locator('td').last().getAttribute('data-v'))!);
     await page.goto(`${ui.serve.url}/drill`);
-    const family = page.locator('#s-families tbody tr', { hasText: 'pod' }).first();
+    const family = page.locator('#s-families tbody tr', { hasText: 'Pods' }).first();
     const familyTotal = await amountOf(family);
     await family.locator('a').click();
     await page.waitForURL(/family=pod$/);
