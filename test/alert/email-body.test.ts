@@ -1,22 +1,17 @@
 // The alert email's HTML body (issue 27 §1: written with src/present like every page): a title or message from the
 // data – a resource, endpoint or budget name – arrives as text, never as markup, through a real SMTP server.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { emailChannel } from '../../src/alert/channels/email.ts';
 import type { AlertEvent } from '../../src/alert/types.ts';
 import { smtpConfigSchema } from '../../src/config/smtp.ts';
 import { createMailer } from '../../src/mail/index.ts';
-import { flatten, parseMime, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
+import { flatten, parseMime, startSmtp } from '../helpers/smtp.ts';
+import { suiteFixture } from '../helpers/suite-fixture.ts';
 
 const hostile = `<img src=x onerror="alert(1)">'&`;
 
 describe('the alert email body', () => {
-  let smtp: TestSmtp;
-  beforeAll(async () => {
-    smtp = await startSmtp();
-  });
-  afterAll(async () => {
-    await smtp?.close();
-  });
+  const smtp = suiteFixture(() => startSmtp());
 
   it('keeps titles and messages from the data as text', async () => {
     const mailer = createMailer(smtpConfigSchema.parse({ host: '127.0.0.1', port: smtp.port, from: 'gpuledger <alerts@example.com>' }));

@@ -1,9 +1,10 @@
 // Strict on data, lenient on derivable metadata (billing-api-v2.md §2): the client reads a billing answer from a real
 // local server, leaves its records as the bytes that arrived (DuckDB reads them; the record checks are SQL, tested in
 // test/extract/load-billing.test.ts), parses only the metadata, and says which derivable metadata is missing.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { ApiClient, ApiResponseError } from '../../src/api/index.ts';
-import { captureLogger, json, manualClock, scriptedServer, type Handler, type ScriptedServer } from '../helpers/scripted-server.ts';
+import type { Logger } from '../../src/util/log.ts';
+import { captureLogger, json, manualClock, serverFor, type Handler } from '../helpers/scripted-server.ts';
 
 const WINDOW = { startTime: new Date('2026-07-01T10:00:00Z'), endTime: new Date('2026-07-01T12:00:00Z'), bucketSize: 'hour' as const };
 const QUERY = { startTime: '2026-07-01T10:00:00Z', endTime: '2026-07-01T12:00:00Z', bucketSize: 'hour', podId: null };
@@ -14,26 +15,25 @@ const RECORDS = [
 ];
 const TOTALS = { totalAmount: 1.08, gpuAmount: 1.035, cpuAmount: 0, diskAmount: 0.045 };
 
-let server: ScriptedServer | undefined;
-let client: ApiClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = server = undefined;
-});
+/** A client of the test's own, closed when the test ends. */
+function clientFor(test: TestContext, url: string, log?: Logger): ApiClient {
+  const client = new ApiClient({ baseUrl: url, apiKey: 'sk-billing-page-test', apiKeyEnv: 'K', log, clock: manualClock(), initialRatePerSecond: 1000 });
+  test.onTestFinished(() => client.close());
+  return client;
+}
 
-async function readPods(body: unknown) {
-  server = await scriptedServer(json(200, body));
+async function readPods(test: TestContext, body: unknown) {
+  const server = await serverFor(test, json(200, body));
   const { log, lines } = captureLogger();
-  client = new ApiClient({ baseUrl: server.url, apiKey: 'sk-billing-page-test', apiKeyEnv: 'K', log, clock: manualClock(), initialRatePerSecond: 1000 });
+  const client = clientFor(test, server.url, log);
   const page = await client.billing('pods', WINDOW).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
   return { page, warnings: lines.filter((l) => l.startsWith('warn')) };
 }
 
 describe('billing answers', () => {
-  it('reads a complete answer without a warning, leaving its records as the bytes that arrived', async () => {
+  it('reads a complete answer without a warning, leaving its records as the bytes that arrived', async (test) => {
     const body = { records: RECORDS, metadata: { query: QUERY, recordCount: 2, uniquePodCount: 1, totals: TOTALS } };
-    const { page, warnings } = await readPods(body);
+    const { page, warnings } = await readPods(test, body);
     expect(warnings).toEqual([]);
     if (page instanceof Error) throw page;
     expect(page.read).toBe('split');
@@ -42,39 +42,39 @@ describe('billing answers', () => {
     expect(page.stated).toEqual({ recordCount: 2, uniqueCount: 1, totals: { totalAmount: '1.080000', gpuAmount: '1.035000', cpuAmount: '0.000000', diskAmount: '0.045000' } });
   });
 
-  it('finds the records when the metadata comes first', async () => {
+  it('finds the records when the metadata comes first', async (test) => {
     const text = `{"metadata":${JSON.stringify({ query: QUERY, recordCount: 2, uniquePodCount: 1, totals: TOTALS })},"records":${JSON.stringify(RECORDS)}}`;
-    server = await scriptedServer(raw(text));
-    client = new ApiClient({ baseUrl: server.url, apiKey: 'sk-billing-page-test', apiKeyEnv: 'K', clock: manualClock(), initialRatePerSecond: 1000 });
+    const server = await serverFor(test, raw(text));
+    const client = clientFor(test, server.url);
     const page = await client.billing('pods', WINDOW);
     expect(page.read).toBe('split');
     expect(page.recordsJson.toString()).toBe(JSON.stringify(RECORDS));
     expect(page.stated.recordCount).toBe(2);
   });
 
-  it('reads a body of another shape (whitespace, extra keys) the slow way, with the same records', async () => {
-    const { page } = await readPods({ records: RECORDS, extra: true, metadata: { query: QUERY, recordCount: 2, totals: TOTALS } });
+  it('reads a body of another shape (whitespace, extra keys) the slow way, with the same records', async (test) => {
+    const { page } = await readPods(test, { records: RECORDS, extra: true, metadata: { query: QUERY, recordCount: 2, totals: TOTALS } });
     if (page instanceof Error) throw page;
     expect(page.read).toBe('parsed');
     expect(JSON.parse(page.recordsJson.toString())).toEqual(RECORDS);
     expect(page.recordCount).toBe(2);
   });
 
-  it('retries a body whose metadata is cut off, and reads the complete one that follows', async () => {
+  it('retries a body whose metadata is cut off, and reads the complete one that follows', async (test) => {
     const whole = JSON.stringify({ records: RECORDS, metadata: { query: QUERY, recordCount: 2, totals: TOTALS } });
-    server = await scriptedServer(raw(whole.slice(0, -20), false), raw(whole));
-    client = new ApiClient({ baseUrl: server.url, apiKey: 'sk-billing-page-test', apiKeyEnv: 'K', clock: manualClock(), initialRatePerSecond: 1000 });
+    const server = await serverFor(test, raw(whole.slice(0, -20), false), raw(whole));
+    const client = clientFor(test, server.url);
     const page = await client.billing('pods', WINDOW);
     expect(page.recordCount).toBe(2);
     expect(server.requests).toHaveLength(2);
   });
 
-  it.each([
+  it.for([
     ['totals {}', { query: QUERY, recordCount: 2, uniquePodCount: 1, totals: {} }, /totals\.totalAmount, totals\.gpuAmount, totals\.cpuAmount, totals\.diskAmount/],
     ['totals lacking a field', { query: QUERY, recordCount: 2, uniquePodCount: 1, totals: { ...TOTALS, diskAmount: undefined } }, /metadata totals\.diskAmount missing/],
     ['no totals, count or unique count', { query: QUERY }, /metadata recordCount, totals\.totalAmount.*uniquePodCount missing or unusable/],
-  ])('derives %s from the records with one warning', async (_name, metadata, warning) => {
-    const { page, warnings } = await readPods({ records: RECORDS, metadata });
+  ] as const)('derives %s from the records with one warning', async ([, metadata, warning], test) => {
+    const { page, warnings } = await readPods(test, { records: RECORDS, metadata });
     if (page instanceof Error) throw page;
     expect(page.recordCount).toBe(2);
     expect(warnings).toHaveLength(1);
@@ -82,22 +82,22 @@ describe('billing answers', () => {
     expect(warnings[0]).toMatch(/GET \/v2\/billing\/pods \[2026-07-01T10:00:00Z, 2026-07-01T12:00:00Z\) hour/);
   });
 
-  it('accepts totals {} on a window with no records', async () => {
-    const { page, warnings } = await readPods({ records: [], metadata: { query: QUERY, recordCount: 0, totals: {} } });
+  it('accepts totals {} on a window with no records', async (test) => {
+    const { page, warnings } = await readPods(test, { records: [], metadata: { query: QUERY, recordCount: 0, totals: {} } });
     if (page instanceof Error) throw page;
     expect(page.recordsJson.toString()).toBe('[]');
     expect(page.recordCount).toBe(0);
     expect(warnings).toHaveLength(1);
   });
 
-  it('fails the page on a quoted amount, naming the record and field (read_json would cast it silently)', async () => {
-    const { page } = await readPods({ records: [{ ...RECORDS[0], diskAmount: '0.03' }], metadata: { query: QUERY, totals: {} } });
+  it('fails the page on a quoted amount, naming the record and field (read_json would cast it silently)', async (test) => {
+    const { page } = await readPods(test, { records: [{ ...RECORDS[0], diskAmount: '0.03' }], metadata: { query: QUERY, totals: {} } });
     expect(page).toBeInstanceOf(ApiResponseError);
     expect((page as Error).message).toMatch(/records\[0\]\.diskAmount: /);
   });
 
-  it('fails the page when metadata.query is missing: the window cannot be derived', async () => {
-    const { page } = await readPods({ records: RECORDS, metadata: { recordCount: 2 } });
+  it('fails the page when metadata.query is missing: the window cannot be derived', async (test) => {
+    const { page } = await readPods(test, { records: RECORDS, metadata: { recordCount: 2 } });
     expect(page).toBeInstanceOf(ApiResponseError);
     expect((page as Error).message).toMatch(/metadata\.query: /);
   });

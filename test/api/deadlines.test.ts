@@ -15,19 +15,12 @@ import {
   type RequesterOptions,
 } from '../../src/api/index.ts';
 import { exitCodeOf } from '../../src/util/errors.ts';
-import { html, json, manualClock, scriptedServer, type Handler, type ScriptedServer } from '../helpers/scripted-server.ts';
+import { html, json, manualClock, serverFor, type Handler } from '../helpers/scripted-server.ts';
 
 const KEY = 'sk-deadlines-test-0123456789';
 /** Takes the request and never answers. */
 const silent: Handler = () => undefined;
 const SHORT = { connectMs: 1_000, headersMs: 150, bodyMs: 150 };
-
-/** A server answering with `handlers` in turn, closed (after the test's requesters) when the test ends. */
-async function serverFor(test: TestContext, ...handlers: Handler[]): Promise<ScriptedServer> {
-  const server = await scriptedServer(...handlers);
-  test.onTestFinished(() => server.close());
-  return server;
-}
 
 function requesterFor(test: TestContext, url: string, options: Partial<RequesterOptions> = {}): ApiRequester {
   const r = new ApiRequester({ baseUrl: url, apiKey: KEY, apiKeyEnv: 'TEST_KEY', clock: manualClock(), initialRatePerSecond: 1000, timeouts: SHORT, ...options });

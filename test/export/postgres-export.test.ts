@@ -1,29 +1,26 @@
 // `export postgres` against a real PostgreSQL server (test/helpers/postgres.ts) and a store filled by real syncs from
 // the simulator: the mirror equals DuckDB to the micro-dollar, a re-export rewrites only the days a sync changed
 // (restatements included), and the README's read-only role can read what the export writes.
-import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { exportPostgres, type PostgresExportSummary } from '../../src/export/postgres/export-postgres.ts';
 import { MIRRORED_RELATIONS } from '../../src/export/postgres/relations.ts';
 import { resolvePostgresTarget } from '../../src/export/postgres/target.ts';
-import type { Simulator } from '../../src/simulator/index.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import { withReader } from '../../src/store/shared-database.ts';
-import { requirePostgres, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
+import { postgresExportFixture, requirePostgres } from '../helpers/postgres.ts';
 import { fastSimulator, openTestStore, smallSyncConfig, syncOnce } from '../helpers/sync.ts';
 import { copySyncedDatabase } from '../helpers/synced-fixture.ts';
-import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
+import { suiteFixture } from '../helpers/suite-fixture.ts';
 
 const PASSWORD_ENV = 'GPULEDGER_TEST_PG_PASSWORD';
 
 describe.runIf(requirePostgres())('gpuledger export postgres', () => {
-  let server: TestPostgres;
-  let sim: Simulator;
-  let tmp: TempDir;
-  let client: pg.Client;
+  // the first sync is the run's synced database; the later ones sync on from it against this simulator
+  const pgx = suiteFixture(() => postgresExportFixture('gpuledger-pg-export-', copySyncedDatabase));
+  const sim = suiteFixture(() => fastSimulator());
 
   const sync = async () => {
-    const store = await openTestStore(tmp.db);
+    const store = await openTestStore(pgx.tmp.db);
     try {
       const r = await syncOnce(store, smallSyncConfig(sim));
       expect(r.status).toBe('success');
@@ -32,13 +29,13 @@ describe.runIf(requirePostgres())('gpuledger export postgres', () => {
     }
   };
   const exportNow = (): Promise<PostgresExportSummary> => {
-    const config = parseConfig({ export: { postgres: { url: server.url, passwordEnv: PASSWORD_ENV } } }, 'test');
-    return withReader(tmp.db, (store) => exportPostgres(store, resolvePostgresTarget(config), { env: { [PASSWORD_ENV]: server.password } }));
+    const config = parseConfig({ export: { postgres: { url: pgx.server.url, passwordEnv: PASSWORD_ENV } } }, 'test');
+    return withReader(pgx.tmp.db, (store) => exportPostgres(store, resolvePostgresTarget(config), { env: { [PASSWORD_ENV]: pgx.server.password } }));
   };
-  const pgRows = async (sql: string) => (await client.query(sql)).rows as Record<string, unknown>[];
+  const pgRows = async (sql: string) => (await pgx.client.query(sql)).rows as Record<string, unknown>[];
   /** Per (account, day, family) the cost in both databases, as exact decimal strings. */
   const dailySums = async () => {
-    const duck = await withReader(tmp.db, (s) =>
+    const duck = await withReader(pgx.tmp.db, (s) =>
       s.all(`select account, day::varchar as day, family, sum(amount)::varchar as amount, count(*)::varchar as n from cost_daily group by all`),
     );
     const post = await pgRows(
@@ -53,20 +50,6 @@ describe.runIf(requirePostgres())('gpuledger export postgres', () => {
   const changedDays = (before: Map<string, string>, after: Map<string, string>) =>
     [...new Set([...before.keys(), ...after.keys()])].filter((d) => before.get(d) !== after.get(d)).sort();
 
-  beforeAll(async () => {
-    server = await startPostgres();
-    sim = await fastSimulator();
-    tmp = tempDir('gpuledger-pg-export-');
-    client = await server.connect();
-    // the first sync is the run's synced database; the later ones sync on from it against this simulator
-    await copySyncedDatabase(tmp.db);
-  }, 120_000);
-  afterAll(async () => {
-    await client?.end();
-    await sim?.close();
-    await server?.stop();
-    tmp?.cleanup();
-  });
 
   it('mirrors cost_daily to the micro-dollar: every (account, day, family) sum and row count equals DuckDB', async () => {
     const summary = await exportNow();
@@ -77,7 +60,7 @@ describe.runIf(requirePostgres())('gpuledger export postgres', () => {
   });
 
   it('keeps money exact in every mirrored table: numeric with DuckDB\'s scale, and each money column sums to the same digits', async () => {
-    const expected = await withReader(tmp.db, async (s) => {
+    const expected = await withReader(pgx.tmp.db, async (s) => {
       const out: { relation: (typeof MIRRORED_RELATIONS)[number]; money: { column: string; scale: string }[]; sums: Record<string, unknown> | undefined }[] = [];
       for (const relation of MIRRORED_RELATIONS) {
         const columns = await s.all<{ column_name: string; column_type: string }>(`describe select * from ${relation.view}`);
@@ -107,7 +90,7 @@ describe.runIf(requirePostgres())('gpuledger export postgres', () => {
     const columns = 'account, family, component, resource_id, resource_name, gpu_type_id, gpu_type_name, data_center_id, template_id, template_name, endpoint_id, endpoint_name, attribution';
     const text = (rows: Record<string, unknown>[]) => rows.map((r) => JSON.stringify(r)).sort();
     // the subject key too: a UHUGEINT in DuckDB, numeric(39,0) here, every digit (stage.ts writes each distinct one once)
-    const duck = await withReader(tmp.db, (s) => s.all(`select ${columns}, amount::varchar as amount, day::varchar as day, subject_id::varchar as subject_id from cost_daily`));
+    const duck = await withReader(pgx.tmp.db, (s) => s.all(`select ${columns}, amount::varchar as amount, day::varchar as day, subject_id::varchar as subject_id from cost_daily`));
     const post = await pgRows(`select ${columns}, amount::text as amount, to_char(day, 'YYYY-MM-DD') as day, subject_id::text as subject_id from gpuledger.cost_daily`);
     expect(duck.some((r) => String(r.subject_id).length > 30)).toBe(true);
     expect(text(post)).toEqual(text(duck));
@@ -116,10 +99,10 @@ describe.runIf(requirePostgres())('gpuledger export postgres', () => {
   });
 
   it('sends a table in CSV parts, copied one after another as DuckDB writes them: the same rows as sent whole', async () => {
-    const config = parseConfig({ export: { postgres: { url: server.url, passwordEnv: PASSWORD_ENV } } }, 'test');
+    const config = parseConfig({ export: { postgres: { url: pgx.server.url, passwordEnv: PASSWORD_ENV } } }, 'test');
     const target = { ...resolvePostgresTarget(config), schema: 'gpuledger_parts' };
     const partRows = 25;
-    await withReader(tmp.db, (store) => exportPostgres(store, target, { env: { [PASSWORD_ENV]: server.password }, partRows }));
+    await withReader(pgx.tmp.db, (store) => exportPostgres(store, target, { env: { [PASSWORD_ENV]: pgx.server.password }, partRows }));
     const digest = async (schema: string, table: string) =>
       (await pgRows(`select count(*) || ':' || coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as d from ${schema}.${table} as t`))[0]!.d;
     const [rows] = await pgRows(`select count(*)::int as n from gpuledger_parts.cost_daily`);
@@ -127,7 +110,7 @@ describe.runIf(requirePostgres())('gpuledger export postgres', () => {
     for (const r of MIRRORED_RELATIONS.filter((r) => !r.exportedAt)) {
       expect({ table: r.table, digest: await digest('gpuledger_parts', r.table) }).toEqual({ table: r.table, digest: await digest('gpuledger', r.table) });
     }
-    await client.query('drop schema gpuledger_parts cascade');
+    await pgx.client.query('drop schema gpuledger_parts cascade');
   });
 
   it('re-exporting unchanged data rewrites no day and replaces only the freshness table', async () => {
@@ -168,7 +151,7 @@ describe.runIf(requirePostgres())('gpuledger export postgres', () => {
     // an hour later the restated pods' last hours of the 20th are final (docs/simulator.md "Restatement")
     sim.setNow('2026-11-21T01:45:00Z');
     await sync();
-    const restated = await withReader(tmp.db, (s) =>
+    const restated = await withReader(pgx.tmp.db, (s) =>
       s.one<{ n: string }>(`select count(*)::varchar as n from _meta_restatements where kind = 'restatement' and bucket_start >= '2026-11-20' and bucket_start < '2026-11-21'`),
     );
     expect(Number(restated!.n)).toBeGreaterThan(0);
@@ -190,7 +173,7 @@ describe.runIf(requirePostgres())('gpuledger export postgres', () => {
   });
 
   it('rebuilds a table whose definition changed, whole, and leaves the others alone', async () => {
-    await client.query(`update gpuledger._export_tables set definition = 'an older gpuledger' where table_name = 'rpt_waste'`);
+    await pgx.client.query(`update gpuledger._export_tables set definition = 'an older gpuledger' where table_name = 'rpt_waste'`);
     const summary = await exportNow();
     expect(summary.tablesCreated).toBe(1);
     expect(summary.changes.rpt_waste).toMatchObject({ created: true, days: 'whole' });
@@ -206,14 +189,14 @@ describe.runIf(requirePostgres())('gpuledger export postgres', () => {
 
   it('lets the README\'s read-only role read every table, also one rebuilt later, and write none', async () => {
     // the recipe of README.md "PostgreSQL for BI tools", as the export user runs it
-    await client.query(`create role bi_reader login password 'reader-secret-1'`);
-    await client.query(`grant usage on schema gpuledger to bi_reader`);
-    await client.query(`grant select on all tables in schema gpuledger to bi_reader`);
-    await client.query(`alter default privileges in schema gpuledger grant select on tables to bi_reader`);
-    await client.query(`update gpuledger._export_tables set definition = 'an older gpuledger' where table_name = 'cost_daily'`);
+    await pgx.client.query(`create role bi_reader login password 'reader-secret-1'`);
+    await pgx.client.query(`grant usage on schema gpuledger to bi_reader`);
+    await pgx.client.query(`grant select on all tables in schema gpuledger to bi_reader`);
+    await pgx.client.query(`alter default privileges in schema gpuledger grant select on tables to bi_reader`);
+    await pgx.client.query(`update gpuledger._export_tables set definition = 'an older gpuledger' where table_name = 'cost_daily'`);
     await exportNow();
     const pgModule = (await import('pg')).default;
-    const reader = new pgModule.Client({ host: server.host, port: server.port, user: 'bi_reader', password: 'reader-secret-1', database: server.database });
+    const reader = new pgModule.Client({ host: pgx.server.host, port: pgx.server.port, user: 'bi_reader', password: 'reader-secret-1', database: pgx.server.database });
     await reader.connect();
     try {
       const [row] = (await reader.query(`select count(*)::int as n from gpuledger.cost_daily`)).rows;

@@ -3,59 +3,40 @@
 // stopped part-way each end in one line with the documented exit code, and the previous export stays exactly as it
 // was; the next run finishes the job. The password appears in no output and no table. And the nightly job: a failed
 // export makes the run partial (exit 3).
-import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.ts';
 import { resolveAccounts } from '../../src/extract/accounts.ts';
 import { runNightly } from '../../src/run/nightly.ts';
-import type { Simulator } from '../../src/simulator/index.ts';
 import { withReader } from '../../src/store/shared-database.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { closedPort } from '../helpers/alert-delivery.ts';
-import { requirePostgres, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
+import { startGpuledger } from '../helpers/cli.ts';
+import { postgresExportFixture, requirePostgres } from '../helpers/postgres.ts';
 import { fastSimulator, KEY, openTestStore, smallSyncConfig, syncOnce } from '../helpers/sync.ts';
 import { copySyncedDatabase } from '../helpers/synced-fixture.ts';
-import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
+import { suiteFixture } from '../helpers/suite-fixture.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
 const WRONG = 'not-the-password-7f3a';
 
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
 describe.runIf(requirePostgres())('gpuledger export postgres when things go wrong', () => {
-  let server: TestPostgres;
-  let sim: Simulator;
-  let tmp: TempDir;
-  let client: pg.Client;
+  const pgx = suiteFixture(() => postgresExportFixture('gpuledger-pg-failures-', copySyncedDatabase), 180_000);
+  const sim = suiteFixture(() => fastSimulator());
   const outputs: string[] = [];
 
   const start = (args: string[], env: NodeJS.ProcessEnv) => {
-    const child = spawn(process.execPath, [BIN, '--db', tmp.db, ...args], { env: { ...process.env, GPULEDGER_CONFIG: '', PGPASSWORD: '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const done = new Promise<Run>((resolve) =>
-      child.on('close', (code, signal) => {
-        outputs.push(stdout, stderr);
-        resolve({ code, signal, stdout, stderr });
-      }),
-    );
+    const { child, ended } = startGpuledger(['--db', pgx.tmp.db, ...args], { PGPASSWORD: '', ...env });
+    const done = ended.then((run) => {
+      outputs.push(run.stdout, run.stderr);
+      return run;
+    });
     return { child, done };
   };
-  const exportCli = (password: string, extra: string[] = []) => start(['export', 'postgres', '--url', server.url, ...extra], { PGPASSWORD: password });
+  const exportCli = (password: string, extra: string[] = []) => start(['export', 'postgres', '--url', pgx.server.url, ...extra], { PGPASSWORD: password });
   const sync = async (now: string) => {
     sim.setNow(now);
-    const store = await openTestStore(tmp.db);
+    const store = await openTestStore(pgx.tmp.db);
     try {
       expect((await syncOnce(store, smallSyncConfig(sim))).status).toBe('success');
     } finally {
@@ -64,23 +45,23 @@ describe.runIf(requirePostgres())('gpuledger export postgres when things go wron
   };
   /** Every table of the schema, each as a digest of its rows in a fixed order: equal digests, same export. */
   const snapshot = async () => {
-    const tables = (await client.query(`select tablename from pg_tables where schemaname = 'gpuledger' order by 1`)).rows.map((r) => r.tablename as string);
+    const tables = (await pgx.client.query(`select tablename from pg_tables where schemaname = 'gpuledger' order by 1`)).rows.map((r) => r.tablename as string);
     const digests: Record<string, string> = {};
     for (const t of tables) {
-      digests[t] = (await client.query(`select count(*) || ':' || coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as d from gpuledger.${t} as t`)).rows[0].d;
+      digests[t] = (await pgx.client.query(`select count(*) || ':' || coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as d from gpuledger.${t} as t`)).rows[0].d;
     }
     return digests;
   };
   const costMatchesDuckDb = async () => {
-    const duck = await withReader(tmp.db, (s) => s.one<{ total: string; n: string }>(`select sum(amount)::varchar as total, count(*)::varchar as n from cost_daily`));
-    const post = (await client.query(`select sum(amount)::text as total, count(*)::text as n from gpuledger.cost_daily`)).rows[0];
+    const duck = await withReader(pgx.tmp.db, (s) => s.one<{ total: string; n: string }>(`select sum(amount)::varchar as total, count(*)::varchar as n from cost_daily`));
+    const post = (await pgx.client.query(`select sum(amount)::text as total, count(*)::text as n from gpuledger.cost_daily`)).rows[0];
     return post.total === duck!.total && post.n === duck!.n;
   };
   /** Wait until the export's session waits for a lock, having written cost_daily already; returns its pid. */
   const blockedMidExport = async (): Promise<number> => {
     for (let i = 0; i < 600; i++) {
       const row = (
-        await client.query(
+        await pgx.client.query(
           `select a.pid, exists (select 1 from pg_locks as l where l.pid = a.pid and l.mode = 'RowExclusiveLock' and l.relation = 'gpuledger.cost_daily'::regclass) as wrote_cost
            from pg_stat_activity as a where a.application_name = 'gpuledger export' and a.wait_event_type = 'Lock'`,
         )
@@ -95,7 +76,7 @@ describe.runIf(requirePostgres())('gpuledger export postgres when things go wron
   };
   const exportSessionsGone = async () => {
     for (let i = 0; i < 300; i++) {
-      const n = (await client.query(`select count(*)::int as n from pg_stat_activity where application_name = 'gpuledger export'`)).rows[0].n;
+      const n = (await pgx.client.query(`select count(*)::int as n from pg_stat_activity where application_name = 'gpuledger export'`)).rows[0].n;
       if (n === 0) return;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -103,30 +84,19 @@ describe.runIf(requirePostgres())('gpuledger export postgres when things go wron
   };
   /** A session of our own holding freshness – the export's last table – so an export stops there, mid-way. */
   const lockFreshness = async () => {
-    const locker = await server.connect();
+    const locker = await pgx.server.connect();
     await locker.query('begin');
     await locker.query('lock table gpuledger.freshness in access exclusive mode');
     return locker;
   };
 
   beforeAll(async () => {
-    server = await startPostgres();
-    sim = await fastSimulator();
-    tmp = tempDir('gpuledger-pg-failures-');
-    client = await server.connect();
-    // the first sync (at the simulator's now) is the run's synced database; the next syncs on from it
-    await copySyncedDatabase(tmp.db);
-    const first = await exportCli(server.password).done;
+    // the first sync (at the simulator's now) is the run's synced database (pgx.tmp.db); the next syncs on from it
+    const first = await exportCli(pgx.server.password).done;
     expect(first.stderr).toMatch(/exported to postgres:\/\/127\.0\.0\.1:\d+\/postgres \(schema gpuledger\): export 1/);
     expect(first.code).toBe(0);
     await sync('2026-11-20T13:50:00Z');
   }, 180_000);
-  afterAll(async () => {
-    await client?.end().catch(() => {});
-    await sim?.close();
-    await server?.stop();
-    tmp?.cleanup();
-  });
 
   it('a wrong password: exit 2, one line naming the variable (not the value), previous export intact', async () => {
     const before = await snapshot();
@@ -138,13 +108,13 @@ describe.runIf(requirePostgres())('gpuledger export postgres when things go wron
 
   it('an unreachable server: exit 1, one line', async () => {
     const port = await closedPort();
-    const r = await start(['export', 'postgres', '--url', `postgres://gpuledger_test@127.0.0.1:${port}/postgres`], { PGPASSWORD: server.password }).done;
+    const r = await start(['export', 'postgres', '--url', `postgres://gpuledger_test@127.0.0.1:${port}/postgres`], { PGPASSWORD: pgx.server.password }).done;
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`^gpuledger: cannot reach PostgreSQL at postgres://127\\.0\\.0\\.1:${port}/postgres \\(ECONNREFUSED\\); nothing was exported\\n$`));
   });
 
   it('a password inside --url is refused without repeating it: exit 2', async () => {
-    const url = server.url.replace('gpuledger_test@', `gpuledger_test:${server.password}@`);
+    const url = pgx.server.url.replace('gpuledger_test@', `gpuledger_test:${pgx.server.password}@`);
     const r = await start(['export', 'postgres', '--url', url], {}).done;
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^gpuledger: --url carries a password; leave it out of the URL and set it in the environment \(PGPASSWORD, or the variable export\.postgres\.passwordEnv names\)\n$/);
@@ -153,7 +123,7 @@ describe.runIf(requirePostgres())('gpuledger export postgres when things go wron
   it('an export killed with SIGKILL part-way leaves the previous export, and the next run finishes the job', async () => {
     const before = await snapshot();
     const locker = await lockFreshness();
-    const running = exportCli(server.password);
+    const running = exportCli(pgx.server.password);
     const leftovers = () => readdirSync(tmpdir()).filter((n) => n.startsWith(`gpuledger-pg-export-${running.child.pid}-`));
     try {
       await blockedMidExport();
@@ -169,7 +139,7 @@ describe.runIf(requirePostgres())('gpuledger export postgres when things go wron
     // the killed export's CSV folder is left behind; the next export clears it
     expect(leftovers()).toHaveLength(1);
 
-    const rerun = await exportCli(server.password, ['--log-level', 'debug']).done;
+    const rerun = await exportCli(pgx.server.password, ['--log-level', 'debug']).done;
     expect(rerun.code).toBe(0);
     expect(await costMatchesDuckDb()).toBe(true);
     expect(leftovers()).toEqual([]);
@@ -179,19 +149,19 @@ describe.runIf(requirePostgres())('gpuledger export postgres when things go wron
     await sync('2026-11-20T15:10:00Z');
     const before = await snapshot();
     const locker = await lockFreshness();
-    const running = exportCli(server.password);
+    const running = exportCli(pgx.server.password);
     await blockedMidExport();
-    await client.end();
-    await server.halt('fast');
+    await pgx.client.end();
+    await pgx.server.halt('fast');
     const r = await running.done;
     await locker.end().catch(() => {});
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^gpuledger: PostgreSQL at postgres:\/\/127\.0\.0\.1:\d+\/postgres went away during the export \(.+\); nothing of this run was committed and the previous export is intact – run the export again\n$/);
 
-    await server.restart();
-    client = await server.connect();
+    await pgx.server.restart();
+    pgx.client = await pgx.server.connect();
     expect(await snapshot()).toEqual(before);
-    const rerun = await exportCli(server.password).done;
+    const rerun = await exportCli(pgx.server.password).done;
     expect(rerun.code).toBe(0);
     expect(await costMatchesDuckDb()).toBe(true);
   }, 120_000);
@@ -199,31 +169,31 @@ describe.runIf(requirePostgres())('gpuledger export postgres when things go wron
   it('never shows the password: not in any output above, not in any table of the schema', async () => {
     expect(outputs.length).toBeGreaterThan(10);
     for (const text of outputs) {
-      expect(text).not.toContain(server.password);
+      expect(text).not.toContain(pgx.server.password);
       expect(text).not.toContain(WRONG);
     }
-    const tables = (await client.query(`select tablename from pg_tables where schemaname = 'gpuledger'`)).rows.map((r) => r.tablename as string);
+    const tables = (await pgx.client.query(`select tablename from pg_tables where schemaname = 'gpuledger'`)).rows.map((r) => r.tablename as string);
     expect(tables).toEqual(expect.arrayContaining(['cost_daily', '_export_runs', 'freshness']));
     for (const t of tables) {
-      const hits = (await client.query(`select count(*)::int as n from gpuledger.${t} as t where strpos(t::text, $1) > 0`, [server.password])).rows[0].n;
+      const hits = (await pgx.client.query(`select count(*)::int as n from gpuledger.${t} as t where strpos(t::text, $1) > 0`, [pgx.server.password])).rows[0].n;
       expect(hits, t).toBe(0);
     }
   });
 
   it('in the nightly job, a failed export makes the run partial (exit 3) and a working one is a step like the others', async () => {
     const config = (password: string) =>
-      parseConfig({ ...smallSyncConfig(sim, { outDir: tmp.dir }), alerts: { channels: [{ type: 'file' }] }, export: { postgres: { url: server.url, passwordEnv: 'GPULEDGER_TEST_NIGHTLY_PG' } } }, 'test');
+      parseConfig({ ...smallSyncConfig(sim, { outDir: pgx.tmp.dir }), alerts: { channels: [{ type: 'file' }] }, export: { postgres: { url: pgx.server.url, passwordEnv: 'GPULEDGER_TEST_NIGHTLY_PG' } } }, 'test');
     const nightly = async (password: string) => {
       process.env.GPULEDGER_TEST_NIGHTLY_PG = password;
       const c = config(password);
-      return runNightly({ config: c, dbPath: tmp.db, accounts: resolveAccounts(c, c.apiUrl, { GPULEDGER_TEST_KEY: KEY }), log: silentLogger, client: { initialRatePerSecond: 1000 } });
+      return runNightly({ config: c, dbPath: pgx.tmp.db, accounts: resolveAccounts(c, c.apiUrl, { GPULEDGER_TEST_KEY: KEY }), log: silentLogger, client: { initialRatePerSecond: 1000 } });
     };
     const failed = await nightly(WRONG);
     expect(failed.steps.find((s) => s.step === 'export')).toMatchObject({ status: 'failed', detail: expect.stringMatching(/refused the password/) });
     expect(failed.steps.find((s) => s.step === 'sync')?.status).toBe('ok');
     expect(failed.exitCode).toBe(3);
 
-    const ok = await nightly(server.password);
+    const ok = await nightly(pgx.server.password);
     expect(ok.steps.find((s) => s.step === 'export')).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^PostgreSQL postgres:\/\/.* \(schema gpuledger\): export \d+, \d+ day slice\(s\) rewritten/) });
     expect(ok.exitCode).toBe(0);
     delete process.env.GPULEDGER_TEST_NIGHTLY_PG;

@@ -2,49 +2,35 @@
 // PostgreSQL server: a schema that holds a user's table, view or index under a name the export uses is refused with
 // exit 2 and one line naming the object, and nothing in PostgreSQL changes – the user's rows byte for byte, and no
 // table of gpuledger's appears. A schema gpuledger already exported into is exported into again as before.
-import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requirePostgres, startPostgres, type TestPostgres } from '../helpers/postgres.ts';
+import { describe, expect, it } from 'vitest';
+import { postgresExportFixture, requirePostgres } from '../helpers/postgres.ts';
 import { copySyncedDatabase } from '../helpers/synced-fixture.ts';
 import { gpuledger } from '../helpers/cli.ts';
-import { tempDir, type TempDir } from '../helpers/temp-dir.ts';
+import { suiteFixture } from '../helpers/suite-fixture.ts';
 
 describe.runIf(requirePostgres())('export postgres into a schema that holds a user\'s objects', () => {
-  let server: TestPostgres;
-  let tmp: TempDir;
-  let client: pg.Client;
+  const pgx = suiteFixture(() => postgresExportFixture('gpuledger-pg-foreign-', copySyncedDatabase), 180_000);
 
   const exportCli = (schema?: string) =>
-    gpuledger(['--db', tmp.db, 'export', 'postgres', '--url', server.url, ...(schema ? ['--schema', schema] : [])], { PGPASSWORD: server.password });
+    gpuledger(['--db', pgx.tmp.db, 'export', 'postgres', '--url', pgx.server.url, ...(schema ? ['--schema', schema] : [])], { PGPASSWORD: pgx.server.password });
   /** Everything in a schema: each relation with its kind, and each table's or view's rows as text in a fixed order. */
   const everything = async (schema: string) => {
-    const relations = (await client.query<{ relname: string; relkind: string }>(`select relname, relkind from pg_class where relnamespace = $1::regnamespace order by 1`, [schema])).rows;
+    const relations = (await pgx.client.query<{ relname: string; relkind: string }>(`select relname, relkind from pg_class where relnamespace = $1::regnamespace order by 1`, [schema])).rows;
     const rows: Record<string, string[]> = {};
     for (const r of relations.filter((x) => x.relkind === 'r' || x.relkind === 'v')) {
-      rows[r.relname] = (await client.query<{ t: string }>(`select t::text as t from "${schema}"."${r.relname}" as t order by 1`)).rows.map((x) => x.t);
+      rows[r.relname] = (await pgx.client.query<{ t: string }>(`select t::text as t from "${schema}"."${r.relname}" as t order by 1`)).rows.map((x) => x.t);
     }
     return { relations: relations.map((r) => `${r.relname}:${r.relkind}`), rows };
   };
 
-  beforeAll(async () => {
-    server = await startPostgres();
-    tmp = tempDir('gpuledger-pg-foreign-');
-    client = await server.connect();
-    await copySyncedDatabase(tmp.db);
-  }, 180_000);
-  afterAll(async () => {
-    await client?.end().catch(() => {});
-    await server?.stop();
-    tmp?.cleanup();
-  });
 
   it('refuses a schema holding the user\'s cost_daily, rpt_runway and freshness: exit 2, one line, the user\'s rows untouched, no table of ours', async () => {
-    await client.query(`create schema us`);
-    await client.query(`create table us.cost_daily (day date, team text, amount numeric(12,2))`);
-    await client.query(`insert into us.cost_daily values ('2026-11-01', 'ml', 1234.56), ('2026-11-02', 'infra', 0.01)`);
-    await client.query(`create table us.rpt_runway (account text, days integer)`);
-    await client.query(`insert into us.rpt_runway values ('main', 42)`);
-    await client.query(`create view us.freshness as select team, max(day) as latest from us.cost_daily group by team`);
+    await pgx.client.query(`create schema us`);
+    await pgx.client.query(`create table us.cost_daily (day date, team text, amount numeric(12,2))`);
+    await pgx.client.query(`insert into us.cost_daily values ('2026-11-01', 'ml', 1234.56), ('2026-11-02', 'infra', 0.01)`);
+    await pgx.client.query(`create table us.rpt_runway (account text, days integer)`);
+    await pgx.client.query(`insert into us.rpt_runway values ('main', 42)`);
+    await pgx.client.query(`create view us.freshness as select team, max(day) as latest from us.cost_daily group by team`);
     const before = await everything('us');
     expect(before.rows.cost_daily).toHaveLength(2);
 
@@ -55,14 +41,14 @@ describe.runIf(requirePostgres())('export postgres into a schema that holds a us
   });
 
   it('refuses a user\'s view, an index and a table shaped unlike gpuledger\'s bookkeeping under names the export uses', async () => {
-    await client.query(`create schema views_only`);
-    await client.query(`create view views_only.freshness as select 1 as fresh`);
-    await client.query(`create schema indexed`);
-    await client.query(`create table indexed.orders (day date)`);
-    await client.query(`create index cost_daily_day_idx on indexed.orders (day)`);
-    await client.query(`create schema bookkept`);
-    await client.query(`create table bookkept._export_runs (run text)`);
-    await client.query(`insert into bookkept._export_runs values ('the user''s own run')`);
+    await pgx.client.query(`create schema views_only`);
+    await pgx.client.query(`create view views_only.freshness as select 1 as fresh`);
+    await pgx.client.query(`create schema indexed`);
+    await pgx.client.query(`create table indexed.orders (day date)`);
+    await pgx.client.query(`create index cost_daily_day_idx on indexed.orders (day)`);
+    await pgx.client.query(`create schema bookkept`);
+    await pgx.client.query(`create table bookkept._export_runs (run text)`);
+    await pgx.client.query(`insert into bookkept._export_runs values ('the user''s own run')`);
     const cases = [
       ['views_only', 'view views_only.freshness'],
       ['indexed', 'index indexed.cost_daily_day_idx'],
@@ -78,8 +64,8 @@ describe.runIf(requirePostgres())('export postgres into a schema that holds a us
   });
 
   it('refuses the default schema public when it holds a user\'s table of a mirrored name', async () => {
-    await client.query(`create table public.rpt_spend_daily (note text)`);
-    await client.query(`insert into public.rpt_spend_daily values ('mine')`);
+    await pgx.client.query(`create table public.rpt_spend_daily (note text)`);
+    await pgx.client.query(`insert into public.rpt_spend_daily values ('mine')`);
     const before = await everything('public');
     const r = await exportCli('public');
     expect(r.code).toBe(2);
@@ -91,12 +77,12 @@ describe.runIf(requirePostgres())('export postgres into a schema that holds a us
     const first = await exportCli();
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toMatch(/\(schema gpuledger\): export 1, 25 table\(s\) created/);
-    await client.query(`create table gpuledger.notes (note text)`);
-    await client.query(`insert into gpuledger.notes values ('kept')`);
+    await pgx.client.query(`create table gpuledger.notes (note text)`);
+    await pgx.client.query(`insert into gpuledger.notes values ('kept')`);
     const second = await exportCli();
     expect(second.code, second.stderr).toBe(0);
     expect(second.stderr).toMatch(/\(schema gpuledger\): export 2, 0 table\(s\) created/);
-    expect((await client.query(`select note from gpuledger.notes`)).rows).toEqual([{ note: 'kept' }]);
-    expect((await client.query(`select count(*)::int as n from gpuledger._export_runs`)).rows).toEqual([{ n: 2 }]);
+    expect((await pgx.client.query(`select note from gpuledger.notes`)).rows).toEqual([{ note: 'kept' }]);
+    expect((await pgx.client.query(`select count(*)::int as n from gpuledger._export_runs`)).rows).toEqual([{ n: 2 }]);
   });
 });

@@ -1,5 +1,5 @@
 // Runs the real CLI (node bin/gpuledger.js) and captures what a user would see.
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
@@ -22,4 +22,41 @@ export function gpuledger(args: string[], env: NodeJS.ProcessEnv = {}, options: 
       },
     );
   });
+}
+
+/** How a CLI started with startGpuledger ended: its exit code or the signal that ended it, and all it wrote. */
+export interface CliEnd {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunningCli {
+  child: ChildProcessWithoutNullStreams;
+  /** What it has written so far. */
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Once its output has closed. */
+  ended: Promise<CliEnd>;
+}
+
+/** Starts the real CLI without waiting for it: for a test that watches its output, or stops or kills it part-way. */
+export function startGpuledger(args: string[], env: NodeJS.ProcessEnv = {}): RunningCli {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, GPULEDGER_CONFIG: '', ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const ended = new Promise<CliEnd>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  return {
+    child,
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+    ended,
+  };
 }

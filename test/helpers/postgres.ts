@@ -22,7 +22,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync,
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
-import { tempDir } from './temp-dir.ts';
+import { tempDir, type TempDir } from './temp-dir.ts';
 
 export interface TestPostgres {
   host: string;
@@ -204,4 +204,49 @@ export async function startPostgres(options: StartOptions = {}): Promise<TestPos
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/** A test PostgreSQL to export into, a client on it, and a temp folder whose database (`tmp.db`) holds what to export. */
+export interface PostgresExportFixture {
+  server: TestPostgres;
+  client: pg.Client;
+  tmp: TempDir;
+  /** Ends the client, stops the server and removes the folder. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a server, connects a client and makes a temp folder whose database `fill` writes (the run's synced database,
+ * copied: this file stays free of the test-runner helpers, as the export benchmark imports it). A step that fails
+ * undoes the ones before it.
+ */
+export async function postgresExportFixture(prefix: string, fill: (db: string) => Promise<void>): Promise<PostgresExportFixture> {
+  const server = await startPostgres();
+  const tmp = tempDir(prefix);
+  let client: pg.Client | undefined;
+  const fixture: PostgresExportFixture = {
+    server,
+    tmp,
+    get client() {
+      if (!client) throw new Error('the fixture\'s client is not connected yet');
+      return client;
+    },
+    // a test may connect anew (after a restart): the one it set is the one stop() ends
+    set client(c: pg.Client) {
+      client = c;
+    },
+    async stop() {
+      await client?.end().catch(() => {});
+      await server.stop();
+      tmp.cleanup();
+    },
+  };
+  try {
+    client = await server.connect();
+    await fill(tmp.db);
+    return fixture;
+  } catch (e) {
+    await fixture.stop();
+    throw e;
+  }
 }

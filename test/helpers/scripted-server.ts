@@ -1,6 +1,7 @@
 // Test parts for the API client: a real HTTP server on 127.0.0.1 (port 0) that answers from a script, a clock whose
 // sleeps only move its hands (so backoff and rate-limit waits cost no real time), and a logger that keeps its lines.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { TestContext } from 'vitest';
 import type { Clock } from '../../src/api/index.ts';
 import { createLogger, type Logger } from '../../src/util/log.ts';
 import { closeServer, listenOnLoopback } from './loopback.ts';
@@ -25,6 +26,13 @@ export async function scriptedServer(...handlers: Handler[]): Promise<ScriptedSe
   });
   const port = await listenOnLoopback(server);
   return { url: `http://127.0.0.1:${port}`, requests, close: () => closeServer(server, () => server.closeAllConnections()) };
+}
+
+/** A scripted server for one test, closed when the test ends (after the clients the test made since: last first). */
+export async function serverFor(test: TestContext, ...handlers: Handler[]): Promise<ScriptedServer> {
+  const server = await scriptedServer(...handlers);
+  test.onTestFinished(() => server.close());
+  return server;
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Handler {

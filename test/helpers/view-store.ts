@@ -5,6 +5,7 @@ import { afterEach, beforeEach } from 'vitest';
 import { join } from 'node:path';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { refreshMaterialized } from '../../src/transform/materialize.ts';
+import { suiteFixture } from './suite-fixture.ts';
 import { tempDir, type TempDir } from './temp-dir.ts';
 
 export const tmpDbPath = (prefix = 'gpuledger-views-'): string => join(tempDir(prefix).dir, 'test.duckdb');
@@ -38,6 +39,17 @@ export async function openMigratedStore(path: string): Promise<Store> {
   return openStore({ path, command: 'test' });
 }
 
+/** The store a test reads through: each read goes to whatever `current` holds then, its methods bound to it. */
+function storeStandIn(current: () => Store): Store {
+  return new Proxy({} as Store, {
+    get: (_, key) => {
+      const store = current();
+      const value: unknown = Reflect.get(store, key);
+      return typeof value === 'function' ? value.bind(store) : value;
+    },
+  });
+}
+
 /**
  * A fresh viewStore for each test of the calling describe block, given its rows by `prepare`, and closed after the test.
  * The stand-in returned reads the current test's store, so the tests name it as they would the store itself.
@@ -52,13 +64,28 @@ export function viewStoreEachTest(prepare?: (store: Store) => Promise<void>): St
     await current?.close();
     current = undefined;
   });
-  return new Proxy({} as Store, {
-    get: (_, key) => {
-      if (!current) throw new Error('a test store is read outside a test');
-      const value: unknown = Reflect.get(current, key);
-      return typeof value === 'function' ? value.bind(current) : value;
-    },
+  return storeStandIn(() => {
+    if (!current) throw new Error('a test store is read outside a test');
+    return current;
   });
+}
+
+/**
+ * One viewStore for all the tests of the calling describe block (they read the same rows), given its rows by `prepare`
+ * in a beforeAll and closed after the block; a `prepare` that fails closes it at once.
+ */
+export function viewStoreForSuite(prepare?: (store: Store) => Promise<void>): Store {
+  const fixture = suiteFixture(async () => {
+    const store = await viewStore();
+    try {
+      await prepare?.(store);
+    } catch (e) {
+      await store.close();
+      throw e;
+    }
+    return { store, stop: () => store.close() };
+  });
+  return storeStandIn(() => fixture.store);
 }
 
 /**

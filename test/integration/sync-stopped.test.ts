@@ -2,59 +2,33 @@
 // inventory, the billing routes or the queue's health, or as it finishes, the real CLI ends with exit 1 or 3 and a
 // line saying it was stopped – never "success" – and the database it leaves is one the next sync completes to the
 // micro-dollar of the simulator's ledger.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Simulator } from '../../src/simulator/index.ts';
+import { describe, expect, it } from 'vitest';
 import { acquireSyncLock } from '../../src/store/lock.ts';
-import { gpuledger } from '../helpers/cli.ts';
+import { gpuledger, startGpuledger, type CliEnd } from '../helpers/cli.ts';
+import { suiteFixture } from '../helpers/suite-fixture.ts';
 import { expectMatchesLedger, fastSimulator, KEY, openTestStore, smallSyncConfig, writeConfig } from '../helpers/sync.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
 const HEALTH = '/v2/{endpoint_id}/health';
 
-interface Ended {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stderr: string;
-  stdout: string;
-}
-
 describe('a sync stopped with SIGTERM', () => {
-  let sim: Simulator;
-
-  beforeAll(async () => {
-    sim = await fastSimulator();
-  });
-  afterAll(async () => {
-    await sim?.close();
-  });
+  const sim = suiteFixture(() => fastSimulator());
 
   const requests = (route: string) => sim.stats().byRoute[route] ?? 0;
 
   /** Start a sync and send SIGTERM once `when` holds (polled), then wait until it has ended. */
-  async function stopWhen(args: string[], when: (stderr: string) => boolean): Promise<Ended> {
+  async function stopWhen(args: string[], when: (stderr: string) => boolean): Promise<CliEnd> {
     // every answer slowed down, so each phase of the sync lasts long enough to be stopped in
     sim.setFaults('latency=200ms');
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, GPULEDGER_CONFIG: '', GPULEDGER_TEST_KEY: KEY } });
-    let stderr = '';
-    let stdout = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    const sync = startGpuledger(args, { GPULEDGER_TEST_KEY: KEY });
     let exited = false;
-    const ended = new Promise<Ended>((resolve) =>
-      child.on('close', (code, signal) => {
-        exited = true;
-        resolve({ code, signal, stderr, stdout });
-      }),
-    );
+    void sync.ended.then(() => (exited = true));
     const deadline = Date.now() + 60_000;
-    while (!exited && !when(stderr) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-    child.kill('SIGTERM');
+    while (!exited && !when(sync.stderr) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    sync.child.kill('SIGTERM');
     try {
-      return await ended;
+      return await sync.ended;
     } finally {
       sim.setFaults(undefined);
     }
@@ -67,7 +41,7 @@ describe('a sync stopped with SIGTERM', () => {
   }
 
   /** The stopped run is logged as partial or failed, and the next sync completes it to the micro-dollar. */
-  async function expectCompletedAfterwards(db: string, config: string, stopped: Ended): Promise<void> {
+  async function expectCompletedAfterwards(db: string, config: string, stopped: CliEnd): Promise<void> {
     const store = await openTestStore(db);
     try {
       const runs = await store.all<{ status: string }>(`select status from _meta_runs order by started_at`);

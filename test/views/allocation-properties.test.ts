@@ -2,19 +2,15 @@
 // total cost exactly, micro-dollar for micro-dollar, and a proportional split gives each target its exact share of
 // every cost row, rounded to a micro-dollar (floor, or floor + 1 for the largest remainders).
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadAllocationRules } from '../../src/allocation/load-rules.ts';
 import { allocationConfigSchema } from '../../src/config/allocation.ts';
-import type { Store } from '../../src/store/database.ts';
 import { decimalStringToMicros } from '../../src/util/decimal.ts';
-import { addInventory, billPods, billVolumes, viewStore } from '../helpers/view-store.ts';
+import { addInventory, billPods, billVolumes, viewStoreForSuite } from '../helpers/view-store.ts';
 
-let store: Store;
-beforeAll(async () => {
-  store = await viewStore();
+const store = viewStoreForSuite(async (store) => {
   await addInventory(store, ['a-1', 'a-2', 'b-1', 'c-1'].map((name, i) => ({ kind: 'pod' as const, id: `p${i}`, doc: { name } })));
 });
-afterAll(async () => store.close());
 
 const DAYS = ['2026-10-01T00:00:00Z', '2026-10-02T00:00:00Z', '2026-10-03T00:00:00Z'];
 /** Amounts in micro-dollars, including odd ones that leave remainders and some credits. */

@@ -1,14 +1,11 @@
 // "Complete" has one answer (issue 25 §4): a day is complete when it has ended by as_of and every billing route's
 // buckets of it are final – the earliest complete_through of the account's billing watermarks, the figure the
 // freshness table shows per source. Daily spend's Complete, the monthly Complete and rpt_complete_through agree.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/database.ts';
-import { billPods, billServerless, setWatermark, viewStore } from '../helpers/view-store.ts';
+import { describe, expect, it } from 'vitest';
+import { billPods, billServerless, setWatermark, viewStoreForSuite } from '../helpers/view-store.ts';
 
 describe('complete through', () => {
-  let store: Store;
-  beforeAll(async () => {
-    store = await viewStore();
+  const store = viewStoreForSuite(async (store) => {
     for (const day of ['2026-11-20', '2026-11-21', '2026-11-22', '2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26']) {
       await billPods(store, [{ pod: 'p1', start: `${day}T00:00:00Z`, gpu: '10.000000' }]);
       await billServerless(store, [{ endpoint: 'e1', start: `${day}T00:00:00Z`, gpu: '2.000000' }]);
@@ -20,7 +17,6 @@ describe('complete through', () => {
     await setWatermark(store, { source: 'serverless', size: 'day', from: '2026-11-01T00:00:00Z', through: '2026-11-26T14:00:00Z', complete: '2026-11-23T00:00:00Z' });
     await store.run(`insert into _meta_watermarks values ('acme', 'inventory', '', '2026-11-01', '2026-11-26T14:00:00Z', '2026-11-01', now(), 'run-inv')`);
   });
-  afterAll(async () => store.close());
 
   it('marks complete only the days that ended and are final on every route, as rpt_complete_through says', async () => {
     const days = await store.all<{ day: string; is_complete: boolean }>(

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/database.ts';
-import { addInventory, billPods, billPublicEndpoints, billServerless, billVolumes, viewStore } from '../helpers/view-store.ts';
+import { describe, expect, it } from 'vitest';
+import { addInventory, billPods, billPublicEndpoints, billServerless, billVolumes, viewStoreForSuite } from '../helpers/view-store.ts';
 
 // FOCUS 1.2 mandatory columns (FinOps FOCUS specification, "Feature level: Mandatory")
 const MANDATORY = [
@@ -13,9 +12,7 @@ const MANDATORY = [
 const NULLABLE_MANDATORY = new Set(['ChargeClass']);
 
 describe('focus_cost', () => {
-  let store: Store;
-  beforeAll(async () => {
-    store = await viewStore();
+  const store = viewStoreForSuite(async (store) => {
     await addInventory(store, [
       { kind: 'gpu_type', id: 'NVIDIA GeForce RTX 4090', doc: { name: 'RTX 4090', pool: 'ADA_24' } },
       { kind: 'template', id: 't1', doc: { name: 'vLLM', image: 'vllm:1' } },
@@ -30,7 +27,6 @@ describe('focus_cost', () => {
     await billVolumes(store, [{ volume: 'v1', start: '2026-10-30T00:00:00Z', highPerformance: '0.500000' }]);
     await billPublicEndpoints(store, [{ start: '2026-10-30T00:00:00Z', amount: '0.200000' }]);
   });
-  afterAll(async () => store.close());
 
   it('has every FOCUS 1.2 mandatory column, non-null where the spec requires it, with DECIMAL costs', async () => {
     const cols = await store.all<{ column_name: string; data_type: string }>(

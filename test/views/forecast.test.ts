@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/database.ts';
-import { billPods, days, viewStore } from '../helpers/view-store.ts';
+import { describe, expect, it } from 'vitest';
+import { billPods, days, viewStoreForSuite } from '../helpers/view-store.ts';
 
 // a known weekday shape (weekdays 100, weekends 40) with deterministic noise of a few dollars
 const noise = (i: number) => ((i * 7919) % 11) - 5;
@@ -12,12 +11,10 @@ const HISTORY = days('2026-08-01', 92); // 2026-08-01 … 2026-10-31
 const AS_OF = '2026-10-15T12:00:00Z';
 
 describe('rpt_month_forecast and rpt_month_cumulative', () => {
-  let store: Store;
   let actualOctober = 0;
   let actualSeptemberTo15 = 0;
 
-  beforeAll(async () => {
-    store = await viewStore();
+  const store = viewStoreForSuite(async (store) => {
     const bills = [];
     for (const [i, day] of HISTORY.entries()) {
       const amount = spendOn(day, i);
@@ -33,7 +30,6 @@ describe('rpt_month_forecast and rpt_month_cumulative', () => {
     await billPods(store, bills);
     await store.run(`set variable gpuledger_as_of = '${AS_OF}'`);
   });
-  afterAll(async () => store.close());
 
   it('forecasts the month end by weekday and the real month lands inside the range', async () => {
     const rows = await store.all<Record<string, string | number>>(`select * from rpt_month_forecast order by family`);

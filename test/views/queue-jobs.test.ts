@@ -1,8 +1,8 @@
 // int_queue_jobs_daily and rpt_unit_cost on given rows: counter deltas with resets, split over the UTC days an
 // interval spans in whole jobs that add up exactly; unit_cost null when the quantity is 0.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/database.ts';
-import { billServerless, viewStore } from '../helpers/view-store.ts';
+import { billServerless, viewStoreForSuite } from '../helpers/view-store.ts';
 
 async function sample(store: Store, at: string, completed: number, failed = 0, name = 'sdxl') {
   await store.run(
@@ -12,16 +12,13 @@ async function sample(store: Store, at: string, completed: number, failed = 0, n
 }
 
 describe('jobs from queue samples', () => {
-  let store: Store;
-  beforeAll(async () => {
-    store = await viewStore();
+  const store = viewStoreForSuite(async (store) => {
     await sample(store, '2026-11-01T18:00:00Z', 100, 5);
     // 100 jobs over 54 h: 6 h on the 1st, 24 on the 2nd, 24 on the 3rd
     await sample(store, '2026-11-04T00:00:00Z', 200, 7);
     // reset: 3 jobs since, on the 4th; failed went 7 → 1 as well
     await sample(store, '2026-11-04T06:00:00Z', 3, 1, 'sdxl-renamed');
   });
-  afterAll(() => store.close());
 
   it('splits each interval over its days by time in whole jobs that add up, and counts a drop as a reset', async () => {
     const rows = await store.all<{ day: string; metric: string; scope: string; value: string }>(

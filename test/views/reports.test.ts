@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/database.ts';
-import { addInventory, billPods, billServerless, billVolumes, setWatermark, viewStore } from '../helpers/view-store.ts';
+import { describe, expect, it } from 'vitest';
+import { addInventory, billPods, billServerless, billVolumes, setWatermark, viewStoreForSuite } from '../helpers/view-store.ts';
 
 // as of 2026-10-03 12:00: October to date = 10-01 … 10-03 (open day included); September to the same day = 09-01 … 09-03
 const AS_OF = '2026-10-03T12:00:00Z';
 
 describe('report views', () => {
-  let store: Store;
-  beforeAll(async () => {
-    store = await viewStore();
+  const store = viewStoreForSuite(async (store) => {
     await addInventory(store, [
       { kind: 'gpu_type', id: 'NVIDIA L4', doc: { name: 'L4', pool: 'ADA_24' } },
       { kind: 'template', id: 't-vllm', doc: { name: 'vLLM', image: 'vllm:1' } },
@@ -37,7 +34,6 @@ describe('report views', () => {
     await setWatermark(store, { source: 'pods', size: 'day', from: '2026-09-01T00:00:00Z', through: '2026-10-05T00:00:00Z', complete: '2026-10-04T00:00:00Z', runStatus: 'success' });
     await store.run(`set variable gpuledger_as_of = '${AS_OF}'`);
   });
-  afterAll(async () => store.close());
 
   it('int_change_pct: the change in percent of the amount before, 4 decimals, null from nothing', async () => {
     const rows = await store.all(

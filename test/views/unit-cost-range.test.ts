@@ -1,23 +1,19 @@
 // The largest metric value gpuledger accepts (MAX_METRIC_VALUE) computes through every view that divides cost by it:
 // a unit cost per day, over seven days, and the nightly report's block – no DECIMAL or HUGEINT overflow (issue 18 §7).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { evaluateUnitCost } from '../../src/alert/rules/unit-cost.ts';
 import { unitCostRuleSchema } from '../../src/config/alerts.ts';
 import { MAX_METRIC_VALUE } from '../../src/metrics/metric-rows.ts';
-import type { Store } from '../../src/store/database.ts';
-import { billPods, days, viewStore } from '../helpers/view-store.ts';
+import { billPods, days, viewStoreForSuite } from '../helpers/view-store.ts';
 
 describe('unit costs at the largest accepted metric value', () => {
-  let store: Store;
   const DAYS = days('2026-10-01', 8);
-  beforeAll(async () => {
-    store = await viewStore();
+  const store = viewStoreForSuite(async (store) => {
     await billPods(store, DAYS.map((start) => ({ pod: 'pod-1', start, gpu: '999999999.999999' })));
     for (const start of DAYS) {
       await store.run(`insert into raw_metrics values ('acme', $1::date, 'images', '', $2::decimal(38,6), 'm.csv', 2, 'load', now())`, [start.slice(0, 10), MAX_METRIC_VALUE]);
     }
   });
-  afterAll(async () => store.close());
 
   it('computes the daily and the seven-day unit cost, exactly', async () => {
     const daily = await store.all<{ unit_cost: string }>(`select unit_cost::varchar as unit_cost from rpt_unit_cost where metric = 'images' order by day`);

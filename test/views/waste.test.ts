@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/database.ts';
-import { addInventory, billPods, billServerless, billVolumes, days, viewStore } from '../helpers/view-store.ts';
+import { describe, expect, it } from 'vitest';
+import { addInventory, billPods, billServerless, billVolumes, days, viewStoreForSuite } from '../helpers/view-store.ts';
 
 const AS_OF = '2026-10-20T06:00:00Z';
 const HISTORY = days('2026-09-20', 30); // up to and including 2026-10-19, the last complete day
 
 describe('rpt_waste', () => {
-  let store: Store;
   let findings: Record<string, unknown>[];
 
-  beforeAll(async () => {
-    store = await viewStore();
+  const store = viewStoreForSuite(async (store) => {
     await addInventory(store, [
       { kind: 'gpu_type', id: 'NVIDIA GeForce RTX 4090', doc: { name: 'RTX 4090', pool: 'ADA_24', secure: true, community: true, price: { secure: 0.69, community: 0.34, serverless: 1.1 }, maxCount: { secure: 8, community: 8 } } },
       { kind: 'gpu_type', id: 'NVIDIA L40S', doc: { name: 'L40S', pool: 'ADA_48_PRO', secure: true, community: true, price: { secure: 0.86, community: 0.79, serverless: 1.9 }, maxCount: { secure: 8, community: 4 } } },
@@ -50,7 +47,6 @@ describe('rpt_waste', () => {
     await store.run(`set variable gpuledger_as_of = '${AS_OF}'`);
     findings = await store.all(`select * from rpt_waste order by kind, resource_id`);
   });
-  afterAll(async () => store.close());
 
   it('finds each kind of waste once, with a stable id, a monthly cost and the last 30 days', () => {
     expect(findings.map((f) => [f.finding_id, f.kind, f.family, f.resource_name, f.monthly_cost, f.last_30_days_amount])).toEqual([
