@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addInventory, billPods, billServerless, billVolumes, setWatermark, viewStoreForSuite } from '../helpers/view-store.ts';
+import { addInventory, billPods, billServerless, billVolumes, setWatermark, viewStore, viewStoreForSuite } from '../helpers/view-store.ts';
 
 // as of 2026-10-03 12:00: October to date = 10-01 … 10-03 (open day included); September to the same day = 09-01 … 09-03
 const AS_OF = '2026-10-03T12:00:00Z';
