@@ -1,0 +1,34 @@
+// The shape of an inventory document's one declaration: which raw_inventory kind it is, what its stg_* view is called
+// and what a row is, and its fields in view order – the view's SQL is generated from it (generated-inventory-sql.ts).
+
+/** The SQL types a document field becomes; `varchar[]` reads every match of a `[*]` path as a list (empty, never null). */
+export type FieldType = 'varchar' | 'integer' | 'boolean' | 'decimal(18,6)' | 'timestamptz' | 'varchar[]';
+
+export interface InventoryField {
+  column: string;
+  /** The JSON path in the document, dotted without `$.`: `gpu.count`, `mounts.network[*].volumeId`. */
+  path: string;
+  type: FieldType;
+  /** The API sends '' for "none" (GraphQL): read it as null. */
+  emptyIsNull?: boolean;
+  /** The one special reading: a comma-separated string of ids becomes a list (GraphQL's gpuIds). */
+  commaList?: boolean;
+  /** Why the column is read as it is – a line above it in the view. */
+  comment?: string;
+  /** The contract lets the field be absent from a document (billing-api-v2.md §3/§4). */
+  mayBeAbsent?: boolean;
+}
+
+export interface InventoryDocumentDef {
+  /** raw_inventory.kind. */
+  kind: string;
+  view: string;
+  /** The view's header: what a row is. */
+  rowIs: string;
+  /** The column the document's id becomes, and why it is kept as it is when that needs saying. */
+  idColumn: string;
+  idComment?: string;
+  fields: readonly InventoryField[];
+}
+
+export const defineInventoryDocument = <D extends InventoryDocumentDef>(def: D): D => def;
