@@ -11,8 +11,8 @@ export const CLUSTER = defineInventoryDocument({
     { column: 'gpu_type_id', path: 'compute.gpuTypeId', type: 'varchar' },
     { column: 'gpu_count_per_pod', path: 'compute.gpuCountPerPod', type: 'integer' },
     { column: 'pod_count', path: 'compute.podCount', type: 'integer' },
-    { column: 'template_ref', path: 'template', type: 'varchar' },
-    { column: 'data_center_id', path: 'dataCenterId', type: 'varchar' },
+    { column: 'template_ref', path: 'template', type: 'varchar', mayBeAbsent: true },
+    { column: 'data_center_id', path: 'dataCenterId', type: 'varchar', mayBeAbsent: true },
     { column: 'created_at', path: 'createdAt', type: 'timestamptz' },
   ],
 });

@@ -15,7 +15,7 @@ export interface InventoryField {
   commaList?: boolean;
   /** Why the column is read as it is – a line above it in the view. */
   comment?: string;
-  /** The contract lets the field be absent from a document (billing-api-v2.md §3/§4). */
+  /** The contract lets the field (or an object on its path: `gpu?`, `cpu?`) be absent from a document (billing-api-v2.md §3/§4); test/model/inventory-documents.test.ts holds every other path to the simulator. */
   mayBeAbsent?: boolean;
 }
 

@@ -15,7 +15,7 @@ export const GPU_TYPE = defineInventoryDocument({
     { column: 'available_community', path: 'community', type: 'boolean' },
     { column: 'price_secure', path: 'price.secure', type: 'decimal(18,6)' },
     { column: 'price_community', path: 'price.community', type: 'decimal(18,6)' },
-    { column: 'price_serverless', path: 'price.serverless', type: 'decimal(18,6)' },
+    { column: 'price_serverless', path: 'price.serverless', type: 'decimal(18,6)', mayBeAbsent: true },
     { column: 'max_count_secure', path: 'maxCount.secure', type: 'integer' },
     { column: 'max_count_community', path: 'maxCount.community', type: 'integer' },
   ],
