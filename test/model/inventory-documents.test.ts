@@ -3,11 +3,12 @@
 // the contract lets it be absent – so a misspelt or invented path fails here, not as a silently null column.
 import { describe, expect, it } from 'vitest';
 import { INVENTORY_DOCUMENTS } from '../../src/model/inventory-documents/index.ts';
+import { INVENTORY_ROUTES } from '../../src/api/schemas.ts';
 import { fieldSql } from '../../src/model/generated-inventory-sql.ts';
 import { quotedString } from '../../src/util/duckdb-api.ts';
 import { simulatedAccount } from '../helpers/simulated-account.ts';
 import { suiteFixture } from '../helpers/suite-fixture.ts';
-import { openTestStore, smallSyncConfig, syncOnce } from '../helpers/sync.ts';
+import { KEY, openTestStore, smallSyncConfig, syncOnce } from '../helpers/sync.ts';
 
 describe('inventory document declarations', () => {
   const given = suiteFixture(async () => {
@@ -28,6 +29,14 @@ describe('inventory document declarations', () => {
       if (Number(row!.n) > 0) missing.push(`${f.path} (${row!.n} of ${docs})`);
     }
     expect(missing, `${kind} documents without a declared path`).toEqual([]);
+  });
+
+  it('the client lists every REST kind from its declaration, with the answer key the simulator serves', async () => {
+    expect(Object.keys(INVENTORY_ROUTES).sort()).toEqual(['clusters', 'gpus', 'network-volumes', 'pods', 'serverless', 'templates']);
+    for (const route of Object.values(INVENTORY_ROUTES)) {
+      const res = await fetch(`${given.sim.url}${route.path}`, { headers: { authorization: `Bearer ${KEY}` } });
+      expect(Object.keys((await res.json()) as object), route.path).toContain(route.key);
+    }
   });
 
   it('reads every declared field to a typed value somewhere: a path that exists but never parses as its type is caught', async () => {

@@ -3,6 +3,7 @@ import { defineInventoryDocument } from './define.ts';
 export const CLUSTER = defineInventoryDocument({
   kind: 'cluster',
   view: 'stg_clusters',
+  route: { name: 'clusters', path: '/v2/clusters', key: 'clusters' },
   rowIs: 'One row per version of an Instant Cluster (GET /v2/clusters, billing-api-v2.md §3): typed and renamed. Versions tile time from -infinity to infinity.',
   idColumn: 'cluster_id',
   fields: [

@@ -19,10 +19,21 @@ export interface InventoryField {
   mayBeAbsent?: boolean;
 }
 
+/** The REST route that lists the documents (billing-api-v2.md §3): `name` is what `--kind`/the client call it. */
+export interface InventoryRoute {
+  name: string;
+  path: string;
+  /** The answer's key holding the list: `{pods: […]}`. */
+  key: string;
+  query?: Readonly<Record<string, string>>;
+}
+
 export interface InventoryDocumentDef {
   /** raw_inventory.kind. */
   kind: string;
   view: string;
+  /** None for the GraphQL documents (one query, graphql_endpoint and serverless_discount). */
+  route?: InventoryRoute;
   /** The view's header: what a row is. */
   rowIs: string;
   /** The column the document's id becomes, and why it is kept as it is when that needs saying. */

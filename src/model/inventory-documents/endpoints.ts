@@ -3,6 +3,7 @@ import { defineInventoryDocument } from './define.ts';
 export const ENDPOINT = defineInventoryDocument({
   kind: 'endpoint',
   view: 'stg_endpoints',
+  route: { name: 'serverless', path: '/v2/serverless', key: 'endpoints' },
   rowIs: 'One row per version of a Serverless endpoint (GET /v2/serverless, billing-api-v2.md §3): typed and renamed; v2 carries no template id (see stg_graphql_endpoints). Versions tile time from -infinity to infinity.',
   idColumn: 'endpoint_id',
   fields: [

@@ -3,6 +3,7 @@ import { defineInventoryDocument } from './define.ts';
 export const GPU_TYPE = defineInventoryDocument({
   kind: 'gpu_type',
   view: 'stg_gpu_types',
+  route: { name: 'gpus', path: '/v2/catalog/gpus', key: 'gpus' },
   rowIs: 'One row per version of a GPU type in the catalog (GET /v2/catalog/gpus, billing-api-v2.md §3) with its list prices per GPU and hour. Versions tile time from -infinity to infinity.',
   idColumn: 'gpu_type_id',
   idComment: 'kept exactly: some ids contain double spaces',

@@ -9,6 +9,6 @@ import { SERVERLESS_DISCOUNT } from './serverless-discounts.ts';
 import { TEMPLATE } from './templates.ts';
 import type { InventoryDocumentDef } from './define.ts';
 
-export type { FieldType, InventoryDocumentDef, InventoryField } from './define.ts';
+export type { FieldType, InventoryDocumentDef, InventoryField, InventoryRoute } from './define.ts';
 
-export const INVENTORY_DOCUMENTS: readonly InventoryDocumentDef[] = [CLUSTER, ENDPOINT, GPU_TYPE, POD, TEMPLATE, NETWORK_VOLUME, GRAPHQL_ENDPOINT, SERVERLESS_DISCOUNT];
+export const INVENTORY_DOCUMENTS: readonly InventoryDocumentDef[] = [POD, ENDPOINT, TEMPLATE, NETWORK_VOLUME, GPU_TYPE, CLUSTER, GRAPHQL_ENDPOINT, SERVERLESS_DISCOUNT];

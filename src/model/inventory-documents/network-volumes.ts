@@ -3,6 +3,7 @@ import { defineInventoryDocument } from './define.ts';
 export const NETWORK_VOLUME = defineInventoryDocument({
   kind: 'network_volume',
   view: 'stg_network_volumes',
+  route: { name: 'network-volumes', path: '/v2/network-volumes', key: 'networkVolumes' },
   rowIs: 'One row per version of a network volume (GET /v2/network-volumes, billing-api-v2.md §3): typed and renamed. Versions tile time from -infinity to infinity.',
   idColumn: 'network_volume_id',
   fields: [

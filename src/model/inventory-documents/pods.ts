@@ -3,6 +3,7 @@ import { defineInventoryDocument } from './define.ts';
 export const POD = defineInventoryDocument({
   kind: 'pod',
   view: 'stg_pods',
+  route: { name: 'pods', path: '/v2/pods', key: 'pods', query: { includeClusterPods: 'true' } },
   rowIs: 'One row per version of a pod (GET /v2/pods, billing-api-v2.md §3): typed and renamed; versions tile time from -infinity (first seen) to infinity (current – also after the pod vanished from the list).',
   idColumn: 'pod_id',
   fields: [

@@ -3,6 +3,7 @@ import { defineInventoryDocument } from './define.ts';
 export const TEMPLATE = defineInventoryDocument({
   kind: 'template',
   view: 'stg_templates',
+  route: { name: 'templates', path: '/v2/templates', key: 'templates' },
   rowIs: 'One row per version of a template (GET /v2/templates, billing-api-v2.md §3): typed and renamed. Versions tile time from -infinity to infinity.',
   idColumn: 'template_id',
   fields: [
