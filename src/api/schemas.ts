@@ -10,7 +10,7 @@
 //   accepted here in any shape (absent, `{}`, missing fields); billing-page.ts checks the ones that are present
 //   against the records (a disagreement means records were lost: the page fails) and derives the rest with a warning.
 import { z } from 'zod';
-import { BILLING_SOURCE_DEFS, type BillingSource as BillingRoute } from '../model/index.ts';
+import { BILLING_SOURCE_DEFS, INVENTORY_DOCUMENTS, type BillingSource as BillingRoute } from '../model/index.ts';
 import { isRfc3339 } from '../util/buckets.ts';
 
 export type { BillingSource as BillingRoute } from '../model/index.ts';
@@ -64,14 +64,10 @@ export function billingResponseSchema(route: BillingRoute): z.ZodType {
 
 const withId = z.looseObject({ id: z.union([z.string().min(1), z.number()]) });
 
-export const INVENTORY_ROUTES: Record<InventoryKind, { path: string; key: string; query?: Record<string, string> }> = {
-  pods: { path: '/v2/pods', key: 'pods', query: { includeClusterPods: 'true' } },
-  serverless: { path: '/v2/serverless', key: 'endpoints' },
-  templates: { path: '/v2/templates', key: 'templates' },
-  'network-volumes': { path: '/v2/network-volumes', key: 'networkVolumes' },
-  gpus: { path: '/v2/catalog/gpus', key: 'gpus' },
-  clusters: { path: '/v2/clusters', key: 'clusters' },
-};
+// derived from the inventory documents' declarations (src/model/inventory-documents/), as BILLING_PATHS is from the billing sources'
+export const INVENTORY_ROUTES = Object.fromEntries(
+  INVENTORY_DOCUMENTS.flatMap((d) => (d.route ? [[d.route.name, { path: d.route.path, key: d.route.key, ...(d.route.query ? { query: d.route.query } : {}) }]] : [])),
+) as Record<InventoryKind, { path: string; key: string; query?: Readonly<Record<string, string>> }>;
 
 export function inventoryResponseSchema(kind: InventoryKind): z.ZodType {
   return z.looseObject({ [INVENTORY_ROUTES[kind].key]: z.array(withId) });

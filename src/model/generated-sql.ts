@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BILLING_SOURCE_DEFS, FAMILY_SOURCE_DEFS, type AmountDef, type BillingSourceDef } from './billing-sources/index.ts';
 import { COMPONENT_LABELS, COST_FAMILIES, FAMILIES, type CostComponent } from './cost-families.ts';
+import { inventoryViews } from './generated-inventory-sql.ts';
 import { spendDailyByFamily } from './generated-report-sql.ts';
 import { commentLines, MARK, quote, type GeneratedSqlFile } from './generated-sql-text.ts';
 
@@ -226,7 +227,7 @@ select * from final
 
 /** Every generated file, with the text the cost model gives it now. */
 export function generatedSqlFiles(): GeneratedSqlFile[] {
-  return [...Object.values(BILLING_SOURCE_DEFS).map(stagingView), billingRecords(), costRecords(), aggregateAmounts(), costComponents(), costInputs(), spendDailyByFamily()];
+  return [...Object.values(BILLING_SOURCE_DEFS).map(stagingView), billingRecords(), costRecords(), aggregateAmounts(), costComponents(), costInputs(), spendDailyByFamily(), ...inventoryViews()];
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -1,5 +1,7 @@
 -- One row per version of an Instant Cluster (GET /v2/clusters, billing-api-v2.md §3): typed and renamed. Versions
 -- tile time from -infinity to infinity.
+
+-- Generated from src/model/ by `npm run sql:generate`: change the declaration there, not this file.
 create or replace view stg_clusters as
 with source as (
     select * from stg_inventory_versions_in('cluster')

@@ -1,5 +1,7 @@
 -- One row per version of a Serverless endpoint (GET /v2/serverless, billing-api-v2.md §3): typed and renamed; v2
 -- carries no template id (see stg_graphql_endpoints). Versions tile time from -infinity to infinity.
+
+-- Generated from src/model/ by `npm run sql:generate`: change the declaration there, not this file.
 create or replace view stg_endpoints as
 with source as (
     select * from stg_inventory_versions_in('endpoint')

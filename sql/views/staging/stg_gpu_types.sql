@@ -1,5 +1,7 @@
 -- One row per version of a GPU type in the catalog (GET /v2/catalog/gpus, billing-api-v2.md §3) with its list
 -- prices per GPU and hour. Versions tile time from -infinity to infinity.
+
+-- Generated from src/model/ by `npm run sql:generate`: change the declaration there, not this file.
 create or replace view stg_gpu_types as
 with source as (
     select * from stg_inventory_versions_in('gpu_type')

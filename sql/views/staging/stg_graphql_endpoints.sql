@@ -1,5 +1,7 @@
 -- One row per version of a Serverless endpoint as the deprecated GraphQL API lists it (billing-api-v2.md §4): the
 -- only source of the endpoint → template link. Versions tile time from -infinity to infinity.
+
+-- Generated from src/model/ by `npm run sql:generate`: change the declaration there, not this file.
 create or replace view stg_graphql_endpoints as
 with source as (
     select * from stg_inventory_versions_in('graphql_endpoint')
@@ -23,10 +25,6 @@ renamed as (
         -- the version's columns (stg_inventory_versions_in)
         * exclude (account, id, doc),
     from source
-),
-
-final as (
-    select * from renamed
 )
 
-select * from final;
+select * from renamed;

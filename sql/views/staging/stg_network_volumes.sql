@@ -1,5 +1,7 @@
 -- One row per version of a network volume (GET /v2/network-volumes, billing-api-v2.md §3): typed and renamed.
 -- Versions tile time from -infinity to infinity.
+
+-- Generated from src/model/ by `npm run sql:generate`: change the declaration there, not this file.
 create or replace view stg_network_volumes as
 with source as (
     select * from stg_inventory_versions_in('network_volume')
@@ -16,10 +18,6 @@ renamed as (
         -- the version's columns (stg_inventory_versions_in)
         * exclude (account, id, doc),
     from source
-),
-
-final as (
-    select * from renamed
 )
 
-select * from final;
+select * from renamed;

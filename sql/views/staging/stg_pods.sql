@@ -1,5 +1,7 @@
 -- One row per version of a pod (GET /v2/pods, billing-api-v2.md §3): typed and renamed; versions tile time from
 -- -infinity (first seen) to infinity (current – also after the pod vanished from the list).
+
+-- Generated from src/model/ by `npm run sql:generate`: change the declaration there, not this file.
 create or replace view stg_pods as
 with source as (
     select * from stg_inventory_versions_in('pod')
@@ -23,10 +25,7 @@ renamed as (
         doc->>'template' as template_ref,
         try_cast(doc->>'cost' as decimal(18,6)) as cost_per_hour,
         try_cast(doc->>'$.mounts.persistent.size' as integer) as volume_gb,
-        coalesce(
-            json_extract_string(doc, '$.mounts.network[*].volumeId'),
-            []::varchar[]
-        ) as network_volume_ids,
+        coalesce(json_extract_string(doc, '$.mounts.network[*].volumeId'), []::varchar[]) as network_volume_ids,
         doc->>'$.cluster.id' as cluster_id,
         try_cast(doc->>'createdAt' as timestamptz) as created_at,
         try_cast(doc->>'startedAt' as timestamptz) as started_at,

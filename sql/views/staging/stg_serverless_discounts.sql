@@ -1,6 +1,8 @@
 -- One row per version of the account's Serverless discount (GraphQL serverlessDiscount, billing-api-v2.md §4):
 -- stored and labelled, never used to re-price (whether the factor is a multiplier or a fraction off is
 -- undocumented).
+
+-- Generated from src/model/ by `npm run sql:generate`: change the declaration there, not this file.
 create or replace view stg_serverless_discounts as
 with source as (
     select * from stg_inventory_versions_in('serverless_discount')
