@@ -10,11 +10,12 @@
 //   accepted here in any shape (absent, `{}`, missing fields); billing-page.ts checks the ones that are present
 //   against the records (a disagreement means records were lost: the page fails) and derives the rest with a warning.
 import { z } from 'zod';
-import { BILLING_SOURCE_DEFS, INVENTORY_DOCUMENTS, type BillingSource as BillingRoute } from '../model/index.ts';
+import { BILLING_SOURCE_DEFS, INVENTORY_LISTS, type BillingSource as BillingRoute, type InventoryListName } from '../model/index.ts';
 import { isRfc3339 } from '../util/buckets.ts';
 
 export type { BillingSource as BillingRoute } from '../model/index.ts';
-export type InventoryKind = 'pods' | 'serverless' | 'templates' | 'network-volumes' | 'gpus' | 'clusters';
+/** A REST inventory list by name, as the inventory documents' declarations name their routes. */
+export type InventoryKind = InventoryListName;
 
 // Routes, id fields and amount fields are derived from the one declaration per billing source.
 const billingSources = Object.values(BILLING_SOURCE_DEFS);
@@ -66,7 +67,7 @@ const withId = z.looseObject({ id: z.union([z.string().min(1), z.number()]) });
 
 // derived from the inventory documents' declarations (src/model/inventory-documents/), as BILLING_PATHS is from the billing sources'
 export const INVENTORY_ROUTES = Object.fromEntries(
-  INVENTORY_DOCUMENTS.flatMap((d) => (d.route ? [[d.route.name, { path: d.route.path, key: d.route.key, ...(d.route.query ? { query: d.route.query } : {}) }]] : [])),
+  INVENTORY_LISTS.map(({ name, path, key, query }) => [name, { path, key, ...(query ? { query } : {}) }]),
 ) as Record<InventoryKind, { path: string; key: string; query?: Readonly<Record<string, string>> }>;
 
 export function inventoryResponseSchema(kind: InventoryKind): z.ZodType {

@@ -7,20 +7,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { quotedString } from '../util/duckdb-api.ts';
 import type { ApiClient, InventoryKind } from '../api/index.ts';
+import { INVENTORY_LISTS } from '../model/index.ts';
 import type { Store } from '../store/database.ts';
 import { errorMessage } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import { moveInventoryWatermark } from './watermarks.ts';
 
-/** REST list → the kind stored in raw_inventory (the stg_* views read these names). */
-export const INVENTORY_KINDS: ReadonlyArray<{ list: InventoryKind; kind: string }> = [
-  { list: 'pods', kind: 'pod' },
-  { list: 'serverless', kind: 'endpoint' },
-  { list: 'templates', kind: 'template' },
-  { list: 'network-volumes', kind: 'network_volume' },
-  { list: 'gpus', kind: 'gpu_type' },
-  { list: 'clusters', kind: 'cluster' },
-];
+/** REST list → the kind stored in raw_inventory (the stg_* views read these names), from the documents' declarations. */
+export const INVENTORY_KINDS: ReadonlyArray<{ list: InventoryKind; kind: string }> = INVENTORY_LISTS.map((l) => ({ list: l.name, kind: l.kind }));
 
 export interface InventoryDoc {
   kind: string;

@@ -42,4 +42,5 @@ export interface InventoryDocumentDef {
   fields: readonly InventoryField[];
 }
 
-export const defineInventoryDocument = <D extends InventoryDocumentDef>(def: D): D => def;
+// `const`: a route's name stays its literal, so the client's list names are typed from the declarations
+export const defineInventoryDocument = <const D extends InventoryDocumentDef>(def: D): D => def;
