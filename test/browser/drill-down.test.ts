@@ -13,6 +13,9 @@ import { loopback, serveInChromium } from '../helpers/served-chromium.ts';
 import { suiteFixture } from '../helpers/suite-fixture.ts';
 import { syncedDatabase } from '../helpers/synced-fixture.ts';
 
+// page.evaluate runs in the browser: its globals, untyped here
+declare const document: any;
+
 describe.skipIf(!chromiumAvailable)('drill-down levels and the SQL page in Chromium', () => {
   // warmPages off: this test opens its few pages itself; computing the nine default pages ahead (~2 CPU-s) is work nobody reads
   const ui = suiteFixture(async () => serveInChromium(await syncedDatabase('gpuledger-drill-'), { warmPages: false }));
@@ -119,6 +122,25 @@ describe.skipIf(!chromiumAvailable)('drill-down levels and the SQL page in Chrom
     }
     expect(w.errors).toEqual([]);
     await page.context().close();
+  });
+
+  // the README's pictures of the drill-down, taken from the page as it is now (a picture of an old page misleads)
+  it.each(['light', 'dark'] as const)('shows a family\'s level in %s mode (screenshot for docs/)', async (scheme) => {
+    const w = await watchedPage(ui.browser, { allow: loopback, colorScheme: scheme });
+    await w.page.goto(`${ui.serve.url}/drill?period=2026-11-01..2026-11-20&family=serverless`);
+    expect(await w.page.locator('figure.chart svg').count()).toBeGreaterThan(0);
+    await w.page.screenshot({ path: 'docs/screenshots/serve-drill-' + scheme + '.png' });
+    expect(w.errors).toEqual([]);
+    await w.page.context().close();
+  });
+
+  it('fits a phone (screenshot for docs/)', async () => {
+    const context = await ui.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${ui.serve.url}/drill?period=2026-11-01..2026-11-20&family=serverless`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: 'docs/screenshots/serve-drill-phone.png' });
+    await context.close();
   });
 
   it('keeps a hostile resource name as text in the title, the breadcrumb and the table', async () => {
