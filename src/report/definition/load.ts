@@ -67,15 +67,16 @@ function checkParameters(def: ReportDefinition): void {
 }
 
 // A serve warm-up or a nightly run opens the same definitions several times, and the yaml package takes ~70 ms over
-// nightly.yaml: the parsed tree of each file's latest text is kept, and a copy handed out (callers resolve into it).
+// nightly.yaml: the parsed tree of each file's latest text is kept. It is shared, never changed: sheet references
+// resolve into new objects and the schema's parse copies what it returns.
 const parsed = new Map<string, { text: string; tree: unknown }>();
 
 function parseText(text: string, file: string): unknown {
   const known = parsed.get(file);
-  if (known?.text === text) return structuredClone(known.tree);
+  if (known?.text === text) return known.tree;
   try {
     const tree: unknown = extname(file) === '.json' ? JSON.parse(text) : parseYaml(text);
-    parsed.set(file, { text, tree: structuredClone(tree) });
+    parsed.set(file, { text, tree });
     return tree;
   } catch (e) {
     const first = (e as Error).message.split('\n')[0];
