@@ -54,9 +54,11 @@ export function stackedBarsData(def: ChartDefinition, result: QueryResult, where
     const [ia, ib] = [SERIES_ORDER.indexOf(a), SERIES_ORDER.indexOf(b)];
     return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || a.localeCompare(b);
   });
+  // families in their own colours only when the series are families (a template may be called 'pod')
+  const families = names.every((name) => SERIES_ORDER.includes(name));
   return {
     days,
-    series: names.map((name) => ({ label: columnHeading(name), values: days.map((d) => byDay.get(d)?.get(name) ?? 0), color: familyColor(name) })),
+    series: names.map((name) => ({ label: columnHeading(name), values: days.map((d) => byDay.get(d)?.get(name) ?? 0), color: families ? familyColor(name) : undefined })),
   };
 }
 

@@ -36,7 +36,7 @@ export function groupChartData(rows: readonly GroupDay[], period: { start: strin
     series.get(shown.has(r.group) ? r.group : REST)![i]! += r.amount;
   }
   if (rows.length === 0) return { days: [], series: [] };
-  return { days, series: [...series].map(([g, values]) => ({ label: g === REST ? `Other (${order.length - shown.size})` : label(g), values, color: g === REST ? undefined : familyColor(g) })) };
+  return { days, series: [...series].map(([g, values]) => ({ label: g === REST ? `Other (${order.length - shown.size})` : label(g), values, color: families && g !== REST ? familyColor(g) : undefined })) };
 }
 
 export function groupChartSvg(title: string, data: StackedBarsData, size: ChartSize = { width: 1100, height: 320, font: 'sans-serif' }): string {
