@@ -2,7 +2,7 @@
 // it. Syncing costs seconds and every copy of the same deterministic simulator (fixed now, fixed seed) gives the
 // same rows, so the first test that asks builds it into the run's folder (test/helpers/run-folder.ts) and every
 // later one – in any worker – copies the file. Built lazily: a run that needs none syncs none.
-import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { RUN_FOLDER_ENV } from './run-folder.ts';
@@ -30,12 +30,19 @@ async function build(): Promise<string> {
   const folder = process.env[RUN_FOLDER_ENV] ?? tempDir('gpuledger-synced-').dir;
   const shared = join(folder, 'synced.duckdb');
   if (existsSync(shared)) return shared;
-  // built aside and renamed into place, so a worker never copies a half-written file (two workers may both build)
+  // built aside and linked into place, so a worker never copies a half-written file. Two workers may both build: the
+  // first link wins and is never replaced (a rename would swap the file between two copies one test makes, and the
+  // builds differ in their sync times and simulator URL)
   const aside = join(folder, `synced-${process.pid}`);
   mkdirSync(aside, { recursive: true });
-  await syncInto(join(aside, 'ledger.duckdb'));
-  renameSync(join(aside, 'ledger.duckdb'), shared);
-  rmSync(aside, { recursive: true, force: true });
+  try {
+    await syncInto(join(aside, 'ledger.duckdb'));
+    linkSync(join(aside, 'ledger.duckdb'), shared);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  } finally {
+    rmSync(aside, { recursive: true, force: true });
+  }
   return shared;
 }
 
