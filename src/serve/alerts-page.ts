@@ -19,7 +19,7 @@ async function mutesSection(store: Store, ctx: PageContext): Promise<Markup> {
       )
     : { columns: [], rows: [] };
   const table = result.rows.length > 0 ? pageTable(resultTable(result), ctx.config.timeZone, 'muted alerts') : html`<p class="note">Nothing is muted.</p>`;
-  const how = html`<p class="sub">Alerts silenced with <code>gpuledger alerts mute &lt;key&gt; --until &lt;time&gt;</code>: neither sent nor recorded until then (<code>gpuledger alerts unmute &lt;key&gt;</code> ends it early).</p>`;
+  const how = html`<p class="sub">Alerts silenced with <code>gpuledger alerts mute &lt;key&gt; --for 7d</code>: neither sent nor recorded until then (<code>gpuledger alerts unmute &lt;key&gt;</code> ends it early).</p>`;
   // two short parts of one page, not regions of their own
   return section({ id: 's-muted', title: 'Muted', body: [how, table], landmark: false });
 }

@@ -106,12 +106,25 @@ describe('gpuledger alerts mute and unmute', () => {
     expect(delivered().filter((k) => k.startsWith('budget:later:'))).toHaveLength(1);
   }, 120_000);
 
+  it('mutes for a span from now with --for: the end is now plus the span', async () => {
+    const before = Date.now();
+    const muted = await cli('mute', 'waste', '--for', '12h');
+    expect(muted.code, muted.stderr).toBe(0);
+    const until = Date.parse(/^muted waste until (\S+):/m.exec(muted.stderr)![1]!);
+    expect(until).toBeGreaterThanOrEqual(before + 12 * HOUR);
+    expect(until).toBeLessThanOrEqual(Date.now() + 12 * HOUR);
+    expect((await cli('unmute', 'waste')).code).toBe(0);
+  }, 120_000);
+
   it('refuses a bad key or a bad time in one line, exit 2, and records nothing', async () => {
     const cases: [string[], RegExp][] = [
       [['mute', 'budgett:x', '--until', '2099-01-01T00:00:00Z'], /'budgett:x' is neither a rule nor an alert key: pass a rule \(budget, anomaly/],
       [['mute', 'budget', '--until', 'tomorrow'], /--until must be an RFC 3339 date-time/],
       [['mute', 'budget', '--until', '2020-01-01T00:00:00Z'], /--until must be later than now/],
-      [['mute', 'budget'], /alerts mute needs --until/],
+      [['mute', 'budget'], /alerts mute needs --for DURATION \(e\.g\. 7d\) or --until RFC3339/],
+      [['mute', 'budget', '--for', '1 week'], /--for must be a whole number of minutes, hours or days such as 90m, 12h or 7d, got '1 week'/],
+      [['mute', 'budget', '--for', '0d'], /--for must be a whole number/],
+      [['mute', 'budget', '--for', '7d', '--until', '2099-01-01T00:00:00Z'], /takes --for or --until, not both/],
       [['unmute', 'not a key'], /'not a key' is neither a rule nor an alert key/],
     ];
     const mutes = () => withReader(db.tmp.db, async (s) => (await s.one<{ n: number }>('select count(*)::integer as n from _meta_alert_mutes'))!.n);

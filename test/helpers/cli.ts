@@ -1,8 +1,22 @@
 // Runs the real CLI (node bin/gpuledger.js) and captures what a user would see.
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/gpuledger.js', import.meta.url));
+
+/**
+ * Where the CLI runs unless a test names a folder: an empty one of this test process's own, never the checkout. The
+ * checkout's data/ and out/ hold whatever the developer last ran (`npm start` leaves a demo database there, and the
+ * CLI then says "using the demo database"), so a test run there would pass or fail by what the folder holds.
+ */
+let emptyFolder: string | undefined;
+export function cliFolder(): string {
+  emptyFolder ??= mkdtempSync(join(tmpdir(), 'gpuledger-cli-cwd-'));
+  return emptyFolder;
+}
 
 export interface CliResult {
   code: number;
@@ -15,7 +29,7 @@ export function gpuledger(args: string[], env: NodeJS.ProcessEnv = {}, options: 
     execFile(
       process.execPath,
       [BIN, ...args],
-      { env: { ...process.env, GPULEDGER_CONFIG: '', ...env }, maxBuffer: 64 * 1024 * 1024, cwd: options.cwd },
+      { env: { ...process.env, GPULEDGER_CONFIG: '', ...env }, maxBuffer: 64 * 1024 * 1024, cwd: options.cwd ?? cliFolder() },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });
@@ -42,8 +56,8 @@ export interface RunningCli {
 }
 
 /** Starts the real CLI without waiting for it: for a test that watches its output, or stops or kills it part-way. */
-export function startGpuledger(args: string[], env: NodeJS.ProcessEnv = {}): RunningCli {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, GPULEDGER_CONFIG: '', ...env } });
+export function startGpuledger(args: string[], env: NodeJS.ProcessEnv = {}, options: { cwd?: string } = {}): RunningCli {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, GPULEDGER_CONFIG: '', ...env }, cwd: options.cwd ?? cliFolder() });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

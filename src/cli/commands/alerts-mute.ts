@@ -1,15 +1,17 @@
-// `gpuledger alerts mute <key> --until RFC3339` and `gpuledger alerts unmute <key>`: silence one incident or finding
+// `gpuledger alerts mute <key> --for 7d | --until RFC3339` and `gpuledger alerts unmute <key>`: silence one incident or finding
 // (its alert key, as `alerts --dry-run` and serve's alerts page show it) or one rule (budget, anomaly, …) on purpose,
 // until a moment (src/alert/mutes.ts). The mute is written in one short writing session of the store, like the alert
 // state it holds back. A bad key, a bad or past --until, or unmuting what is not muted: one line, exit 2.
 import type { Command } from 'commander';
 import { parseRfc3339 } from '../../util/buckets.ts';
+import { parseDuration } from '../../util/duration.ts';
 import { UsageError } from '../../util/errors.ts';
 import type { Store } from '../../store/database.ts';
 import { waitMs as waitOptionMs } from '../option-values.ts';
 
 interface MuteFlags {
   until?: string;
+  for?: string;
   wait?: string;
 }
 
@@ -25,19 +27,28 @@ async function inWritingSession<T>(command: Command, wait: string | undefined, w
   return sessions.write(fn);
 }
 
+/** When the mute ends: --for counts from now (an example that stays true whatever the date), --until names it. */
+function muteEnd(flags: MuteFlags, now: Date): Date {
+  if (flags.for !== undefined && flags.until !== undefined) throw new UsageError('alerts mute takes --for or --until, not both');
+  if (flags.for !== undefined) return new Date(now.getTime() + parseDuration(flags.for, '--for'));
+  if (flags.until === undefined) throw new UsageError('alerts mute needs --for DURATION (e.g. 7d) or --until RFC3339: how long the mute lasts');
+  const until = parseRfc3339(flags.until, '--until');
+  if (until <= now) throw new UsageError(`--until must be later than now (${now.toISOString()}), got ${flags.until}`);
+  return until;
+}
+
 export function registerAlertsMute(alerts: Command): void {
   alerts
     .command('mute <key>')
     .description('silence one alert (its key, as alerts --dry-run and the alerts page show it) or one rule (budget, anomaly, waste, data_quality, runway, unit_cost) until a moment')
-    .option('--until <time>', 'RFC 3339 moment the mute ends, e.g. 2026-12-01T00:00:00Z')
+    .option('--for <duration>', 'how long the mute lasts from now: a whole number of minutes, hours or days (90m, 12h, 7d)')
+    .option('--until <time>', 'RFC 3339 moment the mute ends, e.g. 2027-01-04T09:00:00Z')
     .option('--wait <seconds>', 'wait this long for another gpuledger process to release the database', '0')
     .action(async (key: string, flags: MuteFlags, command: Command) => {
       const { checkMuteKey, mute } = await import('../../alert/mutes.ts');
       checkMuteKey(key);
-      if (flags.until === undefined) throw new UsageError('alerts mute needs --until RFC3339: the moment the mute ends, e.g. 2026-12-01T00:00:00Z');
-      const until = parseRfc3339(flags.until, '--until');
       const now = new Date();
-      if (until <= now) throw new UsageError(`--until must be later than now (${now.toISOString()}), got ${flags.until}`);
+      const until = muteEnd(flags, now);
       await inWritingSession(command, flags.wait, 'alerts mute', (store) => mute(store, key, until, now));
       process.stderr.write(`muted ${key} until ${until.toISOString()}: its alerts are neither sent nor recorded until then\n`);
     });
