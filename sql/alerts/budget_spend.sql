@@ -1,5 +1,5 @@
 -- One row: a budget's period as of report_clock ($period 'month' or 'week', UTC), the spend in it so far (actual,
--- including the open day) and a forecast of its end: actual + what rpt_weekday_forecast_in (the weekday forecast of
+-- including the open day) and a forecast of its end: actual + what rpt_running_forecast_in (the forecast of
 -- rpt_month_forecast) expects of each day still to come, null without history. Spend is
 -- rpt_spend_by_resource_daily restricted to $account (null: all accounts) and the scope: $family, $template,
 -- $endpoint, $gpu_type (ids or names; null: any) – or, with $category and $value, that allocation value's share
@@ -18,7 +18,7 @@ period as (
 ),
 
 scoped as (
-    select c.day, c.amount
+    select c.family || ':' || coalesce(c.resource_id, '') as resource, c.day, c.amount
     from rpt_spend_by_resource_daily as c, period as p
     where $category::varchar is null
         and ($account::varchar is null or c.account = $account)
@@ -29,7 +29,7 @@ scoped as (
         and c.day <= p.as_of_date
     union all
     -- an allocation value's cost after rules and splits
-    select a.day, a.amount
+    select a.family || ':' || coalesce(a.resource_id, '') as resource, a.day, a.amount
     from rpt_allocated_daily as a, period as p
     where $category::varchar is not null
         and a.category = $category
@@ -38,15 +38,16 @@ scoped as (
         and a.day <= p.as_of_date
 ),
 
--- the scope as one series, so the forecast is the page's own (rpt_weekday_forecast_in): the same weekday means over
--- the same 28 days, from the scope's first spend (hence all of its days, not only the window's)
+-- the scope as one series of its resources, so the forecast is the page's own (rpt_running_forecast_in): the same
+-- running set, persistence and new work, from the scope's first spend (hence all of its days, not only the window's)
 daily as (
-    select 'scope' as account, 'scope' as family, day, amount,
+    select 'scope' as account, 'scope' as family, resource, day, amount,
     from scoped
 ),
 
+-- the scope's own series (the macro adds an account total, 'all', the same here)
 forecast as (
-    select * from rpt_weekday_forecast_in(daily)
+    select * from rpt_running_forecast_in(daily) where family <> 'all'
 ),
 
 actual as (

@@ -105,6 +105,8 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   unit_cost_7d: 'usd_per_unit',
   // percent (0–100) and ratios
   change_pct: 'percent',
+  // the forecast's median absolute error in its own back-test (rpt_month_forecast)
+  backtest_error_pct: 'percent',
   month_change_pct: 'percent',
   share_pct: 'percent',
   spend_limit_used_pct: 'percent',
@@ -170,6 +172,7 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   errors: 'text',
   family: 'text',
   finding_id: 'text',
+  forecast_method: 'text',
   gpu_type_id: 'text',
   gpu_type_name: 'text',
   kept_value: 'text',

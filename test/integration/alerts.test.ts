@@ -147,7 +147,7 @@ describe('alerts on a synced simulator account', () => {
     expect(again.conditions.length).toBe(result.conditions.length);
   });
 
-  it("forecasts a budget's own scope as the page forecasts a family: one weekday forecast, not two", async () => {
+  it("forecasts a budget's own scope as the page forecasts a family: one forecast, not two", async () => {
     // budget_spend.sql (a scoped or weekly budget) against rpt_month_forecast, for every account and family the page
     // shows: the same series, so the same figure to the cent
     const page = await synced.store.all<{ account: string; family: string; month_to_date: string; forecast: string | null }>(

@@ -68,5 +68,26 @@ describe('npm start without an API key', () => {
     expect(incidents.find((a) => a.details.series_name === 'sdxl-image-api').details.drivers[0].resource_name).toBe('sdxl-image-api');
     expect(alerts.some((a) => a.rule === 'waste' && a.details.resource_name === 'embeddings-warm')).toBe(true);
     expect(alerts.some((a) => a.rule === 'waste' && a.details.resource_name === 'old-datasets')).toBe(true);
+
+    // the month's forecast follows what runs now (issue 36): within ±15 % of the last 7 complete days' run rate
+    // carried to the month's end, and the page says by which method
+    const figures = await new Promise<string>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        [BIN, 'query', '--format', 'json', `select f.forecast, f.month_to_date - coalesce(o.amount, 0) as complete_to_date,
+           (select sum(amount) / 7 from cost_daily, report_clock as c where day >= c.as_of_date - 7 and day < c.as_of_date) as run_rate,
+           c.days_in_month - c.day_of_month + 1 as days_left
+         from rpt_month_forecast as f, report_clock as c
+         left join (select sum(amount) as amount from cost_daily, report_clock as c where day = c.as_of_date) as o on true
+         where f.family = 'all'`],
+        { cwd: dir, env: { ...process.env, RUNPOD_API_KEY: '', GPULEDGER_CONFIG: '', GPULEDGER_DB: '' } },
+        (error, stdout) => (error ? reject(error) : resolve(stdout)),
+      ),
+    );
+    const [f] = JSON.parse(figures) as { forecast: string; complete_to_date: string; run_rate: string; days_left: number }[];
+    const runRate = Number(f!.complete_to_date) + Number(f!.run_rate) * Number(f!.days_left);
+    expect(Math.abs(Number(f!.forecast) - runRate) / runRate, JSON.stringify(f)).toBeLessThan(0.15);
+    const page = readFileSync(join(dir, 'out', readdirSync(join(dir, 'out')).find((x) => x.endsWith('.html'))!), 'utf8');
+    expect(page).toContain('forecast by running resources + new-work rate');
   }, 180_000);
 });

@@ -71,3 +71,52 @@ describe('rpt_month_forecast and rpt_month_cumulative', () => {
     expect(row).toEqual({ month_to_date: '1.000000', forecast: null, forecast_low: null, forecast_high: null });
   });
 });
+
+// What a newcomer saw on the demo (issue 36): a level shift a week old was forecast at its 28-day weekday mean – a
+// quarter of what it spends –, and a pod stopped five days ago was forecast to go on. The forecast follows what runs.
+describe('rpt_month_forecast follows what is running at the last complete day', () => {
+  const AS_OF_RUNNING = '2026-10-15T00:00:00Z';
+  const weekend = (day: string) => [0, 6].includes(new Date(day).getUTCDay());
+  const spends = {
+    fleet: (day: string) => (day >= '2026-08-01' ? 50 : 0),
+    // started a week ago, runs on
+    shift: (day: string) => (day >= '2026-10-08' ? 200 : 0),
+    // ran for ten weeks, stopped on 10 October
+    ended: (day: string) => (day >= '2026-08-01' && day < '2026-10-10' ? 100 : 0),
+    // a machine used on weekdays only
+    dev: (day: string) => (day >= '2026-08-01' && !weekend(day) ? 30 : 0),
+  };
+  const store = viewStoreForSuite(async (store) => {
+    const bills = [];
+    for (const day of days('2026-08-01', 75)) {
+      for (const [pod, spend] of Object.entries(spends)) {
+        const amount = spend(day);
+        if (amount > 0) bills.push({ account: 'running', pod, start: day, gpu: amount.toFixed(6) });
+      }
+    }
+    await billPods(store, bills);
+    await store.run(`set variable gpuledger_as_of = '${AS_OF_RUNNING}'`);
+  });
+
+  it('goes on with the running pods at their own rates, weekday machines on weekdays, and drops the one that ended', async () => {
+    const row = await store.one<{ month_to_date: string; forecast: string; forecast_low: string; forecast_high: string; forecast_method: string }>(
+      `select month_to_date, forecast, forecast_low, forecast_high, forecast_method from rpt_month_forecast where account = 'running' and family = 'pod'`,
+    );
+    // what the rest of October costs if what runs now goes on: 15–31 October
+    let toCome = 0;
+    for (const day of days('2026-10-15', 17)) toCome += spends.fleet(day) + spends.shift(day) + spends.dev(day);
+    const expected = Number(row!.month_to_date) + toCome;
+    expect(Math.abs(Number(row!.forecast) - expected) / expected).toBeLessThan(0.03);
+    // the method it replaced – each weekday's mean over the last 28 days – misses by more than a tenth
+    const total = (day: string) => Object.values(spends).reduce((sum, spend) => sum + spend(day), 0);
+    let weekdayMeans = 0;
+    for (const day of days('2026-10-15', 17)) {
+      const t = new Date(day).getTime();
+      weekdayMeans += [7, 14, 21, 28].reduce((sum, back) => sum + total(new Date(t - back * 86_400_000).toISOString()), 0) / 4;
+    }
+    expect(Math.abs(Number(row!.month_to_date) + weekdayMeans - expected) / expected).toBeGreaterThan(0.1);
+    expect(Number(row!.forecast_low)).toBeLessThanOrEqual(Number(row!.forecast));
+    expect(Number(row!.forecast_high)).toBeGreaterThanOrEqual(Number(row!.forecast));
+    expect(row!.forecast_method).toBe('running resources + new-work rate');
+  });
+});

@@ -1,5 +1,6 @@
--- One row per account, allocation category, value and UTC day with cost: the value's spend that day after rules and
--- splits (cost_allocated). What a budget scoped to an allocation value reads.
+-- One row per account, allocation category, value, family, resource and UTC day with cost: the value's spend that
+-- day after rules and splits (cost_allocated). What a budget scoped to an allocation value reads (by resource, so its
+-- forecast follows what is running, as the page's does).
 create or replace view rpt_allocated_daily as
 with allocated as (
     select * from cost_allocated
@@ -10,6 +11,8 @@ final as (
         account,
         category,
         value,
+        family,
+        resource_id,
         day,
         sum(amount) as amount,
     from allocated

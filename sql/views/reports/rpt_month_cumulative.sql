@@ -1,5 +1,5 @@
 -- One row per account and day of the current month of report_clock, all families together: the actual amount and
--- running total up to as_of_date, then the forecast path to the month's end with its 90 % range (the same method as
+-- running total up to as_of_date, then the forecast path to the month's end with its 80 % range (the same method as
 -- rpt_month_forecast, whose forecast the last day reaches).
 create or replace view rpt_month_cumulative as
 with clock as (
@@ -32,11 +32,11 @@ pathed as (
                 then r.month_to_date + r.expected_so_far
         end as forecast_cumulative,
         case
-            when r.day >= clock.as_of_date and r.history_days > 0
-                then round(1.645 * r.sigma * sqrt(
-                    r.days_to_come_so_far + r.days_to_come_so_far * r.days_to_come_so_far / r.history_days
-                ), 6)::decimal(18,6)
-        end as half_width,
+            when r.day >= clock.as_of_date and r.history_days > 0 then round(r.expected_so_far * r.range_low_ratio, 6)::decimal(18,6)
+        end as low_delta,
+        case
+            when r.day >= clock.as_of_date and r.history_days > 0 then round(r.expected_so_far * r.range_high_ratio, 6)::decimal(18,6)
+        end as high_delta,
     from running as r, clock
 ),
 
@@ -49,9 +49,9 @@ final as (
         is_forecast,
         forecast_cumulative,
         -- greatest() skips nulls: guard it so that days without a forecast stay null
-        case when forecast_cumulative is not null then greatest(forecast_cumulative - half_width, month_to_date) end
+        case when forecast_cumulative is not null then greatest(forecast_cumulative + low_delta, month_to_date) end
             as forecast_low_cumulative,
-        forecast_cumulative + half_width as forecast_high_cumulative,
+        forecast_cumulative + high_delta as forecast_high_cumulative,
     from pathed
 )
 

@@ -1,7 +1,8 @@
 -- One row: the headline figures of the month of report_clock over all accounts – month to date, forecast and its
 -- range (rpt_month_forecast, family 'all'), the previous month to the same day and in full with the change against
--- each (change_pct in percent, one decimal), and the waste found (rpt_waste). What the workbooks' summary shows;
--- the budget columns are added by the report, which knows the budget.
+-- each (change_pct in percent, one decimal), the forecast's method and its back-test error (the largest of the
+-- accounts'), and the waste found (rpt_waste). What the workbooks' summary shows; the budget columns are added by
+-- the report, which knows the budget.
 create or replace view rpt_summary_figures as
 with forecast as (
     select * from rpt_month_forecast where family = 'all'
@@ -28,6 +29,8 @@ totals as (
         sum(previous_month) as previous_month,
         max(days_elapsed) as days_elapsed,
         max(days_in_month) as days_in_month,
+        max(forecast_method) as forecast_method,
+        max(backtest_error_pct) as backtest_error_pct,
     from forecast
 ),
 

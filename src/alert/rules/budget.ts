@@ -80,7 +80,11 @@ export async function evaluateBudget(store: Store, rule: BudgetRule): Promise<Co
   const rank = (c: (typeof crossed)[number]) => c.index * 2 + (c.basis === 'actual' ? 2 : 1);
   const worst = crossed.reduce((a, b) => (rank(b) > rank(a) ? b : a));
   const severity = worst.basis === 'actual' && worst.threshold >= 100 ? 'critical' : worst.threshold >= 100 || (worst.basis === 'actual' && worst.threshold >= 80) ? 'warning' : 'info';
-  const forecastText = row.forecast === null ? 'no forecast yet' : `forecast ${usdText(row.forecast)} (${percentText(row.forecast, rule.amount)})`;
+  // the method in words a person can check: what runs at the last complete day going on, plus the account's new work
+  const forecastText =
+    row.forecast === null
+      ? 'no forecast yet'
+      : `forecast ${usdText(row.forecast)} (${percentText(row.forecast, rule.amount)}: what was running on the last complete day going on at its own rate, plus new work at the rate the account starts it)`;
   const title =
     worst.basis === 'actual'
       ? `Budget ${rule.name}: ${percentText(row.actual, rule.amount)} spent (${periodLabel})`
