@@ -27,12 +27,15 @@ export interface EvaluateOptions {
 async function evaluate(store: Store, config: Config, now: Date, log: Logger) {
   const rules = config.alerts;
   const tasks: [RuleKind, () => Promise<Condition[]>][] = [];
+  // why a condition that is no longer true cleared, by key, from the rules that can say (a budget's forecast fell
+  // back to 76 %): the "resolved" message says it instead of only "no longer true"
+  const clearNotes = new Map<string, string>();
   if (rules.budgets.length > 0) {
     tasks.push([
       'budget',
       async () => {
         const found: Condition[] = [];
-        for (const b of rules.budgets) found.push(...(await evaluateBudget(store, b)));
+        for (const b of rules.budgets) found.push(...(await evaluateBudget(store, b, clearNotes)));
         return found;
       },
     ]);
@@ -66,7 +69,7 @@ async function evaluate(store: Store, config: Config, now: Date, log: Logger) {
       failedRules.push({ rule, error });
     }
   }
-  return { evaluated, conditions, failedRules, notes };
+  return { evaluated, conditions, failedRules, notes, clearNotes };
 }
 
 export interface Evaluation {
@@ -99,10 +102,10 @@ export async function evaluateAt(store: Store, options: EvaluateOptions, now: Da
     const clock = await store.one<{ as_of: string }>(`select strftime(as_of, '%Y-%m-%dT%H:%M:%S.%fZ') as as_of from report_clock`);
     const asOf = new Date(clock!.as_of);
     // staleness is judged at the wall clock, or at --as-of when back-testing
-    const { evaluated, conditions, failedRules, notes } = await evaluate(store, options.config, options.asOf ?? now, log);
+    const { evaluated, conditions, failedRules, notes, clearNotes } = await evaluate(store, options.config, options.asOf ?? now, log);
     // a back-test compares with the alert state as it stood then: what fired later did not exist yet
     const mutes = await mutesAt(store, options.asOf ?? now);
-    const plan = await planEvents(store, conditions, evaluated, asOf, now, { stateAt: options.asOf, mutes });
+    const plan = await planEvents(store, conditions, evaluated, asOf, now, { stateAt: options.asOf, mutes, clearNotes });
     const accountRows = await store.all<{ account: string; simulated: boolean }>(`select account, simulated from _meta_accounts`);
     const simulated = new Set(accountRows.filter((r) => r.simulated).map((r) => r.account));
     // a rule over all accounts ('*') is about simulated data when every account is

@@ -24,6 +24,8 @@ export interface PlanOptions {
   stateAt?: Date;
   /** Mutes in force (mutes.ts mutesAt): a muted alert's events are held back, not announced and not recorded. */
   mutes?: ReadonlyMap<string, Date>;
+  /** Why a condition that is no longer true cleared, by key, where its rule can say (evaluate.ts). */
+  clearNotes?: ReadonlyMap<string, string>;
 }
 
 export async function planEvents(
@@ -87,7 +89,7 @@ export async function planEvents(
         // the severity it fired with, so every channel that heard of it hears that it is over
         severity: state.severity,
         title: `Resolved: ${state.title}`,
-        message: `No longer true as of ${asOf.toISOString()}: ${state.title}.`,
+        message: `No longer true as of ${asOf.toISOString()}: ${state.title}.${options.clearNotes?.has(state.alert_key) ? ` ${options.clearNotes.get(state.alert_key)}` : ''}`,
         details,
       }),
     );

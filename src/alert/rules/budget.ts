@@ -64,7 +64,14 @@ async function spend(store: Store, rule: BudgetRule): Promise<SpendRow> {
   return (await store.all<SpendRow>(readSqlFile('alerts', 'budget_spend'), params))[0]!;
 }
 
-export async function evaluateBudget(store: Store, rule: BudgetRule): Promise<Condition[]> {
+/** A budget's alert key: one per budget, account and period, whatever threshold it is at. */
+const budgetKey = (rule: BudgetRule, periodStart: string) => `budget:${rule.name}:${rule.account ?? '*'}:${periodStart}`;
+
+/**
+ * The budget's conditions now; where none holds, `clearNotes` gets why, under the key an earlier crossing fired with
+ * (a forecast alert clears when the forecast falls back, and says to what).
+ */
+export async function evaluateBudget(store: Store, rule: BudgetRule, clearNotes?: Map<string, string>): Promise<Condition[]> {
   const row = await spend(store, rule);
   const periodLabel = rule.period === 'month' ? row.period_start.slice(0, 7) : `week of ${row.period_start}`;
   const crossed: { basis: 'actual' | 'forecast'; threshold: number; index: number; percent: number }[] = [];
@@ -76,7 +83,12 @@ export async function evaluateBudget(store: Store, rule: BudgetRule): Promise<Co
       if (percent >= threshold) crossed.push({ basis, threshold, index, percent });
     });
   }
-  if (crossed.length === 0) return [];
+  if (crossed.length === 0) {
+    const lowest = Math.min(...rule.thresholds);
+    const now = row.forecast === null ? `${usdText(row.actual)} spent` : `the forecast fell back to ${usdText(row.forecast)} (${percentText(row.forecast, rule.amount)})`;
+    clearNotes?.set(budgetKey(rule, row.period_start), `As of ${row.as_of_date} ${now}, below the ${lowest} % threshold of the ${usdText(rule.amount)} ${rule.period}ly budget.`);
+    return [];
+  }
   const rank = (c: (typeof crossed)[number]) => c.index * 2 + (c.basis === 'actual' ? 2 : 1);
   const worst = crossed.reduce((a, b) => (rank(b) > rank(a) ? b : a));
   const severity = worst.basis === 'actual' && worst.threshold >= 100 ? 'critical' : worst.threshold >= 100 || (worst.basis === 'actual' && worst.threshold >= 80) ? 'warning' : 'info';
@@ -91,7 +103,7 @@ export async function evaluateBudget(store: Store, rule: BudgetRule): Promise<Co
       : `Budget ${rule.name}: forecast to reach ${percentText(row.forecast!, rule.amount)} (${periodLabel})`;
   return [
     {
-      key: `budget:${rule.name}:${rule.account ?? '*'}:${row.period_start}`,
+      key: budgetKey(rule, row.period_start),
       rule: 'budget',
       account: rule.account ?? '*',
       level: rank(worst),
