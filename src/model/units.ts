@@ -203,6 +203,7 @@ export const COLUMN_UNITS: Record<string, Unit> = {
 
   // computed by the shipped reports' queries (reports/*.yaml) from the columns above
   basis: 'text',
+  billing: 'text',
   budget_forecast_pct: 'percent',
   budget_monthly: 'usd',
   budget_used_pct: 'percent',

@@ -16,6 +16,11 @@ async function observe(store: Store, at: string, balance: string, load: string):
   );
 }
 
+/** A top-up long before: a prepaid account has paid in, so its $0 is not money never paid in. */
+async function paidIn(store: Store): Promise<void> {
+  await store.run(`insert into raw_balance_top_ups values ('acme', timestamptz '2026-10-01 00:00:00+00', 500, 'RELOAD', 'load-0', now(), 'CARD')`);
+}
+
 async function account(store: Store, billing: string | null): Promise<void> {
   await store.run(
     `insert into _meta_accounts (account, api_url, simulated, first_sync_at, last_sync_at, billing) values ('acme', 'http://127.0.0.1:8787', false, now(), now(), $1)`,
@@ -61,6 +66,7 @@ describe('int_runway_billing_model and the runway of a post-paid account', () =>
 
   it('keeps a prepaid account at $0 prepaid when only storage bills after it: its volumes are what $0 deletes', async () => {
     await account(store, null);
+    await paidIn(store);
     await billPods(store, days('2026-10-15', 5).map((start) => ({ pod: 'pod-1', start, gpu: '48', disk: '0.24' })));
     await billPods(store, days('2026-10-20', 3).map((start) => ({ pod: 'pod-1', start, disk: '0.24' })));
     await billVolumes(store, days('2026-10-15', 8).map((start) => ({ volume: 'vol-1', start, standard: '0.70' })));
@@ -77,6 +83,7 @@ describe('int_runway_billing_model and the runway of a post-paid account', () =>
 
   it('keeps one sync at $0 prepaid, and its critical alert says how an invoiced account is told apart', async () => {
     await account(store, 'auto');
+    await paidIn(store);
     await billPods(store, days('2026-10-15', 8).map((start) => ({ pod: 'pod-1', start, gpu: '48' })));
     await observe(store, '2026-10-22T06:00:00Z', '-3.000000', 'load-1');
     expect(await model(store)).toMatchObject({ billing_model: 'prepaid', billing_basis: 'assumed', zero_syncs: 1 });
@@ -87,6 +94,7 @@ describe('int_runway_billing_model and the runway of a post-paid account', () =>
 
   it('does not count compute on the day of the first $0 reading, nor a run broken by a top-up', async () => {
     await account(store, 'auto');
+    await paidIn(store);
     await billPods(store, days('2026-10-15', 8).map((start) => ({ pod: 'pod-1', start, gpu: '48' })));
     // both readings on the 22nd: the pods billed that day may have run before $0
     await observe(store, '2026-10-22T01:00:00Z', '0.000000', 'load-1');
@@ -96,6 +104,20 @@ describe('int_runway_billing_model and the runway of a post-paid account', () =>
     await observe(store, '2026-10-19T06:00:00Z', '0.000000', 'load-0');
     await store.run(`insert into raw_balance_top_ups values ('acme', timestamptz '2026-10-21 12:00:00+00', 100, 'RELOAD', 'load-1', now(), 'CARD')`);
     expect(await model(store)).toMatchObject({ billing_model: 'prepaid', zero_syncs: 2, compute_billed_after: '0.000000' });
+  });
+
+  it('detects it on the first sync when the top-up history lists no credit ever while pods billed – not when that history is unanswered', async () => {
+    await account(store, 'auto');
+    await billPods(store, days('2026-10-15', 8).map((start) => ({ pod: 'pod-1', start, gpu: '48' })));
+    await observe(store, '2026-10-22T06:00:00Z', '-1050.500000', 'load-1');
+    const m = (await model(store))!;
+    expect(m).toMatchObject({ billing_model: 'postpaid', billing_basis: 'detected', zero_syncs: 1 });
+    expect(m.billing_evidence).toBe('post-paid: the balance reads -$1050.50 and no top-up was ever listed, while pods billed $384.00 (a prepaid account spends only credit paid in)');
+    expect(await evaluateRunway(store, RULE as never)).toEqual([]);
+    // a platform that did not answer stripeReloadHistory says nothing about top-ups: prepaid, and alerted
+    await store.run(`update raw_balance_observations set missing_fields = ['stripeReloadHistory']`);
+    expect(await model(store)).toMatchObject({ billing_model: 'prepaid', billing_basis: 'assumed' });
+    expect((await evaluateRunway(store, RULE as never)).map((c) => c.key)).toContain('runway:acme');
   });
 
   it('follows the config: billing postpaid with a positive balance has no runway; billing prepaid keeps it whatever the observations', async () => {

@@ -10,7 +10,11 @@
 -- compute_billed_after > 0: at $0 a prepaid account's running pods all stop and a new pod needs an hour of credit
 -- (balance-and-queue.md §2), so compute billed on a later day with the balance still at or below $0 means the
 -- balance stops nothing. Storage and Serverless do not count: storage keeps billing after pods stop, and the
--- contract does not say Serverless stops. billing_evidence says the deciding observations in words.
+-- contract does not say Serverless stops. A first sync can show it too: the latest balance at or below $0, the
+-- top-up history answered (stripeReloadHistory not among the observation's missing_fields) and listing no credit
+-- ever, while pods billed (compute_billed, all synced days through the latest observation's day) – pods ran on
+-- money that was never paid in, which a prepaid account cannot do. billing_evidence says the deciding observations
+-- in words.
 create or replace view int_runway_billing_model as
 with variable as (
     select getvariable('gpuledger_as_of')::varchar::timestamptz as as_of
@@ -40,7 +44,11 @@ seen as (
 ),
 
 latest as (
-    select account, observed_at as latest_at, balance as latest_balance,
+    select
+        account,
+        observed_at as latest_at,
+        balance as latest_balance,
+        not list_contains(missing_fields, 'stripeReloadHistory') as top_ups_answered,
     from seen
     qualify row_number() over (partition by account order by observed_at desc, load_id desc) = 1
 ),
@@ -82,6 +90,24 @@ zero_run as (
     group by all
 ),
 
+credits_listed as (
+    select t.account, count(*) as credits,
+    from top_ups as t
+    inner join latest as l using (account)
+    where t.completed_at <= l.latest_at and t.credits_amount > 0
+    group by all
+),
+
+compute_ever as (
+    select l.account, sum(c.amount) as amount,
+    from latest as l
+    inner join compute_costs as c
+        on c.account = l.account
+        and c.day <= (timezone('UTC', l.latest_at))::date
+    where c.amount > 0
+    group by all
+),
+
 compute_after as (
     select
         z.account,
@@ -102,22 +128,38 @@ evidence as (
         l.account,
         coalesce(a.billing, 'auto') as billing_setting,
         l.latest_balance <= 0 as at_or_below_zero,
+        case
+            when l.latest_balance < 0 then '-$' || (-l.latest_balance)::decimal(18,2)::varchar
+            else '$' || l.latest_balance::decimal(18,2)::varchar
+        end as latest_balance_text,
         z.zero_since,
         coalesce(z.zero_observations, 0) as zero_observations,
         coalesce(z.zero_syncs, 0) as zero_syncs,
         coalesce(c.amount, 0)::decimal(18,6) as compute_billed_after,
         c.first_day as compute_first_day,
+        coalesce(e.amount, 0)::decimal(18,6) as compute_billed,
+        l.top_ups_answered and coalesce(k.credits, 0) = 0 as no_credit_listed,
     from latest as l
     left join accounts as a using (account)
     left join zero_run as z using (account)
     left join compute_after as c using (account)
+    left join compute_ever as e using (account)
+    left join credits_listed as k using (account)
 ),
 
 decided as (
     select
         *,
-        zero_syncs >= 2 and compute_billed_after > 0 as postpaid_detected,
+        zero_syncs >= 2 and compute_billed_after > 0 as spent_at_zero,
+        at_or_below_zero and no_credit_listed and compute_billed > 0 as spent_unpaid,
     from evidence
+),
+
+detected as (
+    select
+        *,
+        spent_at_zero or spent_unpaid as postpaid_detected,
+    from decided
 ),
 
 final as (
@@ -138,23 +180,28 @@ final as (
         zero_observations,
         zero_syncs,
         compute_billed_after,
+        compute_billed,
         case
             when billing_setting = 'postpaid' then 'the config says billing: postpaid'
             when billing_setting = 'prepaid' then 'the config says billing: prepaid'
-            when postpaid_detected then
+            when spent_at_zero then
                 'post-paid: the balance read $0 or below at ' || zero_syncs || ' syncs since '
                 || strftime(zero_since, '%Y-%m-%dT%H:%M:%SZ') || ' while pods billed $'
                 || compute_billed_after::decimal(18,2)::varchar || ' from ' || strftime(compute_first_day, '%Y-%m-%d')
                 || ' (a prepaid account stops at $0)'
+            when spent_unpaid then
+                'post-paid: the balance reads ' || latest_balance_text || ' and no top-up was ever listed, while pods billed $'
+                || compute_billed::decimal(18,2)::varchar || ' (a prepaid account spends only credit paid in)'
             when at_or_below_zero then
                 'prepaid unless shown otherwise: the balance read $0 or below at ' || zero_syncs || ' sync(s) since '
                 || strftime(zero_since, '%Y-%m-%dT%H:%M:%SZ') || case
                     when zero_syncs < 2 then '; a second sync with pods billed on a later day would show a post-paid account'
+                        || case when no_credit_listed then '' else ' (top-ups are listed, so it has paid in)' end
                     else '; no pod billed on a later day'
                 end
             else 'prepaid: the balance is above $0'
         end as billing_evidence,
-    from decided
+    from detected
 )
 
 select * from final;
