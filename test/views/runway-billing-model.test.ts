@@ -62,6 +62,8 @@ describe('int_runway_billing_model and the runway of a post-paid account', () =>
       mtd: String((48.24 * 8).toFixed(6)),
     });
     expect(await evaluateRunway(store, RULE as never)).toEqual([]);
+    // nor is its balance drawn as credit projected to $0 on the nightly balance chart
+    expect(await store.all('select * from rpt_balance_projection')).toEqual([]);
   });
 
   it('keeps a prepaid account at $0 prepaid when only storage bills after it: its volumes are what $0 deletes', async () => {
