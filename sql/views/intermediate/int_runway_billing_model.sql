@@ -32,7 +32,13 @@ accounts as (
     select * from stg_accounts
 ),
 
-compute_costs as (
+-- each read of cost_daily has its own import CTE: DuckDB copies a CTE read twice in full, before any filter applies
+compute_costs_after as (
+    select * from cost_daily
+    where (family = 'pod' and component <> 'disk') or family = 'cluster'
+),
+
+compute_costs_ever as (
     select * from cost_daily
     where (family = 'pod' and component <> 'disk') or family = 'cluster'
 ),
@@ -98,13 +104,14 @@ credits_listed as (
     group by all
 ),
 
+-- only where it can decide: an account whose latest balance is above $0 is not looked up
 compute_ever as (
     select l.account, sum(c.amount) as amount,
     from latest as l
-    inner join compute_costs as c
+    inner join compute_costs_ever as c
         on c.account = l.account
         and c.day <= (timezone('UTC', l.latest_at))::date
-    where c.amount > 0
+    where c.amount > 0 and l.latest_balance <= 0
     group by all
 ),
 
@@ -115,7 +122,7 @@ compute_after as (
         min(c.day) as first_day,
     from zero_run as z
     inner join latest as l using (account)
-    inner join compute_costs as c
+    inner join compute_costs_after as c
         on c.account = z.account
         and c.day > (timezone('UTC', z.zero_since))::date
         and c.day <= (timezone('UTC', l.latest_at))::date
