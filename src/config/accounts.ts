@@ -1,6 +1,10 @@
 // Accounts: each names the env var that holds its API key – the key itself never appears in the config file.
 import { z } from 'zod';
 
+/** How an account pays: the runway applies to prepaid credit only (docs/runway.md). */
+export const BILLING_SETTINGS = ['auto', 'prepaid', 'postpaid'] as const;
+export type BillingSetting = (typeof BILLING_SETTINGS)[number];
+
 export const accountSchema = z
   .object({
     name: z
@@ -17,6 +21,12 @@ export const accountSchema = z
       .boolean()
       .optional()
       .describe('Mark this account as simulated data (set by the demo; reports and alerts label it).'),
+    billing: z
+      .enum(BILLING_SETTINGS)
+      .optional()
+      .describe(
+        'How this account pays. prepaid: a credit balance that runs out – at $0 every running pod stops and pods without a network volume are terminated, so the runway alert warns in time. postpaid: invoiced monthly – the balance reads $0 or below and nothing is suspended, so there is no runway and no runway alert; the month-to-date spend is the figure to watch. auto (the default when absent): post-paid once the balance is seen at or below $0 at two syncs with pods billed on a day after the first of them (docs/runway.md), else prepaid. Takes effect at the next sync.',
+      ),
     allowSharedKey: z
       .boolean()
       .optional()
@@ -34,6 +44,8 @@ export interface ResolvedAccount {
   apiKey: string;
   apiKeyEnv: string;
   simulated: boolean;
+  /** accounts[].billing; absent (an account built outside the config) is 'auto'. */
+  billing?: BillingSetting;
   /**
    * Set when the sync does not read this account this run, and why, in one line: `failed` when its key variable is
    * unset (the other accounts still sync; the run ends partial), `skipped` when an account before it has the same key

@@ -41,7 +41,7 @@ function accountUrl(a: AccountConfig, apiUrl: string): string {
 export function resolvePlanAccounts(config: Config, apiUrl: string, env: NodeJS.ProcessEnv, only?: string): PlanAccount[] {
   const firstByKey = new Map<string, AccountConfig>();
   return selectAccounts(config, only).map((a) => {
-    const account: PlanAccount = { name: a.name, apiUrl: accountUrl(a, apiUrl), apiKey: readSecretEnv(a.apiKeyEnv, env), apiKeyEnv: a.apiKeyEnv, simulated: a.simulated ?? false };
+    const account: PlanAccount = { name: a.name, apiUrl: accountUrl(a, apiUrl), apiKey: readSecretEnv(a.apiKeyEnv, env), apiKeyEnv: a.apiKeyEnv, simulated: a.simulated ?? false, billing: a.billing };
     if (!account.apiKey) return account;
     const id = JSON.stringify([account.apiUrl, account.apiKey]);
     const first = firstByKey.get(id);
@@ -66,7 +66,7 @@ export function resolveAccounts(config: Config, apiUrl: string, env: NodeJS.Proc
   return accounts.map((a, i) => {
     const url = accountUrl(a, apiUrl);
     const apiKey = keys[i] ?? '';
-    const account: ResolvedAccount = { name: a.name, apiUrl: url, apiKey, apiKeyEnv: a.apiKeyEnv, simulated: a.simulated ?? false };
+    const account: ResolvedAccount = { name: a.name, apiUrl: url, apiKey, apiKeyEnv: a.apiKeyEnv, simulated: a.simulated ?? false, billing: a.billing };
     if (!apiKey) return { ...account, notRead: { status: 'failed', message: missingKey(a) } };
     const id = JSON.stringify([url, apiKey]);
     const first = firstByKey.get(id);

@@ -19,12 +19,14 @@ import type { Spool } from './spool.ts';
 import { readWatermark } from './watermarks.ts';
 
 // the account row is public (dim_account, rpt_accounts, the SQL page, every report): its URL never has credentials,
-// whoever built the account
+// whoever built the account. billing is the config's word as of this sync: the runway views read it from here
+// (int_runway_billing_model), so a report or alert needs no config to tell a post-paid account
 async function upsertAccount(store: Store, account: ResolvedAccount): Promise<void> {
   await store.run(
-    `insert into _meta_accounts as a values ($name, $url, $simulated, now(), now())
-     on conflict (account) do update set api_url = excluded.api_url, simulated = excluded.simulated, last_sync_at = now()`,
-    { name: account.name, url: withoutCredentials(account.apiUrl), simulated: account.simulated },
+    `insert into _meta_accounts as a (account, api_url, simulated, first_sync_at, last_sync_at, billing)
+     values ($name, $url, $simulated, now(), now(), $billing)
+     on conflict (account) do update set api_url = excluded.api_url, simulated = excluded.simulated, last_sync_at = now(), billing = excluded.billing`,
+    { name: account.name, url: withoutCredentials(account.apiUrl), simulated: account.simulated, billing: account.billing ?? 'auto' },
   );
 }
 

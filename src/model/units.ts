@@ -159,6 +159,9 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   api_url: 'text',
   attribution: 'text',
   balance_basis: 'text',
+  billing_basis: 'text',
+  billing_evidence: 'text',
+  billing_model: 'text',
   bucket_size: 'text',
   category: 'text',
   command: 'text',
@@ -203,6 +206,7 @@ export const COLUMN_UNITS: Record<string, Unit> = {
 
   // computed by the shipped reports' queries (reports/*.yaml) from the columns above
   basis: 'text',
+  billing: 'text',
   budget_forecast_pct: 'percent',
   budget_monthly: 'usd',
   budget_used_pct: 'percent',

@@ -50,6 +50,8 @@ export interface SimulatorOptions {
   spendLimit?: number;
   /** More accounts served beside the main one, each answering only to its own key (default: none). */
   accounts?: SimulatedAccountSpec[];
+  /** The main account is post-paid (invoiced): its balance reads $0 or below and nothing is suspended (ledger/balance.ts). */
+  postpaid?: boolean;
 }
 
 /** One more simulated account: its key (full access) and what it is made of (default: the main account's scale). */
@@ -58,6 +60,8 @@ export interface SimulatedAccountSpec {
   seed: number;
   scale?: Scale;
   counts?: Partial<AccountCounts>;
+  /** Post-paid (invoiced) rather than prepaid (ledger/balance.ts); default false. */
+  postpaid?: boolean;
 }
 
 /** What tests read of one served account: its inventory, its ground-truth ledger and its balance. */
@@ -118,10 +122,10 @@ interface ServedAccount extends Tenant {
   balance: SimBalance;
 }
 
-function serveAccount(spec: { seed: number; scale: Scale; counts?: Partial<AccountCounts> }, anchor: number, now: () => number, options: SimulatorOptions): ServedAccount {
+function serveAccount(spec: { seed: number; scale: Scale; counts?: Partial<AccountCounts>; postpaid?: boolean }, anchor: number, now: () => number, options: SimulatorOptions): ServedAccount {
   const account = createSyntheticAccount({ seed: spec.seed, scale: spec.scale, counts: spec.counts, initialNow: new Date(anchor) });
   const ledger = createLedger(account, now, options.sparse ?? false);
-  const balance = createSimBalance(account, ledger, options.spendLimit ?? DEFAULT_SPEND_LIMIT);
+  const balance = createSimBalance(account, ledger, options.spendLimit ?? DEFAULT_SPEND_LIMIT, spec.postpaid ?? false);
   const graphql = { balance, hiddenFields: new Set(options.unknownGraphqlFields ?? []) };
   return { account, ledger, balance, queue: { offsets: new Map() }, graphql };
 }
@@ -134,7 +138,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const anchor = options.anchor !== undefined ? toMs(options.anchor, 'anchor') : initial;
   const clock = createSimClock(initial, fixed);
   const scale = options.scale ?? 'small';
-  const main = serveAccount({ seed, scale, counts: options.counts }, anchor, clock.now, options);
+  const main = serveAccount({ seed, scale, counts: options.counts, postpaid: options.postpaid }, anchor, clock.now, options);
   const keys = { full: new Set(options.keys ?? [DEFAULT_KEY]), restricted: new Set(options.restrictedKeys ?? [DEFAULT_RESTRICTED_KEY]) };
   const byKey = new Map<string, ServedAccount>();
   for (const spec of options.accounts ?? []) {
@@ -142,7 +146,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     if (keys.full.has(spec.key) || keys.restricted.has(spec.key) || byKey.has(spec.key)) {
       throw new UsageError('each simulated account needs a key of its own: one is given twice (or is also a --key/--restricted-key)');
     }
-    byKey.set(spec.key, serveAccount({ seed: spec.seed, scale: spec.scale ?? scale, counts: spec.counts }, anchor, clock.now, options));
+    byKey.set(spec.key, serveAccount({ seed: spec.seed, scale: spec.scale ?? scale, counts: spec.counts, postpaid: spec.postpaid }, anchor, clock.now, options));
     keys.full.add(spec.key);
   }
   const tenantOf = (key: string): ServedAccount => byKey.get(key) ?? main;

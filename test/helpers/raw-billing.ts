@@ -80,7 +80,7 @@ export async function insertRawBilling(store: Store, o: RawBillingOptions): Prom
       { account: o.account, source, horizon: o.horizon },
     );
   }
-  await store.run(`insert into _meta_accounts values ($account, 'http://127.0.0.1:8787', $simulated, now(), now())`, {
+  await store.run(`insert into _meta_accounts (account, api_url, simulated, first_sync_at, last_sync_at) values ($account, 'http://127.0.0.1:8787', $simulated, now(), now())`, {
     account: o.account,
     simulated: o.simulated ?? false,
   });

@@ -135,6 +135,9 @@ describe('runway on a synced account', () => {
     expect(r.stdout).toMatch(/would send: ALERT +warning +\[SIMULATED\] Runway: sim has about 29 hours of credit left \(\$41\.37 at \$1\.42\/h\)/);
     expect(r.stdout).toMatch(/running pod\(s\) without a network volume would be terminated with their data: /);
     expect(r.stdout).toMatch(/network volume\(s\) keep billing and may eventually be deleted/);
+    // $0 is a deadline, not just a stop (issue 36 §5): the time, and what the platform deletes then
+    expect(r.stdout).toMatch(/\$0 is the deadline: around \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ every running pod stops and pods without a network volume are deleted with their data/);
+    expect(r.stdout).toMatch(/Top up before \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ, or stop resources\./);
   });
 });
 

@@ -84,6 +84,43 @@ describe('GraphQL balance', () => {
     }
   });
 
+  it('serves a post-paid account: minus what was billed since the month began, no top-ups, spending on – and $0.00 at the month start', async () => {
+    const postpaid = await startSimulator({ now: NOW, postpaid: true });
+    try {
+      for (const at of [NOW, '2026-11-03T07:20:00Z', '2026-10-18T09:30:00Z']) {
+        postpaid.setNow(at);
+        const m = await myself(postpaid);
+        const cycle = new Date(Date.UTC(postpaid.now().getUTCFullYear(), postpaid.now().getUTCMonth(), 1));
+        const billed = postpaid.ledger.sum({ source: 'aggregate', start: cycle, end: postpaid.now() }).totalAmount;
+        expect(billed).toBeGreaterThan(0n);
+        expect(numberToMicros(m.clientBalance)).toBe(-billed);
+        expect(m.stripeReloadHistory).toEqual([]);
+        expect(m.currentSpendPerHr).toBeGreaterThan(0);
+      }
+      postpaid.setNow('2026-11-01T00:00:00Z');
+      expect((await myself(postpaid)).clientBalance).toBe(0);
+      postpaid.setNow(NOW);
+      sim.setNow(NOW);
+      // the same account made prepaid bills exactly the same: post-paid changes what the balance reads, not what runs
+      expect(postpaid.ledger.sum({ source: 'aggregate', start: postpaid.account.historyStart, end: new Date(NOW) }).totalAmount).toBe(
+        sim.ledger.sum({ source: 'aggregate', start: sim.account.historyStart, end: new Date(NOW) }).totalAmount,
+      );
+      expect(postpaid.balance.lowPoint()).toBeNull();
+    } finally {
+      await postpaid.close();
+    }
+  });
+
+  it('serves a post-paid account beside a prepaid one, each behind its key', async () => {
+    const both = await startSimulator({ now: NOW, accounts: [{ key: 'invoiced-key', seed: 7, postpaid: true }] });
+    try {
+      expect(both.accountOf('invoiced-key').balance.at(both.now().getTime()).balanceMicros).toBeLessThan(0);
+      expect(both.balance.at(both.now().getTime()).balanceMicros).toBeGreaterThan(0);
+    } finally {
+      await both.close();
+    }
+  });
+
   it('still refuses unknown fields, and fields it was told not to know, as graphql-js does', async () => {
     const unknown = await graphql(sim, 'query { myself { clientBalance creditAlertThreshold } }');
     expect(unknown.status).toBe(400);

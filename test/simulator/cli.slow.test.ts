@@ -20,6 +20,9 @@ describe('gpuledger simulator', () => {
     expect(options.faults).toEqual({ serverError: 0.1, latencyMs: 200 });
     expect(options.accounts).toBeUndefined();
     expect(simulatorOptionsFromFlags({ ...defaults, account: ['team-a=7', 'team-b=8'] }).accounts).toEqual([{ key: 'team-a', seed: 7 }, { key: 'team-b', seed: 8 }]);
+    expect(simulatorOptionsFromFlags({ ...defaults, account: ['invoiced=9:postpaid', 'team-b=8:prepaid'] }).accounts).toEqual([{ key: 'invoiced', seed: 9, postpaid: true }, { key: 'team-b', seed: 8 }]);
+    expect(simulatorOptionsFromFlags({ ...defaults, postpaid: true }).postpaid).toBe(true);
+    expect(options.postpaid).toBeUndefined();
   });
 
   it.each([
@@ -33,6 +36,7 @@ describe('gpuledger simulator', () => {
     [{ account: ['team-a-key'] }, '--account must be KEY=SEED'],
     [{ account: ['team a=1'] }, '--account must be KEY=SEED'],
     [{ account: ['k=99999999999'] }, '--account seed'],
+    [{ account: ['k=9:invoiced'] }, '--account must be KEY=SEED or KEY=SEED:postpaid'],
   ])('rejects %j with a UsageError naming the flag', (flags, message) => {
     expect(() => simulatorOptionsFromFlags({ ...defaults, ...flags })).toThrow(UsageError);
     expect(() => simulatorOptionsFromFlags({ ...defaults, ...flags })).toThrow(message);

@@ -15,7 +15,7 @@ describe('migration 020_scrub_url_credentials', () => {
     const old = await openMigratedStore(path); // the worker's migrated template, copied
     try {
       // the rows as an older version wrote them, and the database as it stood before 020
-      await old.run(`insert into _meta_accounts values
+      await old.run(`insert into _meta_accounts (account, api_url, simulated, first_sync_at, last_sync_at) values
         ('main', 'http://gpuledger:${SECRET}@127.0.0.1:8787', true, now(), now()),
         ('token-user', 'https://${SECRET}@proxy.example/runpod', false, now(), now()),
         ('plain', 'https://api.runpod.io', false, now(), now())`);

@@ -7,7 +7,11 @@
 -- balance less what was billed since (day amounts prorated by the hour), at the billing horizon. runway_hours is 0
 -- when the balance is already out ($0 or less) and null when nothing is spent – it does not run out; runway_note
 -- says which. After the required columns: billed_per_hour_24h (the last complete UTC day of billing ÷ 24: shows a
--- stale currentSpendPerHr), runway_hours_at_billed_rate and last_observed_at (the observation the row rests on).
+-- stale currentSpendPerHr), runway_hours_at_billed_rate and last_observed_at (the observation the row rests on);
+-- then billing_model ('prepaid' or 'postpaid'), billing_basis and billing_evidence (int_runway_billing_model: which
+-- observations decided) and month_to_date (the account's spend this month through report_clock's day). A post-paid
+-- account has no runway – runway_hours, runs_out_at, storage_runway_hours and runway_hours_at_billed_rate are null,
+-- and runway_note says "invoiced (post-paid)" and that the month-to-date spend is the figure to watch.
 -- What rpt_runway shows.
 create or replace view int_runway as
 with clock as (
@@ -29,6 +33,21 @@ billed_costs as (
 
 last_day_costs as (
     select * from cost_daily
+),
+
+month_costs as (
+    select * from cost_daily
+),
+
+billing_models as (
+    select * from int_runway_billing_model
+),
+
+month_to_date as (
+    select d.account, sum(d.amount)::decimal(18,6) as amount,
+    from month_costs as d
+    inner join report_clock as c on d.day >= c.month_start and d.day <= c.as_of_date
+    group by all
 ),
 
 -- only the day the runway reads (the last complete one), so the storage rate is not computed for all history
@@ -108,13 +127,20 @@ runway as (
         int_runway_hours(balance, storage_only_per_hour) as storage_runway_hours,
         int_runway_hours(balance, billed_per_hour_24h) as runway_hours_at_billed_rate,
         case
+            when b.billing_model = 'postpaid' then 'invoiced (post-paid): no runway – the month-to-date spend is the figure to watch'
             when balance <= 0 then 'already out: the balance is not above $0'
             when not spend_per_hour > 0 then 'does not run out: the current spend is $0 per hour'
         end as runway_note,
+        b.billing_model,
+        b.billing_basis,
+        b.billing_evidence,
+        coalesce(mtd.amount, 0::decimal(18,6)) as month_to_date,
     from balances
+    left join billing_models as b using (account)
+    left join month_to_date as mtd using (account)
 ),
 
-final as (
+shaped as (
     select
         account,
         -- observed_at, balance, spend_per_hour, spend_limit_per_hour, runway_hours, runs_out_at
@@ -127,7 +153,22 @@ final as (
         runway_hours_at_billed_rate,
         last_observed_at,
         runway_note,
+        billing_model,
+        billing_basis,
+        billing_evidence,
+        month_to_date,
     from runway
+),
+
+-- an invoiced balance does not run out (a figure at or below $0 is usage not yet invoiced): no runway to show
+final as (
+    select * replace (
+        case when billing_model = 'postpaid' then null else runway_hours end as runway_hours,
+        case when billing_model = 'postpaid' then null else runs_out_at end as runs_out_at,
+        case when billing_model = 'postpaid' then null else storage_runway_hours end as storage_runway_hours,
+        case when billing_model = 'postpaid' then null else runway_hours_at_billed_rate end as runway_hours_at_billed_rate,
+    )
+    from shaped
 )
 
 select * from final;

@@ -1,6 +1,8 @@
 -- One row per UTC day: the prepaid balance of all accounts at the day's end (actual, from rpt_balance_daily) and,
 -- from the last day with a balance for up to 30 days on, a straight-line projection to $0 at the current spend per
--- hour (forecast, from rpt_runway) – null when nothing is spent. The balance chart of the nightly Summary.
+-- hour (forecast, from rpt_runway) – null when nothing is spent. The balance chart of the nightly Summary. Prepaid
+-- accounts only: a post-paid (invoiced) account's balance is usage not yet invoiced, not credit that runs out
+-- (rpt_runway.billing_model), so it is neither added to the credit nor projected to $0.
 create or replace view rpt_balance_projection as
 with balances as (
     select * from rpt_balance_daily
@@ -10,9 +12,14 @@ runway as (
     select * from rpt_runway
 ),
 
+postpaid as (
+    select account from runway where billing_model = 'postpaid'
+),
+
 history as (
     select day, sum(balance_end) as balance,
     from balances
+    where account not in (select account from postpaid)
     group by day
 ),
 
@@ -20,6 +27,7 @@ history as (
 burn as (
     select sum(balance) as balance, sum(spend_per_hour) * 24 as per_day,
     from runway
+    where billing_model = 'prepaid'
 ),
 
 projection as (

@@ -6,7 +6,11 @@
 -- answer lately (billing is known more than an hour past the observation): balance is then the last observed
 -- balance less what was billed since (day amounts prorated by the hour), at the billing horizon. After the required
 -- columns: billed_per_hour_24h (the last complete UTC day of billing ÷ 24: shows a stale currentSpendPerHr),
--- runway_hours_at_billed_rate and last_observed_at (the observation the row rests on).
+-- runway_hours_at_billed_rate and last_observed_at (the observation the row rests on); then runway_note,
+-- billing_model ('prepaid' or 'postpaid'), billing_basis ('config', 'detected' or 'assumed'), billing_evidence (the
+-- observations that decided, in words: int_runway_billing_model) and month_to_date (this month's spend through
+-- report_clock's day). A post-paid (invoiced) account has no runway: the four runway columns are null and
+-- runway_note reads "invoiced (post-paid)" – its month-to-date spend is the figure to watch.
 create or replace view rpt_runway as
 with runway as (
     select * from int_runway

@@ -4,6 +4,10 @@
 //   hurt – running pods without a network volume lose their data, network volumes may be deleted later;
 // - deploy floor: a balance under one hour of current spend – no new pod can start (402 Insufficient balance);
 // - spend limit: current spend at spendLimitPct % of the hourly limit – new resources will be refused.
+// A post-paid (invoiced) account (rpt_runway.billing_model, from the config or detected: int_runway_billing_model)
+// gets none of them: its balance reads $0 or below by design and nothing is suspended, so a runway alert there
+// would page every night for nothing. For a prepaid one, $0 is a deadline: the platform stops every running pod
+// then and deletes those without a network volume with their data, with no grace period documented.
 import type { RunwayRule } from '../../config/alerts.ts';
 import type { Store } from '../../store/database.ts';
 import { readSqlFile } from '../../transform/sql-files.ts';
@@ -26,7 +30,15 @@ type RunwayRow = {
   estimated: boolean;
   billed_per_hour_24h: string | null;
   runway_hours_at_billed_rate: string | null;
+  billing_model: 'prepaid' | 'postpaid';
+  billing_basis: 'config' | 'detected' | 'assumed';
+  billing_evidence: string;
+  month_to_date: string;
 };
+
+/** What $0 means for a prepaid account (balance-and-queue.md §2): the deletion is at $0, not some time after. */
+export const AT_ZERO =
+  'every running pod stops and pods without a network volume are deleted with their data – the platform documents no grace period (balance-and-queue.md §2)';
 
 type AtRisk = { resource_kind: string; resource_id: string; resource_name: string | null; risk: string; reason: string };
 
@@ -52,6 +64,7 @@ export async function evaluateRunway(store: Store, rule: RunwayRule): Promise<Co
   const rows = await store.all<RunwayRow>(readSqlFile('alerts', 'runway'));
   const found: Condition[] = [];
   for (const r of rows) {
+    if (r.billing_model === 'postpaid') continue;
     const estimate = r.estimated ? ' (estimated: the balance source did not answer; last known balance less billing since)' : '';
     const perHour = (v: string) => unitText(v, 'usd_per_hour');
     const burn = `${usdText(r.balance)} at ${perHour(r.spend_per_hour)}`;
@@ -63,6 +76,14 @@ export async function evaluateRunway(store: Store, rule: RunwayRule): Promise<Co
       // runway_hours is 0 for a balance at or below $0 (already out) and null when nothing is spent (rpt_runway)
       const out = decimalStringToMicros(r.balance) <= 0n;
       const atRisk = await store.all<AtRisk>(readSqlFile('alerts', 'runway_at_risk'), { account: r.account });
+      // an account gpuledger only assumes is prepaid, at $0 on its first sync, may be invoiced: say how to tell it
+      const maybeInvoiced =
+        out && r.billing_basis === 'assumed'
+          ? ` If ${r.account} is invoiced (post-paid), set "billing": "postpaid" on it in the config; a second sync that sees pods billed with the balance still at or below $0 also shows it (${r.billing_evidence}).`
+          : '';
+      const deadline = out
+        ? ` The balance reached $0 by ${r.observed_at}: at $0 ${AT_ZERO}.`
+        : ` $0 is the deadline: around ${r.runs_out_at} ${AT_ZERO}; network volumes keep billing and may be deleted later.`;
       found.push({
         key: `runway:${r.account}`,
         rule: 'runway',
@@ -71,12 +92,18 @@ export async function evaluateRunway(store: Store, rule: RunwayRule): Promise<Co
         severity: critical ? 'critical' : 'warning',
         title: out
           ? `Runway: ${r.account} has run out of credit (balance ${usdText(r.balance)})${r.estimated ? ', estimated' : ''}`
-          : `Runway: ${r.account} has ${hoursText(hours)} of credit left (${burn})${r.estimated ? ', estimated' : ''}`,
+          : `Runway: ${r.account} has ${hoursText(hours)} of credit left (${burn})${r.estimated ? ', estimated' : ''}; $0 around ${r.runs_out_at}`,
         message:
-          `${r.account}: balance ${usdText(r.balance)} as of ${r.observed_at}${estimate} runs out around ${r.runs_out_at} at the current ` +
-          `${perHour(r.spend_per_hour)} (runway ${r.runway_hours === null ? '–' : unitText(r.runway_hours, 'hours')}, under the ${critical ? rule.criticalHours : rule.warningHours} h threshold).${billed}` +
+          (out
+            ? `${r.account}: balance ${usdText(r.balance)} as of ${r.observed_at}${estimate} has run out at the current ${perHour(r.spend_per_hour)}.`
+            : `${r.account}: balance ${usdText(r.balance)} as of ${r.observed_at}${estimate} runs out around ${r.runs_out_at} at the current ` +
+              `${perHour(r.spend_per_hour)} (runway ${r.runway_hours === null ? '–' : unitText(r.runway_hours, 'hours')}, under the ${critical ? rule.criticalHours : rule.warningHours} h threshold).`) +
+          deadline +
+          billed +
           ` Storage alone bills ${perHour(r.storage_only_per_hour)} after pods stop.` +
-          atRiskText(atRisk, rule.listResources) + ' Top up the balance or stop resources.',
+          atRiskText(atRisk, rule.listResources) +
+          (out ? ' Top up the balance to start pods again.' : ` Top up before ${r.runs_out_at}, or stop resources.`) +
+          maybeInvoiced,
         details: { ...details, at_risk: atRisk.slice(0, 100) },
       });
     }

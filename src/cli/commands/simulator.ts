@@ -24,8 +24,10 @@ interface SimulatorFlags {
   quotaHour?: string;
   quotaDay?: string;
   sparse?: boolean;
-  /** key=seed, repeatable; optional so that callers building flags by hand need not name it. */
+  /** key=seed or key=seed:postpaid, repeatable; optional so that callers building flags by hand need not name it. */
   account?: string[];
+  /** The main account is post-paid (invoiced). */
+  postpaid?: boolean;
 }
 
 function integer(value: string, flag: string, min: number, max: number): number {
@@ -39,11 +41,12 @@ function integer(value: string, flag: string, min: number, max: number): number 
 /** The keys the simulator accepts unless --key/--restricted-key name others (simulator/start.ts; a test checks they agree). */
 export const DEFAULT_SIMULATOR_KEYS = { full: 'sim-demo-key', restricted: 'sim-restricted-key' } as const;
 
-/** `--account KEY=SEED`: one more simulated account behind its own key (and so its own quota). */
+/** `--account KEY=SEED[:postpaid]`: one more simulated account behind its own key (and so its own quota). */
 function accountSpec(value: string): NonNullable<SimulatorOptions['accounts']>[number] {
-  const m = /^([^=\s]+)=(\d+)$/.exec(value.trim());
-  if (!m) throw new UsageError(`--account must be KEY=SEED (a key without spaces, a seed from 0 to ${2 ** 32 - 1}), e.g. team-a-key=7; got a value of ${value.length} characters`);
-  return { key: m[1]!, seed: integer(m[2]!, '--account seed', 0, 2 ** 32 - 1) };
+  // the key is never echoed (it may be a real one): the message gives the value's length only
+  const m = /^([^=\s]+)=(\d+)(?::(postpaid|prepaid))?$/.exec(value.trim());
+  if (!m) throw new UsageError(`--account must be KEY=SEED or KEY=SEED:postpaid (a key without spaces, a seed from 0 to ${2 ** 32 - 1}), e.g. team-a-key=7; got a value of ${value.length} characters`);
+  return { key: m[1]!, seed: integer(m[2]!, '--account seed', 0, 2 ** 32 - 1), ...(m[3] === 'postpaid' ? { postpaid: true } : {}) };
 }
 
 export function simulatorOptionsFromFlags(flags: SimulatorFlags): SimulatorOptions {
@@ -67,6 +70,7 @@ export function simulatorOptionsFromFlags(flags: SimulatorFlags): SimulatorOptio
     ...(flags.faults !== undefined ? { faults: parseFaultSpec(flags.faults, '--faults') } : {}),
     sparse: flags.sparse === true,
     ...(flags.account?.length ? { accounts: flags.account.map(accountSpec) } : {}),
+    ...(flags.postpaid === true ? { postpaid: true } : {}),
   };
 }
 
@@ -87,7 +91,8 @@ export function registerSimulator(program: Command, _exit: ExitState): void {
     .option('--quota-hour <n>', 'requests per hour and key (default 3000)')
     .option('--quota-day <n>', 'requests per day and key (default 50000)')
     .option('--sparse', 'return only non-zero billing records (default: a dense grid)')
-    .option('--account <key=seed>', 'serve one more account behind its own key and quota, made from this seed (repeatable)', collect, [])
+    .option('--account <key=seed>', 'serve one more account behind its own key and quota, made from this seed; key=seed:postpaid makes it post-paid (repeatable)', collect, [])
+    .option('--postpaid', 'the main account is post-paid (invoiced): its balance reads $0 or below and nothing is suspended')
     .action(async (flags: SimulatorFlags) => {
       const options = simulatorOptionsFromFlags(flags);
       // the synthetic account and the HTTP server load only when the simulator runs (issue 11)
@@ -95,8 +100,10 @@ export function registerSimulator(program: Command, _exit: ExitState): void {
       const sim = await startSimulator(options);
       // the default key is public (docs/simulator.md); a key given with --key may be a real one, so it is never printed
       const keys = flags.key.length > 0 ? `${flags.key.length} set with --key, not shown` : DEFAULT_SIMULATOR_KEYS.full;
-      const more = options.accounts?.length ? `, ${options.accounts.length} more account(s) behind their --account keys` : '';
-      print(`simulator listening on ${sim.url} (scale ${options.scale}, seed ${options.seed}, keys: ${keys}${more})`);
+      const postpaid = (options.accounts ?? []).filter((a) => a.postpaid).length;
+      const more = options.accounts?.length ? `, ${options.accounts.length} more account(s) behind their --account keys${postpaid ? ` (${postpaid} post-paid)` : ''}` : '';
+      const main = options.postpaid ? ', post-paid' : '';
+      print(`simulator listening on ${sim.url} (scale ${options.scale}, seed ${options.seed}${main}, keys: ${keys}${more})`);
       await untilStopped();
       await sim.close();
     });

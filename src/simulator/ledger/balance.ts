@@ -7,6 +7,12 @@
 // Planted low-balance moment: two days before the initial now's UTC day the card is "declined" for two weeks. One
 // top-up, sized to the cent, leaves about a quarter of a day's spend at 10:00 UTC on that day (a runway of hours);
 // a manual top-up follows at that moment.
+//
+// A post-paid (invoiced) account has no prepaid credit: its balance starts at $0.00 and goes negative by the usage not
+// yet invoiced (the platform's post-paid billing page: "Post-paid accounts start at $0.00 and may go negative between
+// invoice cycles … It does not … trigger any service interruption"), no top-ups (payment methods and auto-pay are not
+// available), and nothing is ever stopped. Invoices are monthly (balance-and-queue.md §2), so here the balance is
+// minus what was billed since the current UTC month began.
 import type { SyntheticAccount } from '../account/types.ts';
 import { formatRfc3339 } from '../../util/buckets.ts';
 import { DAY, HOUR, floorTo } from '../time.ts';
@@ -43,7 +49,8 @@ export interface SimBalance {
 
 const roundUpTo = (x: number, step: number) => Math.max(step, Math.ceil(x / step) * step);
 
-export function createSimBalance(account: SyntheticAccount, ledger: LedgerInternal, spendLimit = DEFAULT_SPEND_LIMIT): SimBalance {
+export function createSimBalance(account: SyntheticAccount, ledger: LedgerInternal, spendLimit = DEFAULT_SPEND_LIMIT, postpaid = false): SimBalance {
+  if (postpaid) return createPostpaidBalance(account, ledger, spendLimit);
   let built: { reloads: SimReload[]; low: { at: Date; balanceMicros: number; topUpAt: Date } | null } | null = null;
 
   const build = () => {
@@ -108,6 +115,19 @@ export function createSimBalance(account: SyntheticAccount, ledger: LedgerIntern
         spendLimit,
         reloads: visible.reverse(),
       };
+    },
+  };
+}
+
+function createPostpaidBalance(account: SyntheticAccount, ledger: LedgerInternal, spendLimit: number): SimBalance {
+  return {
+    schedule: () => [],
+    lowPoint: () => null,
+    at(now) {
+      const cycle = new Date(now);
+      const start = Math.max(account.historyStart.getTime(), Date.UTC(cycle.getUTCFullYear(), cycle.getUTCMonth(), 1));
+      const billed = now > start ? Number(ledger.sum({ source: 'aggregate', start: new Date(start), end: new Date(now) }).totalAmount) : 0;
+      return { balanceMicros: -billed, spendPerHourMicros: Math.round(ledger.spendRatePerHour(now)), spendLimit, reloads: [] };
     },
   };
 }
