@@ -25,7 +25,7 @@ export const accountSchema = z
       .enum(BILLING_SETTINGS)
       .optional()
       .describe(
-        'How this account pays. prepaid: a credit balance that runs out – at $0 every running pod stops and pods without a network volume are terminated, so the runway alert warns in time. postpaid: invoiced monthly – the balance reads $0 or below and nothing is suspended, so there is no runway and no runway alert; the month-to-date spend is the figure to watch. auto (the default when absent): post-paid once the balance is seen at or below $0 at two syncs with pods billed on a day after the first of them (docs/runway.md), else prepaid. Takes effect at the next sync.',
+        'How this account pays. prepaid: a credit balance that runs out – at $0 every running pod stops and pods without a network volume are terminated, so the runway alert warns in time. postpaid: invoiced monthly – the balance reads $0 or below and nothing is suspended, so there is no runway and no runway alert; the month-to-date spend is the figure to watch. auto (the default when absent): post-paid once the balance is at or below $0 while pods keep billing – at two syncs with pods billed on a day after the first of them, or with a top-up history that lists no credit ever (docs/runway.md) – else prepaid. Takes effect at the next sync.',
       ),
     allowSharedKey: z
       .boolean()

@@ -53,6 +53,14 @@ describe('a post-paid account synced over several days', () => {
         events.push(...(await runwayEvents(store, config, tmp.dir, sim.now())));
       }
       expect(events).toEqual([]);
+      // the benchmark's path (alerts --dry-run --as-of, issue 36 §1): a back-test of each night is as quiet
+      for (let night = 0; night < 4; night++) {
+        const asOf = new Date(sim.now().getTime() - night * DAY + 60_000);
+        for (const withRestatements of [false, true]) {
+          const back = await runAlerts({ store, config: onlyRunway(config), outDir: tmp.dir, stdout: new Collect(), dryRun: true, asOf, withRestatements });
+          expect(back.events.filter((e) => e.key.startsWith('runway')).map((e) => `${asOf.toISOString()} ${e.key}`)).toEqual([]);
+        }
+      }
       const observed = await store.all<{ balance: string }>('select balance::varchar as balance from rpt_runway_history order by observed_at');
       expect(observed).toHaveLength(4);
       expect(observed.every((o) => Number(o.balance) < 0)).toBe(true);

@@ -62,6 +62,10 @@ describe('int_runway_billing_model and the runway of a post-paid account', () =>
       mtd: String((48.24 * 8).toFixed(6)),
     });
     expect(await evaluateRunway(store, RULE as never)).toEqual([]);
+    // nor at any earlier observation
+    expect(await store.all('select runway_hours, runs_out_at, billing_model from rpt_runway_history order by observed_at')).toEqual(
+      Array(3).fill({ runway_hours: null, runs_out_at: null, billing_model: 'postpaid' }),
+    );
     // nor is its balance drawn as credit projected to $0 on the nightly balance chart
     expect(await store.all('select * from rpt_balance_projection')).toEqual([]);
   });

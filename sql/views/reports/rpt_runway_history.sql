@@ -2,7 +2,8 @@
 -- the platform's spend rate as observed, and the runway they gave then, computed as rpt_runway computes it for an
 -- observed (not estimated) balance – runway_hours = balance ÷ spend_per_hour, runs_out_at = observed_at + runway,
 -- spend_limit_used_pct = spend as % of the hourly limit. day is the UTC day of observed_at. The history behind
--- rpt_runway's single latest row, for charts of runway over time.
+-- rpt_runway's single latest row, for charts of runway over time. billing_model is the account's as rpt_runway
+-- decides it now; a post-paid account has no runway, so its runway_hours and runs_out_at are null.
 create or replace view rpt_runway_history as
 with history as (
     select * from int_runway_history
