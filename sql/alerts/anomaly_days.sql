@@ -4,10 +4,11 @@
 --   departure – a series that usually spends on days like this one (weekday or weekend when $weekday_aware): the day
 --       against the median and MAD of the $baseline_days before it (the days before the day's episode only, when the
 --       episode began inside them, so a job left on is not its own baseline), robust score = (amount − median) /
---       max(1.4826 × MAD, 10 % of the median, 1 cent), at least $threshold;
+--       max(1.4826 × MAD, 10 % of the median, 1 cent), at least $threshold, and the excess more than 1.25 × the
+--       series' usual rise (its 90th percentile over $history_days above its median there);
 --   size – a recurring series (usually idle, but with $recurring_episodes or more episodes – runs of consecutive days
 --       with spend – in the $history_days before this episode): the day at least $episode_ratio × its typical active
---       day (the median of its past episodes' days) and $threshold robust deviations of those days above it;
+--       day (the median of its past episodes' days);
 --   long – a recurring series whose episode so far has cost $episode_ratio × a typical past episode, or has run past
 --       its longest past episode and 2 days past its typical length (a job that does not stop): the whole day is
 --       spend a usual job would not have had;
@@ -175,6 +176,19 @@ typical_day_mads as (
     group by all
 ),
 
+-- a series' upper range over $history_days (its 90th percentile above its median): a series whose days rise this far
+-- now and then – a fleet GPU type that a training job joins every week – does not page when one more such day comes
+history_range as (
+    select
+        e.account, e.dimension, e.series_id, e.day,
+        quantile_cont(h.amount::double, 0.9) - median(h.amount::double) as usual_rise,
+    from evaluated as e
+    join grid as h
+        on h.account = e.account and h.dimension = e.dimension and h.series_id = e.series_id
+        and h.day >= e.day - $history_days::integer and h.day < e.day
+    group by all
+),
+
 account_typical as (
     select e.account, e.day, median(a.amount::double) as account_typical,
     from (select distinct account, day from evaluated) as e
@@ -198,6 +212,7 @@ habits as (
         t.typical_day,
         tm.day_mad,
         coalesce(acct.account_typical, 0) as account_typical,
+        coalesce(hr.usual_rise, 0) as usual_rise,
     from evaluated as e
     join medians as m using (account, dimension, series_id, day)
     join mads as d using (account, dimension, series_id, day)
@@ -206,6 +221,7 @@ habits as (
     left join typical_days as t using (account, dimension, series_id, day)
     left join typical_day_mads as tm using (account, dimension, series_id, day)
     left join account_typical as acct using (account, day)
+    left join history_range as hr using (account, dimension, series_id, day)
 ),
 
 judged as (
@@ -221,9 +237,13 @@ kinds as (
     select
         *,
         case
+            -- no further above its median than its usual rises, and a quarter: a habit, not a departure
+            when median > 0 and amount::double - median <= 1.25 * usual_rise then null
             when median > 0 then 'departure'
             when not recurring then 'new'
-            when amount::double >= $episode_ratio::double * typical_day and size_score >= $threshold::double then 'size'
+            -- the ratio alone: routine jobs' days vary with the hours they run (a partial first and last day), and
+            -- none is 3× the median of them
+            when amount::double >= $episode_ratio::double * typical_day then 'size'
             when episode_so_far::double >= $episode_ratio::double * typical_total
                 or (day_of_episode > longest and day_of_episode >= typical_length + 2) then 'long'
         end as kind,
@@ -273,7 +293,7 @@ final as (
         round(account_typical, 2)::decimal(18,2) as account_typical,
     from scored
     where baseline_days >= 5
-        and (kind = 'long' or score >= $threshold::double)
+        and (kind in ('long', 'size') or score >= $threshold::double)
         and amount - expected::decimal(18,2) >= greatest($min_cost::decimal(18,2), $min_share_pct::double / 100 * account_typical)::decimal(18,2)
 )
 

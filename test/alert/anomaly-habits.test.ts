@@ -9,8 +9,11 @@ import { seriesAnomalies, evaluateAnomalies } from '../../src/alert/rules/anomal
 import { persistPlan, planEvents } from '../../src/alert/state.ts';
 import type { Condition } from '../../src/alert/types.ts';
 import { anomalyRuleSchema } from '../../src/config/alerts.ts';
+import { parseConfig } from '../../src/config/load.ts';
+import { exploreAnswer } from '../../src/explore/run-explore.ts';
 import { parseExploreRequest } from '../../src/explore/request.ts';
 import type { Store } from '../../src/store/database.ts';
+import { readSqlFile } from '../../src/transform/sql-files.ts';
 import { addInventory, billPods, setWatermark, viewStore } from '../helpers/view-store.ts';
 
 const DAY = 86_400_000;
@@ -91,7 +94,23 @@ describe('anomalies that know the account habits', () => {
         expect(await at(store, day, () => evaluateAnomalies(store, rule)), `as of ${day}`).toEqual([]);
       }
     });
-  });
+  }, 180_000);
+
+  it('pages nothing when the jobs share their GPU type with an always-on fleet: a job day is a rise that GPU type has every week', async () => {
+    // the A4000s: a $100/day fleet pod, and every job's $90–100 days on top – twice its median, 9.5 robust deviations out
+    const jobs = trainingJobs('2026-09-20').map((j) => ({ ...j, gpu: 'a4000' }));
+    await withStore([fleet(100), ...jobs], async (store) => {
+      for (const day of ['2026-08-24', '2026-08-31']) {
+        expect(await at(store, day, () => evaluateAnomalies(store, rule)), `as of ${day}`).toEqual([]);
+      }
+      // a job 5× the usual on them still pages, there and on its template
+      const big: Pod = { id: 'job-big', template: 'tpl-train', gpu: 'a4000', spend: { '2026-09-02': 475 } };
+      await addInventory(store, [{ kind: 'pod', id: big.id, doc: { name: big.id, gpu: { id: 'a4000', count: 1 }, template: 'tpl-train', image: 'x', status: 'RUNNING' } }]);
+      await billPods(store, [{ pod: big.id, start: '2026-09-02T00:00:00Z', gpu: '475.000000' }]);
+      const found = await at(store, '2026-09-03', () => seriesAnomalies(store, rule));
+      expect(found.map((s) => `${s.dimension} ${s.worst.kind}`).sort()).toEqual(['family departure', 'gpu_type departure', 'template size']);
+    });
+  }, 180_000);
 
   it('pages a job 5× the usual size on the same template, critical, saying what it was compared with and linking the explorer to it', async () => {
     const jobs = trainingJobs('2026-09-20', [12]);
@@ -115,8 +134,41 @@ describe('anomalies that know the account habits', () => {
       const request = parseExploreRequest(new URL(href, 'http://localhost').searchParams, '2026-08-27');
       expect(request).toMatchObject({ from: '2026-06-03', to: '2026-08-26', granularity: 'day', by: [{ kind: 'plain', name: 'resource' }] });
       expect(request.filters.map((f) => `${f.dimension.kind === 'plain' ? f.dimension.name : ''}:${f.value}`)).toEqual(['account:acme', 'template:llm-finetune']);
+      // and in it the figures the message names: the big job's $475 on its day, the usual jobs' $95 days before
+      const answer = await exploreAnswer(store, parseConfig({ accounts: [{ name: 'acme', apiKeyEnv: 'ACME_KEY' }] }, 'test'), request);
+      const cell = (resource: string, day: string) => answer.table.groups.find((g) => g.keys[0] === resource)?.cells[answer.table.periods.indexOf(day)];
+      expect(cell('job-big', '2026-08-26')).toBe('475.000000');
+      expect(cell('job-10', '2026-08-12')).toBe('95.000000');
     });
-  });
+  }, 180_000);
+
+  it('anomaly_days.sql: a 5× job is a size departure of the template and the GPU type against their past jobs, and a departure of the family against its median', async () => {
+    const big: Pod = { id: 'job-big', template: 'tpl-train', gpu: 'h100', spend: { '2026-08-26': 475, '2026-08-27': 475 } };
+    await withStore([fleet(), ...trainingJobs('2026-09-20', [12]), big], async (store) => {
+      const rows = await at(store, '2026-08-28', () =>
+        store.all(
+          `select dimension, series_id, day::varchar as day, kind, expected::varchar as expected, excess::varchar as excess, episode_start::varchar as episode_start,
+                  episode_days, episode_total::varchar as episode_total, past_episodes, first_episode_start::varchar as first_episode_start,
+                  typical_total::varchar as typical_total, typical_length, longest_episode, account_typical::varchar as account_typical
+           from (${readSqlFile('alerts', 'anomaly_days').replace(/;\s*$/, '')})`,
+          {
+            baseline_days: 28, window_days: 14, weekday_aware: true, threshold: 5, min_cost: '25.00',
+            history_days: 90, recurring_episodes: 2, episode_ratio: 3, min_share_pct: 2,
+          },
+        ),
+      );
+      const job = { kind: 'size', expected: '95.00', episode_start: '2026-08-26', past_episodes: 12, first_episode_start: '2026-06-03', typical_total: '190.00', typical_length: 2, longest_episode: 2 };
+      expect(rows).toEqual([
+        // the fleet's $300 on every day of the 28 before: its day is the account's typical one
+        expect.objectContaining({ dimension: 'family', series_id: 'pod', day: '2026-08-26', kind: 'departure', expected: '300.00', excess: '475.00', account_typical: '300.00' }),
+        expect.objectContaining({ dimension: 'family', series_id: 'pod', day: '2026-08-27', kind: 'departure', expected: '300.00', excess: '475.00' }),
+        expect.objectContaining({ dimension: 'gpu_type', series_id: 'h100', day: '2026-08-26', ...job, excess: '380.00', episode_days: 1, episode_total: '475.00' }),
+        expect.objectContaining({ dimension: 'gpu_type', series_id: 'h100', day: '2026-08-27', ...job, excess: '380.00', episode_days: 2, episode_total: '950.00' }),
+        expect.objectContaining({ dimension: 'template', series_id: 'tpl-train', day: '2026-08-26', ...job, excess: '380.00', episode_days: 1, episode_total: '475.00' }),
+        expect.objectContaining({ dimension: 'template', series_id: 'tpl-train', day: '2026-08-27', ...job, excess: '380.00', episode_days: 2, episode_total: '950.00' }),
+      ]);
+    });
+  }, 180_000);
 
   it('pages a job left running within 2 days of outrunning its usual two days, and not before', async () => {
     const jobs = trainingJobs('2026-09-20', [12]);
@@ -130,7 +182,7 @@ describe('anomalies that know the account habits', () => {
       expect(c?.message).toContain('against a typical job of $190.00 over 2 days among its last 12 jobs (since 2026-06-03');
       expect(c?.message).toContain('the longest 2 days: longer than any of them, and still spending');
     });
-  });
+  }, 180_000);
 
   it('pages a new template on the H100s critical: new spend, though the GPU type runs jobs every week', async () => {
     const jobs = trainingJobs('2026-09-20');
@@ -143,7 +195,7 @@ describe('anomalies that know the account habits', () => {
       expect(c.title).toMatch(/^New spend: template pretrain-70b spent \$800\.00 on 2026-08-30, nothing on most days before – also GPU type H100 80GB HBM3/);
       expect(c.message).toContain('template pretrain-70b spent $800.00 on 2026-08-30, where it had spent nothing on most of the');
     });
-  });
+  }, 180_000);
 
   it('pages a level shift once, and it stays one incident over the next 10 days while its baseline adapts', async () => {
     // two more serving pods from 2026-08-10: one at $320 a day, one noisier (now and then the day's biggest)
@@ -167,7 +219,7 @@ describe('anomalies that know the account habits', () => {
       expect(fired).toEqual(['2026-08-11 anomaly:acme:driver:pod:fleet-2']);
       expect(resolved).toEqual([]);
     });
-  });
+  }, 180_000);
 
   it('does not page critical for a $40 wobble on a $5,000/day account: under 2 % of its day it is no page at all', async () => {
     const big: Pod[] = [1, 2, 3, 4, 5].map((n) => ({ id: `fleet-${n}`, template: 'tpl-serve', gpu: 'a4000', spend: steady(FIRST, '2026-09-30', 1000) }));
@@ -183,5 +235,5 @@ describe('anomalies that know the account habits', () => {
       const series = await at(store, '2026-08-31', () => seriesAnomalies(store, loose));
       expect(series.map((s) => `${s.dimension} ${s.worst.kind} ${s.worst.day} ${s.worst.expected}`)).toEqual(['template departure 2026-08-30 20.00']);
     });
-  });
+  }, 180_000);
 });
