@@ -88,7 +88,7 @@ export function comparisonText(d: AnomalyDay, rule: AnomalyRule): string {
       const before =
         d.past_episodes > 0
           ? `; its only earlier spend in the ${rule.historyDays} days before: ${plural(d.past_episodes, 'job')} since ${d.first_episode_start}, too few to be a habit`
-          : `, and nothing since ${d.first_covered_day > addDays(d.day, -rule.historyDays) ? `the first synced day, ${d.first_covered_day}` : addDays(d.day, -rule.historyDays)}`;
+          : `, and nothing at all since ${d.first_covered_day > addDays(d.day, -rule.historyDays) ? `the first synced day, ${d.first_covered_day}` : addDays(d.day, -rule.historyDays)}`;
       return `spent ${spent}, where it had spent nothing on most of the ${plural(d.baseline_days, likeDay(d, rule))} before${before}`;
     }
   }
