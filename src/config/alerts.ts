@@ -87,6 +87,46 @@ export const anomalyRuleSchema = z
       .default(5)
       .describe('How many robust standard deviations (1.4826 × MAD) above the median a day must be.'),
     minCost: money.default('25.00').describe('A day must also exceed its baseline by at least this many USD, so cents never page anyone.'),
+    historyDays: z
+      .number()
+      .int()
+      .min(28)
+      .max(365)
+      .default(90)
+      .describe(
+        "How far back a series' habits are read: its episodes (runs of consecutive days with spend – a training job's days) before the one a day belongs to.",
+      ),
+    recurringEpisodes: z
+      .number()
+      .int()
+      .min(1)
+      .max(30)
+      .default(2)
+      .describe(
+        'A usually idle series with at least this many earlier episodes in historyDays is recurring: one more job is judged against its past jobs, not paged as new spend.',
+      ),
+    episodeRatio: z
+      .number()
+      .min(1.5)
+      .max(100)
+      .default(3)
+      .describe(
+        "A recurring series pages when a day reaches this multiple of its typical active day, or its episode so far this multiple of a typical past episode (it also pages when an episode runs past its longest and 2 days past its typical length).",
+      ),
+    minSharePct: z
+      .number()
+      .min(0)
+      .max(100)
+      .default(2)
+      .describe("A day must exceed what was expected by at least this % of the account's typical daily spend (the median day of baselineDays) as well as minCost: a $40 wobble on a $5,000/day account is no page."),
+    criticalSharePct: z
+      .number()
+      .positive()
+      .max(1000)
+      .default(10)
+      .describe(
+        "Critical only when the excess is at least this % of the account's typical daily spend and the score at least twice threshold; otherwise a warning.",
+      ),
   })
   .strict();
 export type AnomalyRule = z.infer<typeof anomalyRuleSchema>;

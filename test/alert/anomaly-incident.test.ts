@@ -21,7 +21,12 @@ const series = (dimension: string, name: string, level: number, drivers: Driver[
   dimension,
   seriesId: `${dimension}-${name}`,
   name,
-  worst: { day, amount: '244.17', baseline_median: '29.56', baseline_mad: '1.13', baseline_days: 20, score: 72.6, ratio: '8.3' },
+  worst: {
+    account: 'acme', dimension, series_id: `${dimension}-${name}`, series_name: name, day, amount: '244.17', kind: 'departure', expected: '29.56',
+    excess: '214.61', score: 72.6, ratio: '8.3', baseline_median: '29.56', baseline_mad: '1.13', baseline_days: 20, first_covered_day: '2026-09-01',
+    episode_start: '2026-09-01', episode_days: 77, episode_total: '2500.00', past_episodes: 0, first_episode_start: null, typical_day: null,
+    typical_total: null, typical_length: null, longest_episode: null, account_typical: '1000.00',
+  },
   days: [day],
   drivers,
   level,
@@ -45,9 +50,14 @@ describe('anomaly incidents', () => {
     expect(incident!.level).toBe(2);
     expect(incident!.severity).toBe('critical');
     // the narrowest series leads; the drivers are the ones every series shares
-    expect(incident!.title).toMatch(/^Spend anomaly: endpoint sdxl-image-api spent \$244\.17 on 2026-11-16 \(8\.3× the baseline\) – also template worker-sdxl, GPU type ADA_24 pool, family serverless$/);
-    expect(incident!.message).toMatch(/^One incident in acme, driven by sdxl-image-api \+\$218\.03 on 2026-11-16; it shows in 4 series: endpoint sdxl-image-api spent/);
+    expect(incident!.title).toMatch(/^Spend anomaly: endpoint sdxl-image-api spent \$244\.17 on 2026-11-16 \(8\.3× its typical day\) – also template worker-sdxl, GPU type ADA_24 pool, family serverless$/);
+    expect(incident!.message).toMatch(/^One incident in acme, driven by sdxl-image-api \+\$218\.03 \(above their average day, over the anomalous days\); it shows in 4 series: endpoint sdxl-image-api spent/);
     expect(incident!.message).not.toContain('vllm-03');
+    // the impact once, for the series that leads, then the explorer link of that series
+    expect(incident!.message).toContain(
+      "family serverless spent $244.17 on 2026-11-16 against $29.56 on a typical weekday (the median of the 20 weekdays before; MAD $1.13): 72.6 robust standard deviations out. " +
+        "endpoint sdxl-image-api: $214.61 above what was expected that day: 21.5 % of acme's typical day ($1,000.00). In the explorer: /explore?from=2026-10-19&to=2026-11-16&granularity=day&by=resource&filter=account%3Aacme&filter=endpoint%3Asdxl-image-api",
+    );
     expect((incident!.details.series as { dimension: string }[]).map((s) => s.dimension)).toEqual(['endpoint', 'template', 'gpu_type', 'family']);
     expect(incident!.supersedes).toEqual(['acme:endpoint:endpoint-sdxl-image-api', 'acme:template:template-worker-sdxl', 'acme:gpu_type:gpu_type-ADA_24 pool', 'acme:family:family-serverless'].map((k) => `anomaly:${k}`));
   });
@@ -64,7 +74,12 @@ describe('anomaly incidents', () => {
     );
     expect(found.map((c) => c.key).sort()).toEqual(['anomaly:acme:driver:serverless:ep1', 'anomaly:acme:driver:serverless:ep2', 'anomaly:acme:template:template-spread-out']);
     const lone = found.find((c) => c.key === 'anomaly:acme:template:template-spread-out')!;
-    expect(lone.message).toMatch(/^template spread-out \(acme\) spent \$244\.17 on 2026-11-16 against a baseline median of \$29\.56 \(MAD \$1\.13, 20 like days\): 72\.6 robust standard deviations out\.$/);
+    // what the day was compared with, in the words /explore shows, and the link that shows it
+    expect(lone.message).toBe(
+      'template spread-out (acme) spent $244.17 on 2026-11-16 against $29.56 on a typical weekday (the median of the 20 weekdays before; MAD $1.13): ' +
+        "72.6 robust standard deviations out; $214.61 above what was expected that day: 21.5 % of acme's typical day ($1,000.00). " +
+        'In the explorer: /explore?from=2026-10-19&to=2026-11-16&granularity=day&by=resource&filter=account%3Aacme&filter=template%3Aspread-out',
+    );
     expect(lone.supersedes).toEqual([]);
   });
 });

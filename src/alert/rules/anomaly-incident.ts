@@ -4,7 +4,8 @@
 // are one incident: one condition naming every series it shows in and the drivers they share, at the highest of their
 // levels, open while any of them is anomalous and resolved when none is.
 //
-// The key names the driving resource (anomaly:<account>:driver:<family>:<resource id>), not a series or a day, so it
+// The drivers are summed over the series' anomalous days (anomaly_drivers.sql), so a level shift's driver stays its
+// biggest while the shift's days move through the window. The key names the driving resource (anomaly:<account>:driver:<family>:<resource id>), not a series or a day, so it
 // stays the same while the incident's series come and go and its days move through the window: the alert state,
 // the outbox and the idempotency keys (event ids) see one incident from its first page to its resolution. A series
 // with no driver (its spend spread over resources none of which rose) is an incident of its own, keyed by the series
@@ -12,15 +13,18 @@
 import type { AnomalyRule } from '../../config/alerts.ts';
 import { usdText } from '../../util/money-text.ts';
 import type { Condition } from '../types.ts';
+import { comparisonText, exploreHref, impactText, type AnomalyDay } from './anomaly-comparison.ts';
 
 export interface Driver {
   family: string;
   resource_id: string;
   resource_name: string | null;
+  /** Its spend over the series' anomalous days. */
   amount: string;
   baseline_average: string;
+  /** Above its average day, over the series' anomalous days. */
   excess: string;
-  /** The day it drove (the series' worst day). */
+  /** The series' worst day. */
   day: string;
 }
 
@@ -29,7 +33,8 @@ export interface SeriesAnomaly {
   dimension: string;
   seriesId: string;
   name: string;
-  worst: { day: string; amount: string; baseline_median: string; baseline_mad: string; baseline_days: string | number; score: number; ratio: string | null };
+  /** The day that cost the most above what was expected. */
+  worst: AnomalyDay;
   /** Every anomalous day of the window. */
   days: string[];
   /** Biggest excess first. */
@@ -43,8 +48,8 @@ const NARROWEST_FIRST = ['endpoint', 'template', 'gpu_type', 'family'];
 
 const label = (s: SeriesAnomaly) => `${DIMENSION_LABEL[s.dimension] ?? s.dimension} ${s.name}`;
 const driverId = (d: Pick<Driver, 'family' | 'resource_id'>) => `${d.family}:${d.resource_id}`;
-const isNew = (s: SeriesAnomaly) => Number(s.worst.baseline_median) === 0;
 const score = (s: SeriesAnomaly) => Math.round(s.worst.score * 10) / 10;
+const lastDay = (s: SeriesAnomaly) => [...s.days].sort().at(-1)!;
 
 export function incidentKey(s: SeriesAnomaly): string {
   const top = s.drivers[0];
@@ -52,19 +57,22 @@ export function incidentKey(s: SeriesAnomaly): string {
 }
 
 function headline(s: SeriesAnomaly): string {
-  const ratio = s.worst.ratio === null ? '' : ` (${s.worst.ratio}× the baseline)`;
-  return isNew(s)
-    ? `New spend: ${label(s)} spent ${usdText(s.worst.amount)} on ${s.worst.day}, nothing on most days before`
-    : `Spend anomaly: ${label(s)} spent ${usdText(s.worst.amount)} on ${s.worst.day}${ratio}`;
+  const w = s.worst;
+  switch (w.kind) {
+    case 'new':
+      return `New spend: ${label(s)} spent ${usdText(w.amount)} on ${w.day}, nothing on most days before`;
+    case 'size':
+      return `Unusual job: ${label(s)} spent ${usdText(w.amount)} on ${w.day} (${w.ratio}× its typical active day)`;
+    case 'long':
+      return `Job not stopping: ${label(s)} has spent every day since ${w.episode_start} (${usdText(w.episode_total)} in ${w.episode_days} days)`;
+    case 'departure':
+      return `Spend anomaly: ${label(s)} spent ${usdText(w.amount)} on ${w.day}${w.ratio === null ? '' : ` (${w.ratio}× its typical day)`}`;
+  }
 }
 
-/** "endpoint x (acct) spent $244.17 on 2026-11-16 against a baseline median of … : 72.6 robust standard deviations out" */
+/** "endpoint x (acct) spent $244.17 on 2026-11-16 against $29.56 on a typical weekday (…): 72.6 robust standard deviations out; $214.61 above …" */
 function finding(s: SeriesAnomaly, rule: AnomalyRule, withAccount: boolean): string {
-  return (
-    `${label(s)}${withAccount ? ` (${s.account})` : ''} spent ${usdText(s.worst.amount)} on ${s.worst.day} against a baseline median of ` +
-    `${usdText(s.worst.baseline_median)} (MAD ${usdText(s.worst.baseline_mad)}, ${s.worst.baseline_days} ${rule.weekdayAware ? 'like ' : ''}days)` +
-    (isNew(s) ? ': spend where there was almost none' : `: ${score(s)} robust standard deviations out`)
-  );
+  return `${label(s)}${withAccount ? ` (${s.account})` : ''} ${comparisonText(s.worst, rule)}`;
 }
 
 /** The drivers every series of the incident shares, each at its largest excess (a lone series: all its drivers). */
@@ -81,14 +89,15 @@ function condition(key: string, members: SeriesAnomaly[], rule: AnomalyRule): Co
   const level = Math.max(...members.map((m) => m.level));
   const days = [...new Set(members.flatMap((m) => m.days))].sort();
   const drivers = sharedDrivers(members);
-  const driverText = drivers.map((d) => `${d.resource_name ?? d.resource_id} +${usdText(d.excess)}${members.length > 1 ? ` on ${d.day}` : ''}`).join(', ');
+  const driverText = drivers.map((d) => `${d.resource_name ?? d.resource_id} +${usdText(d.excess)}`).join(', ');
   const daysText = days.length > 1 ? ` Anomalous days in the last ${rule.windowDays}: ${days.join(', ')}.` : '';
   const others = members.slice(1).map(label);
+  const explore = exploreHref(lead.worst, rule, lastDay(lead));
   const message =
-    members.length === 1
-      ? `${finding(lead, rule, true)}.${daysText}${driverText ? ` Driven by: ${driverText}.` : ''}`
-      : `One incident in ${lead.account}, driven by ${driverText}; it shows in ${members.length} series: ` +
-        `${members.map((m) => finding(m, rule, false)).join('; ')}.${daysText}`;
+    (members.length === 1
+      ? `${finding(lead, rule, true)}; ${impactText(lead.worst)}.${daysText}${driverText ? ` Driven by (above their average day, over the anomalous days): ${driverText}.` : ''}`
+      : `One incident in ${lead.account}, driven by ${driverText} (above their average day, over the anomalous days); it shows in ${members.length} series: ` +
+        `${members.map((m) => finding(m, rule, false)).join('; ')}. ${label(lead)}: ${impactText(lead.worst)}.${daysText}`) + ` In the explorer: ${explore}`;
   return {
     key,
     rule: 'anomaly',
@@ -103,25 +112,35 @@ function condition(key: string, members: SeriesAnomaly[], rule: AnomalyRule): Co
       dimension: lead.dimension,
       series_id: lead.seriesId,
       series_name: lead.name,
+      kind: lead.worst.kind,
       day: lead.worst.day,
       days,
       amount: lead.worst.amount,
+      expected: lead.worst.expected,
+      excess: lead.worst.excess,
+      account_typical: lead.worst.account_typical,
       baseline_median: lead.worst.baseline_median,
       baseline_mad: lead.worst.baseline_mad,
       score: score(lead),
       ratio: lead.worst.ratio,
+      explore,
       drivers,
       series: members.map((m) => ({
         dimension: m.dimension,
         series_id: m.seriesId,
         series_name: m.name,
+        kind: m.worst.kind,
         day: m.worst.day,
         days: m.days,
         amount: m.worst.amount,
+        expected: m.worst.expected,
+        excess: m.worst.excess,
         baseline_median: m.worst.baseline_median,
+        past_episodes: m.worst.past_episodes,
         score: score(m),
         ratio: m.worst.ratio,
         level: m.level,
+        explore: exploreHref(m.worst, rule, lastDay(m)),
       })),
     },
   };
