@@ -26,6 +26,15 @@ interface SimulatorFlags {
   sparse?: boolean;
   /** key=seed, repeatable; optional so that callers building flags by hand need not name it. */
   account?: string[];
+  /** KIND:SEED, a labelled scenario account (src/simulator/scenarios/). */
+  scenario?: string;
+}
+
+/** `--scenario KIND:SEED`; the kind is checked when the scenario is built (an unknown one lists the kinds). */
+function scenarioRef(value: string): NonNullable<SimulatorOptions['scenario']> {
+  const m = /^([a-z][a-z-]*):(\d{1,9})$/.exec(value.trim());
+  if (!m) throw new UsageError(`--scenario must be KIND:SEED, e.g. left-on:3 (the kinds are listed in docs/simulator.md); got '${value}'`);
+  return { kind: m[1]!, seed: Number(m[2]) };
 }
 
 function integer(value: string, flag: string, min: number, max: number): number {
@@ -67,6 +76,7 @@ export function simulatorOptionsFromFlags(flags: SimulatorFlags): SimulatorOptio
     ...(flags.faults !== undefined ? { faults: parseFaultSpec(flags.faults, '--faults') } : {}),
     sparse: flags.sparse === true,
     ...(flags.account?.length ? { accounts: flags.account.map(accountSpec) } : {}),
+    ...(flags.scenario !== undefined ? { scenario: scenarioRef(flags.scenario) } : {}),
   };
 }
 
@@ -88,6 +98,7 @@ export function registerSimulator(program: Command, _exit: ExitState): void {
     .option('--quota-day <n>', 'requests per day and key (default 50000)')
     .option('--sparse', 'return only non-zero billing records (default: a dense grid)')
     .option('--account <key=seed>', 'serve one more account behind its own key and quota, made from this seed (repeatable)', collect, [])
+    .option('--scenario <kind:seed>', 'serve a labelled scenario account of the judgement benchmark instead (e.g. left-on:3); the clock stands at its end unless --now')
     .action(async (flags: SimulatorFlags) => {
       const options = simulatorOptionsFromFlags(flags);
       // the synthetic account and the HTTP server load only when the simulator runs (issue 11)
@@ -96,7 +107,8 @@ export function registerSimulator(program: Command, _exit: ExitState): void {
       // the default key is public (docs/simulator.md); a key given with --key may be a real one, so it is never printed
       const keys = flags.key.length > 0 ? `${flags.key.length} set with --key, not shown` : DEFAULT_SIMULATOR_KEYS.full;
       const more = options.accounts?.length ? `, ${options.accounts.length} more account(s) behind their --account keys` : '';
-      print(`simulator listening on ${sim.url} (scale ${options.scale}, seed ${options.seed}, keys: ${keys}${more})`);
+      const what = sim.scenario ? `scenario ${sim.scenario.kind}:${sim.scenario.seed}, scale ${sim.scenario.scale}, now ${sim.now().toISOString()}` : `scale ${options.scale}, seed ${options.seed}`;
+      print(`simulator listening on ${sim.url} (${what}, keys: ${keys}${more})`);
       await untilStopped();
       await sim.close();
     });
