@@ -27,10 +27,12 @@ function truthOf(s: Scenario) {
 describe.each(KINDS)('scenario kind %s', (kind) => {
   it('builds the same account, ledger and labels from the same seed, another from another seed, in well under a second', () => {
     const a = createScenario({ kind, seed: 2 });
-    // timed on the second build: the first one also pays for loading and compiling the modules
-    const started = performance.now();
+    // timed on the second build (the first also pays for loading and compiling the modules), in CPU time: on a
+    // machine shared with other work the wall clock measures the neighbours
+    const cpu = process.cpuUsage();
     const b = createScenario({ kind, seed: 2 });
-    expect(performance.now() - started).toBeLessThan(1000);
+    const used = process.cpuUsage(cpu);
+    expect((used.user + used.system) / 1000).toBeLessThan(1000);
     const c = createScenario({ kind, seed: 3 });
     const window = [dayMs('2026-05-01'), dayMs('2026-11-01')] as const;
     expect(truthOf(a).total(...window)).toBe(truthOf(b).total(...window));
