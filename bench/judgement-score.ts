@@ -48,8 +48,13 @@ export function matches(page: Page, event: LabelledEvent): boolean {
   return page.drivers.length > 0 ? page.drivers.some((d) => ids.has(d)) : page.series.some((s) => ids.has(s));
 }
 
-/** Which non-event an unmatched page is about (its drivers among the non-event's resources), for the breakdown. */
+/** What an unmatched page is about, for the breakdown: an event paged outside its window (again after it was due,
+ * or before it started), else the non-event among whose resources its drivers are. */
 function nonEventOf(page: Page, labels: ScenarioLabels): string {
+  for (const e of labels.events) {
+    const ids = new Set([...e.resources.map((r) => r.id), ...e.seriesIds]);
+    if ((page.drivers.length > 0 ? page.drivers : page.series).some((d) => ids.has(d))) return `${e.kind} outside its window`;
+  }
   for (const n of labels.nonEvents) {
     const ids = new Set([...n.resources.map((r) => r.id), ...n.seriesIds]);
     if ((page.drivers.length > 0 ? page.drivers : page.series).some((d) => ids.has(d))) return n.kind;
