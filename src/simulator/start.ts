@@ -14,6 +14,7 @@ import { createSimulatorServer, type SimulatorStats, type Tenant } from './http/
 import { createSimBalance, DEFAULT_SPEND_LIMIT, type SimBalance } from './ledger/balance.ts';
 import { createLedger } from './ledger/ledger.ts';
 import type { Ledger } from './ledger/types.ts';
+import { createScenario, type ScenarioLabels, type ScenarioRef } from './scenarios/index.ts';
 
 export interface SimulatorOptions {
   /** Default 127.0.0.1. */
@@ -52,6 +53,12 @@ export interface SimulatorOptions {
   accounts?: SimulatedAccountSpec[];
   /** The main account is post-paid (invoiced): its balance reads $0 or below and nothing is suspended (ledger/balance.ts). */
   postpaid?: boolean;
+  /**
+   * Serve a labelled scenario account (src/simulator/scenarios/) as the main account instead of the seed's ordinary
+   * one; seed, scale, counts and anchor then do not shape it (the scenario is anchored at its own end), and without
+   * `now` the clock is fixed at that end. Its labels are on `Simulator.scenario`, never in an answer.
+   */
+  scenario?: ScenarioRef;
 }
 
 /** One more simulated account: its key (full access) and what it is made of (default: the main account's scale). */
@@ -90,6 +97,8 @@ export interface Simulator {
   balance: SimBalance;
   /** The account a key of `accounts` reads (the main account for any other key). */
   accountOf(key: string): SimulatedAccount;
+  /** The labels of the served scenario (options.scenario), for the judgement benchmark and tests. */
+  scenario?: ScenarioLabels;
 }
 
 /** The simulator could not listen (port taken, address not local…). */
@@ -122,8 +131,13 @@ interface ServedAccount extends Tenant {
   balance: SimBalance;
 }
 
-function serveAccount(spec: { seed: number; scale: Scale; counts?: Partial<AccountCounts>; postpaid?: boolean }, anchor: number, now: () => number, options: SimulatorOptions): ServedAccount {
-  const account = createSyntheticAccount({ seed: spec.seed, scale: spec.scale, counts: spec.counts, initialNow: new Date(anchor) });
+function serveAccount(
+  spec: ({ seed: number; scale: Scale; counts?: Partial<AccountCounts> } | { account: SyntheticAccount }) & { postpaid?: boolean },
+  anchor: number,
+  now: () => number,
+  options: SimulatorOptions,
+): ServedAccount {
+  const account = 'account' in spec ? spec.account : createSyntheticAccount({ seed: spec.seed, scale: spec.scale, counts: spec.counts, initialNow: new Date(anchor) });
   const ledger = createLedger(account, now, options.sparse ?? false);
   const balance = createSimBalance(account, ledger, options.spendLimit ?? DEFAULT_SPEND_LIMIT, spec.postpaid ?? false);
   const graphql = { balance, hiddenFields: new Set(options.unknownGraphqlFields ?? []) };
@@ -133,12 +147,20 @@ function serveAccount(spec: { seed: number; scale: Scale; counts?: Partial<Accou
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const seed = options.seed ?? 42;
   if (!Number.isSafeInteger(seed)) throw new UsageError(`seed must be an integer, got ${seed}`);
-  const fixed = options.now !== undefined;
-  const initial = fixed ? toMs(options.now!, 'now') : Date.now();
+  const scenario = options.scenario ? createScenario(options.scenario) : undefined;
+  // a scenario without a now stands at its end, where its history is complete and its labels are all in the past
+  const now = options.now ?? scenario?.labels.end;
+  const fixed = now !== undefined;
+  const initial = fixed ? toMs(now!, 'now') : Date.now();
   const anchor = options.anchor !== undefined ? toMs(options.anchor, 'anchor') : initial;
   const clock = createSimClock(initial, fixed);
   const scale = options.scale ?? 'small';
-  const main = serveAccount({ seed, scale, counts: options.counts, postpaid: options.postpaid }, anchor, clock.now, options);
+  const main = serveAccount(
+    scenario ? { account: scenario.account, postpaid: options.postpaid } : { seed, scale, counts: options.counts, postpaid: options.postpaid },
+    anchor,
+    clock.now,
+    options,
+  );
   const keys = { full: new Set(options.keys ?? [DEFAULT_KEY]), restricted: new Set(options.restrictedKeys ?? [DEFAULT_RESTRICTED_KEY]) };
   const byKey = new Map<string, ServedAccount>();
   for (const spec of options.accounts ?? []) {
@@ -186,5 +208,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       const { account, ledger, balance } = tenantOf(key);
       return { account, ledger, balance };
     },
+    ...(scenario ? { scenario: scenario.labels } : {}),
   };
 }

@@ -28,6 +28,15 @@ interface SimulatorFlags {
   account?: string[];
   /** The main account is post-paid (invoiced). */
   postpaid?: boolean;
+  /** KIND:SEED, a labelled scenario account (src/simulator/scenarios/). */
+  scenario?: string;
+}
+
+/** `--scenario KIND:SEED`; the kind is checked when the scenario is built (an unknown one lists the kinds). */
+function scenarioRef(value: string): NonNullable<SimulatorOptions['scenario']> {
+  const m = /^([a-z][a-z-]*):(\d{1,9})$/.exec(value.trim());
+  if (!m) throw new UsageError(`--scenario must be KIND:SEED, e.g. left-on:3 (the kinds are listed in docs/simulator.md); got '${value}'`);
+  return { kind: m[1]!, seed: Number(m[2]) };
 }
 
 function integer(value: string, flag: string, min: number, max: number): number {
@@ -71,6 +80,7 @@ export function simulatorOptionsFromFlags(flags: SimulatorFlags): SimulatorOptio
     sparse: flags.sparse === true,
     ...(flags.account?.length ? { accounts: flags.account.map(accountSpec) } : {}),
     ...(flags.postpaid === true ? { postpaid: true } : {}),
+    ...(flags.scenario !== undefined ? { scenario: scenarioRef(flags.scenario) } : {}),
   };
 }
 
@@ -93,6 +103,7 @@ export function registerSimulator(program: Command, _exit: ExitState): void {
     .option('--sparse', 'return only non-zero billing records (default: a dense grid)')
     .option('--account <key=seed>', 'serve one more account behind its own key and quota, made from this seed; key=seed:postpaid makes it post-paid (repeatable)', collect, [])
     .option('--postpaid', 'the main account is post-paid (invoiced): its balance reads $0 or below and nothing is suspended')
+    .option('--scenario <kind:seed>', 'serve a labelled scenario account of the judgement benchmark instead (e.g. left-on:3); the clock stands at its end unless --now')
     .action(async (flags: SimulatorFlags) => {
       const options = simulatorOptionsFromFlags(flags);
       // the synthetic account and the HTTP server load only when the simulator runs (issue 11)
@@ -103,7 +114,8 @@ export function registerSimulator(program: Command, _exit: ExitState): void {
       const postpaid = (options.accounts ?? []).filter((a) => a.postpaid).length;
       const more = options.accounts?.length ? `, ${options.accounts.length} more account(s) behind their --account keys${postpaid ? ` (${postpaid} post-paid)` : ''}` : '';
       const main = options.postpaid ? ', post-paid' : '';
-      print(`simulator listening on ${sim.url} (scale ${options.scale}, seed ${options.seed}${main}, keys: ${keys}${more})`);
+      const what = sim.scenario ? `scenario ${sim.scenario.kind}:${sim.scenario.seed}, scale ${sim.scenario.scale}, now ${sim.now().toISOString()}` : `scale ${options.scale}, seed ${options.seed}`;
+      print(`simulator listening on ${sim.url} (${what}${main}, keys: ${keys}${more})`);
       await untilStopped();
       await sim.close();
     });
