@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { EXIT, GpuledgerError, UsageError } from '../util/errors.ts';
 import { isRfc3339 } from '../util/buckets.ts';
 import { createSyntheticAccount, type AccountCounts } from './account/account.ts';
+import { withHostileNames } from './account/hostile-names.ts';
 import type { Scale, SyntheticAccount } from './account/types.ts';
 import { createSimClock } from './clock.ts';
 import { createFaultInjector, type FaultSpec } from './http/faults.ts';
@@ -50,6 +51,12 @@ export interface SimulatorOptions {
   spendLimit?: number;
   /** More accounts served beside the main one, each answering only to its own key (default: none). */
   accounts?: SimulatedAccountSpec[];
+  /**
+   * Default false. True: every name (pods, endpoints, templates, network volumes, clusters, GPU display names) is a
+   * hostile one – markup, formulas, bidi overrides, CR/LF, 40,000 characters (account/hostile-names.ts) –, the
+   * figures unchanged.
+   */
+  hostileNames?: boolean;
 }
 
 /** One more simulated account: its key (full access) and what it is made of (default: the main account's scale). */
@@ -119,7 +126,8 @@ interface ServedAccount extends Tenant {
 }
 
 function serveAccount(spec: { seed: number; scale: Scale; counts?: Partial<AccountCounts> }, anchor: number, now: () => number, options: SimulatorOptions): ServedAccount {
-  const account = createSyntheticAccount({ seed: spec.seed, scale: spec.scale, counts: spec.counts, initialNow: new Date(anchor) });
+  const made = createSyntheticAccount({ seed: spec.seed, scale: spec.scale, counts: spec.counts, initialNow: new Date(anchor) });
+  const account = options.hostileNames ? withHostileNames(made) : made;
   const ledger = createLedger(account, now, options.sparse ?? false);
   const balance = createSimBalance(account, ledger, options.spendLimit ?? DEFAULT_SPEND_LIMIT);
   const graphql = { balance, hiddenFields: new Set(options.unknownGraphqlFields ?? []) };

@@ -24,6 +24,7 @@ interface SimulatorFlags {
   quotaHour?: string;
   quotaDay?: string;
   sparse?: boolean;
+  hostileNames?: boolean;
   /** key=seed, repeatable; optional so that callers building flags by hand need not name it. */
   account?: string[];
 }
@@ -66,6 +67,7 @@ export function simulatorOptionsFromFlags(flags: SimulatorFlags): SimulatorOptio
     quotas,
     ...(flags.faults !== undefined ? { faults: parseFaultSpec(flags.faults, '--faults') } : {}),
     sparse: flags.sparse === true,
+    ...(flags.hostileNames ? { hostileNames: true } : {}),
     ...(flags.account?.length ? { accounts: flags.account.map(accountSpec) } : {}),
   };
 }
@@ -87,6 +89,7 @@ export function registerSimulator(program: Command, _exit: ExitState): void {
     .option('--quota-hour <n>', 'requests per hour and key (default 3000)')
     .option('--quota-day <n>', 'requests per day and key (default 50000)')
     .option('--sparse', 'return only non-zero billing records (default: a dense grid)')
+    .option('--hostile-names', 'serve every name (pods, endpoints, templates, volumes, clusters, GPU types) as a red team would: markup, formulas, bidi overrides, CR/LF, 40,000 characters (docs/simulator.md)')
     .option('--account <key=seed>', 'serve one more account behind its own key and quota, made from this seed (repeatable)', collect, [])
     .action(async (flags: SimulatorFlags) => {
       const options = simulatorOptionsFromFlags(flags);
@@ -96,7 +99,8 @@ export function registerSimulator(program: Command, _exit: ExitState): void {
       // the default key is public (docs/simulator.md); a key given with --key may be a real one, so it is never printed
       const keys = flags.key.length > 0 ? `${flags.key.length} set with --key, not shown` : DEFAULT_SIMULATOR_KEYS.full;
       const more = options.accounts?.length ? `, ${options.accounts.length} more account(s) behind their --account keys` : '';
-      print(`simulator listening on ${sim.url} (scale ${options.scale}, seed ${options.seed}, keys: ${keys}${more})`);
+      const hostile = options.hostileNames ? ', hostile names' : '';
+      print(`simulator listening on ${sim.url} (scale ${options.scale}, seed ${options.seed}${hostile}, keys: ${keys}${more})`);
       await untilStopped();
       await sim.close();
     });
