@@ -17,6 +17,7 @@ import { smtpConfigSchema } from '../../src/config/smtp.ts';
 import { createMailer } from '../../src/mail/index.ts';
 import { renderReportFormats, type RenderedFormats } from '../../src/report/index.ts';
 import { openStore } from '../../src/store/database.ts';
+import { DuckDBInstance } from '../../src/util/duckdb-api.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { chromiumAvailable, watchedPage } from '../helpers/browser.ts';
 import { gpuledger } from '../helpers/cli.ts';
@@ -215,6 +216,32 @@ describe.skipIf(!chromiumAvailable || !soffice)('hostile names from the simulato
     });
     for (const formula of formulas) expect(formula).toMatch(/^SUM\([A-Z]+\d+:[A-Z]+\d+\)$/);
     expect(texts).toContain('+1');
+  });
+
+  it('writes the names into the Parquet lake as VARCHAR, exactly as the database holds them', async () => {
+    const lake = join(f.hostile.dir, 'lake');
+    const r = await gpuledger(['--db', f.alertsDb, 'export', 'lake', '--out', lake]);
+    expect(r.code, r.stderr).toBe(0);
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    const db = await DuckDBInstance.create(f.alertsDb, { access_mode: 'READ_ONLY' });
+    const dbConnection = await db.connect();
+    try {
+      const read = async (c: typeof connection, sql: string) => (await c.runAndReadAll(sql)).getRowObjectsJson();
+      const parquet = `read_parquet('${lake}/cost_daily/**/*.parquet', hive_partitioning = true)`;
+      const [type] = await read(connection, `select typeof(any_value(template_name)) as t, typeof(any_value(resource_name)) as r from ${parquet}`);
+      expect(type).toEqual({ t: 'VARCHAR', r: 'VARCHAR' });
+      const names = (from: string) => `select distinct template_name as n from ${from} where template_name is not null order by n`;
+      const inLake = (await read(connection, names(parquet))).map((x) => x.n);
+      const inDb = (await read(dbConnection, names('cost_daily'))).map((x) => x.n);
+      expect(inLake).toEqual(inDb);
+      expect(inLake).toEqual(expect.arrayContaining(['+1', '-1', '\t=1+1', 'Axolotl fine-tune '.padEnd(40_000, 'x')]));
+    } finally {
+      dbConnection.closeSync();
+      db.closeSync();
+      connection.closeSync();
+      instance.closeSync();
+    }
   });
 
   it('shows CR, LF and U+202E escaped in the terminal table, one row per row', async () => {
