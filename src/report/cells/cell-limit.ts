@@ -2,7 +2,6 @@
 // LibreOffice cut it without a word). A longer text – a 40,000-character name from the API (issue 37 §5) – is cut
 // to fit with a visible mark saying how long it was; the database keeps the whole name, and the CSV downloads and
 // `query` give it whole.
-import type { CellValue } from './values.ts';
 
 export const CELL_MAX_CHARS = 32_767;
 
@@ -18,6 +17,6 @@ export function withinCell(text: string): string {
 }
 
 /** A cell value, its text cut to fit (numbers, dates and empty cells as they are). */
-export function fitCell(value: CellValue): CellValue {
-  return typeof value === 'string' ? withinCell(value) : value;
+export function fitCell<T>(value: T): T {
+  return (typeof value === 'string' ? withinCell(value) : value) as T;
 }
