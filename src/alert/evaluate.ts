@@ -6,6 +6,7 @@ import type { Store } from '../store/database.ts';
 import { hasView } from '../store/has-view.ts';
 import { errorMessage, StoreError } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
+import { visibleText } from '../util/visible-text.ts';
 import { dropKnownAt, shadowKnownAt } from './known-at.ts';
 import { evaluateAnomalies } from './rules/anomaly.ts';
 import { anomalyCoverageNotes } from './rules/anomaly-coverage.ts';
@@ -17,6 +18,15 @@ import { evaluateWaste } from './rules/waste.ts';
 import { mutesAt } from './mutes.ts';
 import { planEvents, type StatePlan } from './state.ts';
 import type { Condition, RuleKind } from './types.ts';
+
+/**
+ * A condition's title and message as a person reads them – on a terminal, in an email, a chat message or a log
+ * line: a name's CR/LF or U+202E shown escaped, so it cannot start a message of its own or turn itself around
+ * (issue 37 §5). The details keep the names as they are: they are data.
+ */
+function visibleCondition(c: Condition): Condition {
+  return { ...c, title: visibleText(c.title), message: visibleText(c.message) };
+}
 
 export interface EvaluateOptions {
   config: Config;
@@ -61,7 +71,7 @@ async function evaluate(store: Store, config: Config, now: Date, log: Logger) {
   // one connection: the rules run one after another
   for (const [rule, run] of tasks) {
     try {
-      conditions.push(...(await run()));
+      conditions.push(...(await run()).map(visibleCondition));
       evaluated.add(rule);
     } catch (e) {
       const error = errorMessage(e);

@@ -2,7 +2,7 @@
 // CSV/JSON/NDJSON for pipes and --format (src/util/table-text.ts renders them), to stdout or to a file written
 // atomically (src/outputs/).
 import { writeFileAtomic } from '../outputs/atomic-file.ts';
-import { renderOutput, type OutputFormat, type Table } from '../util/table-text.ts';
+import { renderOutput, type CsvOptions, type OutputFormat, type Table } from '../util/table-text.ts';
 
 export {
   defaultFormat,
@@ -12,6 +12,7 @@ export {
   renderOutput,
   type Column,
   type ColumnKind,
+  type CsvOptions,
   type OutputFormat,
   type Table,
 } from '../util/table-text.ts';
@@ -23,10 +24,12 @@ export interface EmitOptions {
   /** The database whose files the temporary name must avoid. */
   dbPath?: string;
   stdout?: NodeJS.WritableStream;
+  /** How CSV is written: exact by default, formula-safe on request (`query --csv-safe`). */
+  csv?: CsvOptions;
 }
 
 export function emit(t: Table, options: EmitOptions): void {
-  const text = renderOutput(t, options.format);
+  const text = renderOutput(t, options.format, options.csv);
   if (options.out) writeFileAtomic(options.out, text, options.dbPath);
   else (options.stdout ?? process.stdout).write(text);
 }

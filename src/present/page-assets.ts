@@ -2,6 +2,7 @@
 // Content-Security-Policy can allow exactly these two by hash and nothing else – no inline script from data, no
 // request to anywhere. Plain DOM, no framework: sorting, filtering, CSV download and section links in ~80 lines.
 import { createHash } from 'node:crypto';
+import { FORMULA_START_SOURCE } from '../util/csv-cell.ts';
 
 export const PAGE_CSS = `
 :root { color-scheme: light dark; --bg: #ffffff; --fg: #1f2328; --muted: #57606a; --line: #d0d7de; --head: #f3f5f8;
@@ -157,10 +158,14 @@ export const PAGE_JS = `
   window.addEventListener('resize', cues);
   document.addEventListener('scroll', (e) => { if (e.target instanceof Element && e.target.matches('.scroll')) cue(e.target); }, { capture: true, passive: true });
   const csvField = (t) => /[",\\r\\n]/.test(t) || /^\\s|\\s$/.test(t) ? '"' + t.replace(/"/g, '""') + '"' : t;
+  // CSV that is data, never code: a text cell a spreadsheet would read as a formula gets a leading ' (the rule of
+  // src/util/csv-cell.ts); a number column's cells (class num) stay numbers, a negative one included
+  const formulaStart = new RegExp(${JSON.stringify(FORMULA_START_SOURCE)});
+  const textField = (t) => csvField(formulaStart.test(t) ? "'" + t : t);
   function csv(table) {
-    const head = [...table.querySelectorAll('thead tr.names th')].map((th) => csvField(th.dataset.field));
+    const head = [...table.querySelectorAll('thead tr.names th')].map((th) => textField(th.dataset.field));
     const lines = [head.join(',')];
-    for (const r of table.tBodies[0].rows) if (!r.hidden) lines.push([...r.cells].map((td) => csvField(td.dataset.v ?? '')).join(','));
+    for (const r of table.tBodies[0].rows) if (!r.hidden) lines.push([...r.cells].map((td) => td.classList.contains('num') ? csvField(td.dataset.v ?? '') : textField(td.dataset.v ?? '')).join(','));
     return lines.map((l) => l + '\\r\\n').join('');
   }
   document.addEventListener('click', (e) => {

@@ -30,10 +30,15 @@ const TEXT = new Set([
 ]);
 
 export function columnKind(type: DuckDBType): ColumnKind {
-  if (EXACT.has(type.typeId)) return 'exact-number';
-  if (NUMBER.has(type.typeId)) return 'number';
-  if (type.typeId === DuckDBTypeId.BOOLEAN) return 'boolean';
-  if (TEXT.has(type.typeId)) return 'text';
+  return typeIdKind(type.typeId);
+}
+
+/** The same from the type's id alone (a report query's columns keep only that). */
+export function typeIdKind(typeId: DuckDBTypeId): ColumnKind {
+  if (EXACT.has(typeId)) return 'exact-number';
+  if (NUMBER.has(typeId)) return 'number';
+  if (typeId === DuckDBTypeId.BOOLEAN) return 'boolean';
+  if (TEXT.has(typeId)) return 'text';
   return 'other';
 }
 

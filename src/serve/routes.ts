@@ -2,6 +2,7 @@
 // the file stays the same (published-reader.ts, with this config's allocation rules, as `query` and `report` use), and
 // an answer is kept per published file and URL. The SQL page, its CSV and a view's CSV are sql-answer.ts.
 import type { Config } from '../config/schema.ts';
+import { typeIdKind } from '../query/column-kinds.ts';
 import { DatabaseMissingError } from '../query/open-database.ts';
 import { queryAll, reportPage, sheetSql, withReportSession, type PageOptions, type ReportDefinition } from '../report/index.ts';
 import { breadcrumbs, hrefWith, sectionId } from '../present/index.ts';
@@ -28,7 +29,8 @@ export interface Reply {
 const HTML = 'text/html; charset=utf-8';
 const CSV = 'text/csv; charset=utf-8';
 const page = (body: string, status = 200): Reply => ({ status, type: HTML, body });
-const csv = (table: Table, name: string): Reply => ({ status: 200, type: CSV, body: renderOutput(table, 'csv'), headers: { 'Content-Disposition': `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, '_')}"` } });
+// a person opens these in a spreadsheet: a name that starts like a formula is written as text (util/csv-cell.ts)
+const csv = (table: Table, name: string): Reply => ({ status: 200, type: CSV, body: renderOutput(table, 'csv', { formulaSafe: true }), headers: { 'Content-Disposition': `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, '_')}"` } });
 
 /** A page over the published database: the path's match, the store opened for this request, the page's context. */
 type Handler = (match: RegExpExecArray, store: Store, ctx: PageContext) => Promise<Reply>;
@@ -47,7 +49,7 @@ async function reportAnswer([, name, sheetName]: RegExpExecArray, store: Store, 
       const result = await queryAll(store, sheetSql(sheet), session.clock.params, `report ${name} sheet ${sheet.name}`);
       const fields = (sheet.columns ?? result.columns.map((c) => ({ field: c.name }))).map((c) => c.field);
       const at = fields.map((f) => result.columns.findIndex((c) => c.name === f));
-      return csv({ columns: fields.map((f) => ({ name: f, kind: 'text' as const })), rows: result.rows.map((row) => at.map((i) => row[i])) }, `${name}-${session.clock.period.label}-${sheet.name}.csv`);
+      return csv({ columns: at.map((i, n) => ({ name: fields[n]!, kind: i < 0 ? 'text' : typeIdKind(result.columns[i]!.typeId) })), rows: result.rows.map((row) => at.map((i) => row[i])) }, `${name}-${session.clock.period.label}-${sheet.name}.csv`);
     }
     const periodQuery = period ? `?${new URLSearchParams({ period })}` : '';
     const { html } = await reportPage(session, {

@@ -151,9 +151,11 @@ async function csvDownload(store: Store, query: string, filename: string, res: S
   res.writeHead(200, { ...headers, 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${filename.replace(/[^A-Za-z0-9._-]/g, '_')}"` });
   if (head) return void res.end();
   try {
-    if (!(await write(res, csvLine(stream.columns.map((c) => c.name))))) return;
+    // a person opens it in a spreadsheet: a text cell that starts like a formula is written as text (util/csv-cell.ts)
+    const safe = { formulaSafe: true };
+    if (!(await write(res, csvLine(stream.columns.map((c) => c.name), undefined, safe)))) return;
     for await (const chunk of stream.chunks()) {
-      if (!(await write(res, chunk.map(csvLine).join('')))) return; // the client left, or the time ran out
+      if (!(await write(res, chunk.map((r) => csvLine(r, stream.columns, safe)).join('')))) return; // the client left, or the time ran out
     }
     res.end();
   } catch {

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { EXIT, GpuledgerError, UsageError } from '../util/errors.ts';
 import { isRfc3339 } from '../util/buckets.ts';
 import { createSyntheticAccount, type AccountCounts } from './account/account.ts';
+import { withHostileNames } from './account/hostile-names.ts';
 import type { Scale, SyntheticAccount } from './account/types.ts';
 import { createSimClock } from './clock.ts';
 import { createFaultInjector, type FaultSpec } from './http/faults.ts';
@@ -59,6 +60,12 @@ export interface SimulatorOptions {
    * `now` the clock is fixed at that end. Its labels are on `Simulator.scenario`, never in an answer.
    */
   scenario?: ScenarioRef;
+  /**
+   * Default false. True: every name (pods, endpoints, templates, network volumes, clusters, GPU display names) is a
+   * hostile one – markup, formulas, bidi overrides, CR/LF, 40,000 characters (account/hostile-names.ts) –, the
+   * figures unchanged.
+   */
+  hostileNames?: boolean;
 }
 
 /** One more simulated account: its key (full access) and what it is made of (default: the main account's scale). */
@@ -137,7 +144,9 @@ function serveAccount(
   now: () => number,
   options: SimulatorOptions,
 ): ServedAccount {
-  const account = 'account' in spec ? spec.account : createSyntheticAccount({ seed: spec.seed, scale: spec.scale, counts: spec.counts, initialNow: new Date(anchor) });
+  const made = 'account' in spec ? spec.account : createSyntheticAccount({ seed: spec.seed, scale: spec.scale, counts: spec.counts, initialNow: new Date(anchor) });
+  // the hostile names replace the planted facts' names by id: a scenario account has none of them, so it keeps its own
+  const account = options.hostileNames && !('account' in spec) ? withHostileNames(made) : made;
   const ledger = createLedger(account, now, options.sparse ?? false);
   const balance = createSimBalance(account, ledger, options.spendLimit ?? DEFAULT_SPEND_LIMIT, spec.postpaid ?? false);
   const graphql = { balance, hiddenFields: new Set(options.unknownGraphqlFields ?? []) };

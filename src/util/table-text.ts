@@ -2,7 +2,9 @@
 // DuckDB's exact JSON forms (DECIMAL, BIGINT and timestamps as strings), so money prints exactly: JSON writes a
 // DECIMAL's digits as a number literal, never through a double. Pure functions: src/cli/output.ts decides where the
 // text goes; the query module renders billing views with them too.
+import { formulaSafeText } from './csv-cell.ts';
 import { UsageError } from './errors.ts';
+import { visibleText } from './visible-text.ts';
 
 export const OUTPUT_FORMATS = ['table', 'csv', 'json', 'ndjson'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -69,18 +71,42 @@ function csvField(text: string): string {
   return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** One CSV record as the CSV output writes it, with its CRLF: a result can be written a chunk of rows at a time. */
-export function csvLine(values: readonly unknown[]): string {
-  return values.map((v) => csvField(cellText(v))).join(',') + '\r\n';
+export interface CsvOptions {
+  /**
+   * A text cell a spreadsheet would read as a formula is prefixed with ' (csv-cell.ts): every CSV a person opens
+   * (serve's downloads, `query --csv-safe`). Off, every value is written exactly – what a program reading the CSV
+   * wants.
+   */
+  formulaSafe?: boolean;
+}
+
+/** Whether a cell is text: by its column's kind, or – no columns given (a header line) – by its value. */
+function isTextCell(value: unknown, kind: ColumnKind | undefined): boolean {
+  // a DECIMAL or BIGINT arrives as a string too: its column says it is a number, and a negative number stays one
+  return typeof value === 'string' && (kind === undefined || kind === 'text' || kind === 'other');
+}
+
+/**
+ * One CSV record as the CSV output writes it, with its CRLF: a result can be written a chunk of rows at a time.
+ * `columns` says which cells are numbers (never neutralised); without them every string is text.
+ */
+export function csvLine(values: readonly unknown[], columns?: readonly Column[], options: CsvOptions = {}): string {
+  const field = (v: unknown, i: number) => {
+    const text = cellText(v);
+    return csvField(options.formulaSafe && isTextCell(v, columns?.[i]?.kind) ? formulaSafeText(text) : text);
+  };
+  return values.map(field).join(',') + '\r\n';
 }
 
 function renderTable(t: Table): string {
-  const shown = t.rows.map((r) => r.map((v) => (v === null || v === undefined ? 'null' : cellText(v))));
-  const widths = t.columns.map((c, i) => Math.max(c.name.length, ...shown.map((r) => r[i]!.length)));
+  // a name's CR, LF or U+202E would draw a row that is not there, or turn a name around: shown escaped
+  const shown = t.rows.map((r) => r.map((v) => (v === null || v === undefined ? 'null' : visibleText(cellText(v)))));
+  const names = t.columns.map((c) => visibleText(c.name));
+  const widths = names.map((name, i) => Math.max(name.length, ...shown.map((r) => r[i]!.length)));
   const right = t.columns.map((c) => c.kind === 'number' || c.kind === 'exact-number');
   const line = (cells: string[]) =>
     cells.map((s, i) => (right[i] ? s.padStart(widths[i]!) : s.padEnd(widths[i]!))).join('  ').trimEnd();
-  const out = [line(t.columns.map((c) => c.name)), widths.map((w) => '-'.repeat(w)).join('  ')];
+  const out = [line(names), widths.map((w) => '-'.repeat(w)).join('  ')];
   for (const r of shown) out.push(line(r));
   out.push(...(t.footer ?? []));
   if (t.rows.length === 0) out.push('(no rows)');
@@ -88,12 +114,12 @@ function renderTable(t: Table): string {
 }
 
 /** The text of a result in one format. */
-export function renderOutput(t: Table, format: OutputFormat): string {
+export function renderOutput(t: Table, format: OutputFormat, options: CsvOptions = {}): string {
   switch (format) {
     case 'table':
       return renderTable(t);
     case 'csv':
-      return csvLine(t.columns.map((c) => c.name)) + t.rows.map(csvLine).join('');
+      return csvLine(t.columns.map((c) => c.name), undefined, options) + t.rows.map((r) => csvLine(r, t.columns, options)).join('');
     case 'json':
       return t.rows.length === 0 ? '[]\n' : `[\n${t.rows.map((r) => '  ' + jsonObject(t.columns, r)).join(',\n')}\n]\n`;
     case 'ndjson':

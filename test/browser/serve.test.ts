@@ -93,7 +93,7 @@ describe.skipIf(!chromiumAvailable)('gpuledger serve in Chromium', () => {
     await w.page.goto(`${ui.serve.url}/view/rpt_by_template`);
     const [download] = await Promise.all([w.page.waitForEvent('download'), w.page.locator('a[download]').click()]);
     const fromPage = readFileSync((await download.path())!, 'utf8');
-    const cli = await gpuledger(['--db', ui.tmp.db, 'query', 'select * from rpt_by_template order by all', '--format', 'csv']);
+    const cli = await gpuledger(['--db', ui.tmp.db, 'query', 'select * from rpt_by_template order by all', '--format', 'csv', '--csv-safe']);
     expect(cli.code, cli.stderr).toBe(0);
     expect(fromPage).toBe(cli.stdout);
     expect(fromPage.split('\r\n').length).toBeGreaterThan(2);

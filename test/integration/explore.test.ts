@@ -132,7 +132,7 @@ describe('the cost explorer on the demo database', () => {
       ), names as (select k, arg_max(resource_name, day) as resource_name from f group by k)
       select period_start, k as resource_key, names.resource_name, sum(amount) as amount
       from f join names using (k) group by period_start, k, names.resource_name order by period_start, k`;
-    const query = await gpuledger(['query', '--db', tmp.db, '--format', 'csv', sql]);
+    const query = await gpuledger(['query', '--db', tmp.db, '--format', 'csv', '--csv-safe', sql]);
     expect(query.stderr).toBe('');
     expect(csv.body).toBe(query.stdout);
     expect(csvRows(csv.body).length).toBeGreaterThan(3);

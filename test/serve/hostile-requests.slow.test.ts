@@ -138,7 +138,7 @@ describe('gpuledger serve under careless and hostile requests', () => {
   it('streams the same CSV as gpuledger query gives, over several of DuckDB\'s chunks', async () => {
     const sql = "select i, (i / 7)::decimal(18, 6) as amount, 'a,\"b\"' || i as text, null as nothing from range(5000) t(i) order by i";
     const served = await get(`${base}/sql.csv?${new URLSearchParams({ q: sql })}`);
-    const cli = await gpuledger(['--db', tmp.db, 'query', sql, '--format', 'csv']);
+    const cli = await gpuledger(['--db', tmp.db, 'query', sql, '--format', 'csv', '--csv-safe']);
     expect(cli.code, cli.stderr).toBe(0);
     expect(served.status).toBe(200);
     expect(served.headers['content-type']).toBe('text/csv; charset=utf-8');
@@ -146,7 +146,7 @@ describe('gpuledger serve under careless and hostile requests', () => {
     expect(served.body).toBe(cli.stdout);
     // a view's CSV is the same answer to `select * from <view> order by all`; only public views are asked for
     const view = await get(`${base}/view/rpt_cost_detail.csv`);
-    const viewCli = await gpuledger(['--db', tmp.db, 'query', 'select * from rpt_cost_detail order by all', '--format', 'csv']);
+    const viewCli = await gpuledger(['--db', tmp.db, 'query', 'select * from rpt_cost_detail order by all', '--format', 'csv', '--csv-safe']);
     expect(view.headers['content-disposition']).toBe('attachment; filename="rpt_cost_detail.csv"');
     expect(view.body).toBe(viewCli.stdout);
     expect((await get(`${base}/view/_meta_accounts.csv`)).status).toBe(404);

@@ -11,6 +11,7 @@ import type { Severity } from '../../config/alerts.ts';
 import type { Mailer } from '../../mail/index.ts';
 import { html } from '../../present/index.ts';
 import { redact } from '../../util/secrets.ts';
+import { visibleText } from '../../util/visible-text.ts';
 import { eventLine } from '../payload.ts';
 import { SEVERITY_RANK, type AlertEvent } from '../types.ts';
 import { isConnectionRefusal, isSimulated, stoppedReason, wholeBatch, type Channel, type ChannelOutcome, type DeliveryContext } from './channel.ts';
@@ -27,11 +28,13 @@ async function sendOne(mailer: Mailer, to: readonly string[], events: readonly A
   const simulated = sorted.some((e) => isSimulated(e, context));
   const fired = sorted.filter((e) => e.event !== 'resolved').length;
   const resolved = sorted.length - fired;
+  // titles and messages are escaped when a rule fires (evaluate.ts); escaped again here – it changes nothing then –
+  // for an event stored before that, so the plain text never carries a name's raw CR/LF or U+202E
   const subject =
     `${simulated ? '[SIMULATED DATA] ' : ''}gpuledger: ` +
     [fired > 0 ? `${fired} alert${fired === 1 ? '' : 's'}` : '', resolved > 0 ? `${resolved} resolved` : ''].filter(Boolean).join(', ') +
-    (sorted[0] ? ` – ${sorted[0].title}` : '');
-  const text = sorted.map((e) => `${eventLine(e, isSimulated(e, context))}\n  ${e.message}\n`).join('\n');
+    (sorted[0] ? ` – ${visibleText(sorted[0].title)}` : '');
+  const text = sorted.map((e) => `${visibleText(eventLine(e, isSimulated(e, context)))}\n  ${visibleText(e.message)}\n`).join('\n');
   const body = html`<ul>${sorted.map((e) => html`<li><b>${eventLine(e, isSimulated(e, context)).trim()}</b><br>${e.message}</li>`)}</ul>`.text;
   const ids = events.map((e) => e.eventId);
   const key = createHash('sha256').update([...ids].sort().join(',')).digest('hex').slice(0, 32);

@@ -24,6 +24,7 @@ interface SimulatorFlags {
   quotaHour?: string;
   quotaDay?: string;
   sparse?: boolean;
+  hostileNames?: boolean;
   /** key=seed or key=seed:postpaid, repeatable; optional so that callers building flags by hand need not name it. */
   account?: string[];
   /** The main account is post-paid (invoiced). */
@@ -78,6 +79,7 @@ export function simulatorOptionsFromFlags(flags: SimulatorFlags): SimulatorOptio
     quotas,
     ...(flags.faults !== undefined ? { faults: parseFaultSpec(flags.faults, '--faults') } : {}),
     sparse: flags.sparse === true,
+    ...(flags.hostileNames ? { hostileNames: true } : {}),
     ...(flags.account?.length ? { accounts: flags.account.map(accountSpec) } : {}),
     ...(flags.postpaid === true ? { postpaid: true } : {}),
     ...(flags.scenario !== undefined ? { scenario: scenarioRef(flags.scenario) } : {}),
@@ -101,6 +103,7 @@ export function registerSimulator(program: Command, _exit: ExitState): void {
     .option('--quota-hour <n>', 'requests per hour and key (default 3000)')
     .option('--quota-day <n>', 'requests per day and key (default 50000)')
     .option('--sparse', 'return only non-zero billing records (default: a dense grid)')
+    .option('--hostile-names', 'serve every name (pods, endpoints, templates, volumes, clusters, GPU types) as a red team would: markup, formulas, bidi overrides, CR/LF, 40,000 characters (docs/simulator.md)')
     .option('--account <key=seed>', 'serve one more account behind its own key and quota, made from this seed; key=seed:postpaid makes it post-paid (repeatable)', collect, [])
     .option('--postpaid', 'the main account is post-paid (invoiced): its balance reads $0 or below and nothing is suspended')
     .option('--scenario <kind:seed>', 'serve a labelled scenario account of the judgement benchmark instead (e.g. left-on:3); the clock stands at its end unless --now')
@@ -113,7 +116,7 @@ export function registerSimulator(program: Command, _exit: ExitState): void {
       const keys = flags.key.length > 0 ? `${flags.key.length} set with --key, not shown` : DEFAULT_SIMULATOR_KEYS.full;
       const postpaid = (options.accounts ?? []).filter((a) => a.postpaid).length;
       const more = options.accounts?.length ? `, ${options.accounts.length} more account(s) behind their --account keys${postpaid ? ` (${postpaid} post-paid)` : ''}` : '';
-      const main = options.postpaid ? ', post-paid' : '';
+      const main = `${options.postpaid ? ', post-paid' : ''}${options.hostileNames ? ', hostile names' : ''}`;
       const what = sim.scenario ? `scenario ${sim.scenario.kind}:${sim.scenario.seed}, scale ${sim.scenario.scale}, now ${sim.now().toISOString()}` : `scale ${options.scale}, seed ${options.seed}`;
       print(`simulator listening on ${sim.url} (${what}${main}, keys: ${keys}${more})`);
       await untilStopped();

@@ -2,6 +2,7 @@
 // the same values as text for summaries and emails.
 export { cellStyle, COLORS, COLUMN_FORMATS, isNumericFormat, STYLE, type ColumnFormat } from './styles.ts';
 export { displayLength, inferFormat, parseTimestamp, printedFormat, toCellValue, type CellValue } from './values.ts';
+export { CELL_MAX_CHARS, fitCell, withinCell } from './cell-limit.ts';
 export { ExactSum, rawConverter, type RawConverter } from './raw-values.ts';
 export { formatText, instantText } from './text-format.ts';
 export { columnHeading, humanize } from './humanize.ts';

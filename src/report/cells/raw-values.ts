@@ -11,6 +11,7 @@ import {
   type DuckDBValue,
 } from '../../util/duckdb-api.ts';
 import { unitSpec } from '../../model/index.ts';
+import { withinCell } from './cell-limit.ts';
 import type { ColumnFormat } from './styles.ts';
 import { toCellValue, wallClock, type CellValue } from './values.ts';
 
@@ -58,7 +59,7 @@ export function rawConverter(typeId: DuckDBTypeId, format: ColumnFormat, timeZon
     // a naive timestamp is a wall-clock time already (values.ts)
     return (v) => (v === null ? null : (instant(v) ?? String(v)));
   }
-  if (format === 'text' && typeId === DuckDBTypeId.VARCHAR) return (v) => (v as string | null);
+  if (format === 'text' && typeId === DuckDBTypeId.VARCHAR) return (v) => (v === null ? null : withinCell(v as string));
   if (format === 'boolean' && typeId === DuckDBTypeId.BOOLEAN) return (v) => (v === null ? null : v ? 'Yes' : 'No');
   // anything else: through the exact text form, converted like the JSON path does
   return (v) => (v === null ? null : toCellValue(typeof v === 'object' ? String(v) : v, format, timeZone));

@@ -6,6 +6,7 @@ import { declaredUnit, UNITS, unitSpec, type NumberUnit, type Unit } from '../..
 import type { ColumnKind } from '../../util/table-text.ts';
 import { HAS_OFFSET, parseTimestamp, wallClock } from '../../util/timestamps.ts';
 import { parseDay } from '../../util/utc-days.ts';
+import { fitCell } from './cell-limit.ts';
 import type { ColumnFormat } from './styles.ts';
 
 export type CellValue = string | number | boolean | Date | null;
@@ -68,8 +69,12 @@ function typeFormat(typeId: DuckDBTypeId, name: string): ColumnFormat {
 
 export { HAS_OFFSET, parseTimestamp, wallClock };
 
-/** Convert one JSON value (getRowsJson) to what the cell holds for the column's format. */
+/** Convert one JSON value (getRowsJson) to what the cell holds for the column's format, text cut to fit a cell. */
 export function toCellValue(value: unknown, format: ColumnFormat, timeZone: string): CellValue {
+  return fitCell(convert(value, format, timeZone));
+}
+
+function convert(value: unknown, format: ColumnFormat, timeZone: string): CellValue {
   if (value === null || value === undefined) return null;
   const spec = unitSpec(format);
   if (spec.kind === 'number') {

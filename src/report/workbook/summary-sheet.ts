@@ -1,7 +1,7 @@
 // The summary sheet, read top-down like an analyst's front page: heading (and the SIMULATED DATA banner), the key
 // figures, the charts, then the small tables (top movers, waste, data freshness, accounts). What it says is read by
 // summary-content.ts (the HTML report draws the same model); here it becomes rows through the streaming writer.
-import { cellStyle, COLORS, displayLength, isNumericFormat, STYLE, toCellValue, type CellValue, type ColumnFormat } from '../cells/index.ts';
+import { cellStyle, COLORS, displayLength, isNumericFormat, STYLE, toCellValue, withinCell, type CellValue, type ColumnFormat } from '../cells/index.ts';
 import type { SummaryBlock, SummaryContent } from '../summary-content.ts';
 import { headingRows, SIMULATED_LABEL, writeHeading, type Heading } from './sheet-heading.ts';
 import { pageWidths, wrappedRowHeight, wrapStyle } from './page-width.ts';
@@ -16,7 +16,7 @@ type Line = { cells: Cell[]; height?: number; changeCols?: number[] };
 const ROW_PX = 20; // default row height (15 pt) in pixels
 
 function blockLines(block: SummaryBlock, timeZone: string): Line[] {
-  const lines: Line[] = [{ cells: [{ value: block.title, style: STYLE.section }], height: 20 }];
+  const lines: Line[] = [{ cells: [{ value: withinCell(block.title), style: STYLE.section }], height: 20 }];
   if (block.kind === 'table') {
     lines.push({ cells: block.columns.map((c) => ({ value: c.header, style: isNumericFormat(c.format) ? STYLE.headerRight : STYLE.header })) });
     const changeCols = block.columns.map((c, i) => (c.upIsBad ? i : -1)).filter((i) => i >= 0);
@@ -45,7 +45,7 @@ function blockLines(block: SummaryBlock, timeZone: string): Line[] {
       cells: [
         { value: f.label, style: STYLE.label },
         { value: toCellValue(f.value, f.format, timeZone), style: valueStyle, format: f.format },
-        { value: f.note ?? null, style: STYLE.note },
+        { value: f.note === undefined ? null : withinCell(f.note), style: STYLE.note },
       ],
     });
   }

@@ -35,4 +35,25 @@ describe('the report email body', () => {
     }
     expect(html).toContain('<img src="cid:daily@gpuledger" width="10" height="10"');
   });
+
+  it('shows a name\'s CR/LF and bidi override escaped in the plain text and the subject (issue 37 §5)', () => {
+    const name = 'sdxl-api\u202Egpj.exe\r\nfake line';
+    const rendered = {
+      path: '/tmp/r.xlsx',
+      bytes: 1000,
+      summary: {
+        report: 'nightly', title: `Spend ${name}`, definitionFile: 'reports/nightly.yaml',
+        period: { kind: 'month', start: '2026-11-01', end: '2026-11-30', label: '2026-11', title: 'November' },
+        asOf: '2026-11-20T12:00:00.000Z', generatedAt: '2026-11-20T12:00:00.000Z', timeZone: 'UTC',
+        figures: [{ label: 'Top endpoint', value: '1.5', format: 'usd', text: '$1.50', note: name, upIsBad: true }],
+        charts: [], sheets: [{ name: 'Detail', rows: 1, totals: {} }], accounts: [], simulatedAccounts: [],
+        chartFont: { family: 'sans-serif', files: [], source: 'system fonts', textRenders: false },
+      },
+    } as unknown as RenderedReport;
+    const email = buildEmail(rendered, 'attached');
+    const shown = 'sdxl-api\\u202Egpj.exe\\r\\nfake line';
+    expect(email.text.split('\n')).toEqual(expect.arrayContaining([`Spend ${shown}`, `Top endpoint: $1.50 (${shown})`]));
+    expect(email.text).not.toMatch(/[\r\u202E]|^fake line/m);
+    expect(email.subject).toBe(`Spend ${shown} – November`);
+  });
 });
