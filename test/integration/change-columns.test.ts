@@ -66,6 +66,23 @@ describe('change columns of the shipped reports add up', () => {
       return [];
     });
 
+  it('nightly: a top mover new this month reads "new" in its percent change on the summary sheet and the page', () => {
+    const ws = shipped.nwb.getWorksheet('Summary')!;
+    let header = 0;
+    for (let r = 1; r <= ws.rowCount && !header; r++) if ((ws.getRow(r).values as unknown[]).includes('Change %')) header = r;
+    expect(header).toBeGreaterThan(0);
+    const headers = (ws.getRow(header).values as unknown[]).map((v) => (typeof v === 'string' ? v : ''));
+    const [before, change, pct] = ['Previous month to the same day', 'Change', 'Change %'].map((h) => headers.indexOf(h));
+    const marks: string[] = [];
+    for (let r = header + 1; r <= ws.rowCount && ws.getRow(r).getCell(change!).value !== null; r++) {
+      const row = ws.getRow(r);
+      if (micros(row.getCell(before!).value) === 0 && micros(row.getCell(change!).value) !== 0) marks.push(String(row.getCell(pct!).value));
+    }
+    expect(marks.length).toBeGreaterThan(0);
+    expect(marks.every((m) => m === 'new')).toBe(true);
+    expect(shipped.html.nightly).toMatch(/<td[^>]*data-v="">new<\/td>/);
+  });
+
   for (const [report, key] of [['nightly', 'nwb'], ['finance-monthly', 'mwb']] as const) {
     it(`${report}: every row's change in the workbook is its amount now less before, a new row's its whole amount marked new`, () => {
       const sheets = changeSheets(shipped[key]);
