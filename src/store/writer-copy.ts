@@ -14,7 +14,7 @@ import type { Logger } from '../util/log.ts';
 import { mainCopies, setAside, writerPathFor, type CopyFile } from './copies.ts';
 import { checkCopy, duckDbWords, type CopyCheck } from './copy-check.ts';
 import { keepNewerPublished, keepNewerWriter } from './keep-newest.ts';
-import { copyDurably, identityOf, type FileIdentity } from './publish.ts';
+import { copyDurably, identityOf, publishedByThisProcess, type FileIdentity } from './publish.ts';
 
 type Warn = Pick<Logger, 'warn'>;
 
@@ -73,9 +73,10 @@ export async function prepareWriterCopy(dbPath: string, log?: Warn): Promise<Fil
   if (writerTime !== undefined && published.mtimeMs <= writerTime + 1) {
     // <db> is as the last publish left it by its file time; the writer copy may still have been replaced by an older
     // one. Neither the time nor DuckDB's magic bytes say <db> is good – a bad disk changes blocks, not file times (issue
-    // 37 §5) – so it is not vouched for: the publish reads it whole before keeping it as <db>.previous
-    await keepNewerPublished(dbPath, () => replaceWriter(dbPath, dbPath), log);
-    return undefined;
+    // 37 §5) – so only the file this process published itself, untouched since, is vouched for; any other is read
+    // whole by the publish before it is kept as <db>.previous
+    if (await keepNewerPublished(dbPath, () => replaceWriter(dbPath, dbPath), log)) return undefined;
+    return publishedByThisProcess(dbPath);
   }
   // <db> was written since the last publish: adopt it only if it is a gpuledger database this version can write, and
   // never over newer data in the writer copy (a backup copied over <db> by hand)
