@@ -3,7 +3,7 @@
 // commander parse error, a Node file-system error, DuckDB calling the file damaged, a bare throw – reads the same
 // way, on one line, with no secret in it.
 import { CommanderError } from 'commander';
-import { DatabaseDamagedError, EXIT, exitCodeOf, isDamagedDatabase, isGpuledgerError, type ExitCode } from '../util/errors.ts';
+import { DatabaseDamagedError, DiskFullError, diskFullPath, EXIT, exitCodeOf, isDamagedDatabase, isGpuledgerError, type ExitCode } from '../util/errors.ts';
 import { redact } from '../util/secrets.ts';
 
 export interface Failure {
@@ -64,7 +64,9 @@ export function describeFailure(e: unknown, dbPath?: string): Failure {
     return { line: `gpuledger: ${text} (run gpuledger --help for usage)`, code: e.exitCode === 0 ? EXIT.ok : EXIT.usage };
   }
   let error = e;
-  if (!(e instanceof DatabaseDamagedError) && isDamagedDatabase(e)) error = new DatabaseDamagedError(dbPath, e);
+  const full = diskFullPath(e);
+  if (full && !(e instanceof DiskFullError)) error = new DiskFullError(full.path ?? dbPath, e);
+  else if (!(e instanceof DatabaseDamagedError) && isDamagedDatabase(e)) error = new DatabaseDamagedError(dbPath, e);
   let message: string;
   if (isGpuledgerError(error)) message = error.message;
   else if (error instanceof Error) message = describeSystemError(error as NodeJS.ErrnoException) ?? `${error.message || error.name} (an unexpected error; --log-level debug shows where)`;

@@ -145,6 +145,19 @@ async function checkPage(ctx: LoadContext, page: SpooledPage): Promise<{ records
   return { records, sums, warnings };
 }
 
+/**
+ * Which staged records a per-resource source keeps: not those whose every amount is zero. A dense answer lists every
+ * resource billed somewhere in the window asked for, zeros included, and a sparse one none of them (billing-api-v2.md
+ * §2: the client accepts both) – so which zero rows arrive depends on the window, and a full read and an incremental
+ * re-read of the same days would keep different rows of equal sums (issue 37 §5). Kept as the sparse answer holds
+ * them, both agree. A missing amount is no zero (it is kept, and the checks name it). The aggregate route answers one
+ * record per bucket whatever the window, so it keeps its zero buckets.
+ */
+function keptRecords(def: BillingSourceDef): string {
+  if (!def.idColumn) return '';
+  return ` where ${def.amounts.map((a) => `${a.column} is distinct from 0`).join(' or ')}`;
+}
+
 /** Time spent in loadBillingPage in this process (ms) and pages loaded, for bench:sync's step split. */
 export const loadTimings = { ms: 0, pages: 0 };
 
@@ -217,7 +230,7 @@ async function loadPage(ctx: LoadContext, page: SpooledPage, defs: readonly Bill
       `delete from ${def.table} where account = $account and bucket_size = $size and start_time >= $ws::timestamptz and start_time < $we::timestamptz`,
       params,
     );
-    await store.run(`insert into ${def.table} select * from ${stage}`);
+    await store.run(`insert into ${def.table} select * from ${stage}${keptRecords(def)}`);
     if (def.family && (ctx.bucketSize === 'day' || ctx.bucketSize === 'hour')) {
       // the days of this window must be computed again in fct_cost_daily before the session publishes
       await store.run(

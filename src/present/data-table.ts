@@ -4,6 +4,7 @@
 import { cellText } from '../util/table-text.ts';
 import { html, type Markup } from './html.ts';
 import { SIMULATED_LABEL } from './simulated.ts';
+import { isNewRow, newRowColumns, NEW_ROW_TEXT } from './new-row.ts';
 import { isNumberColumn, type TableColumn } from './table-column.ts';
 import { columnLayout } from './table-layout.ts';
 import { totalsRow } from './table-totals.ts';
@@ -25,9 +26,10 @@ export interface TableInput {
 
 const attr = (cls: string) => (cls ? html` class="${cls}"` : '');
 
-function cell(value: unknown, row: readonly unknown[], c: TableColumn, layout: string, timeZone: string): Markup {
-  // booleans read as the workbook shows them (Yes/No); everything else as its unit reads
-  const text = c.unit === 'boolean' && typeof value === 'boolean' ? (value ? 'Yes' : 'No') : valueText(value, c.unit, timeZone, { signed: c.upIsBad });
+function cell(value: unknown, row: readonly unknown[], c: TableColumn, layout: string, timeZone: string, isNew = false): Markup {
+  // booleans read as the workbook shows them (Yes/No); a new row's percent change "new" (new-row.ts); everything
+  // else as its unit reads
+  const text = isNew ? NEW_ROW_TEXT : c.unit === 'boolean' && typeof value === 'boolean' ? (value ? 'Yes' : 'No') : valueText(value, c.unit, timeZone, { signed: c.upIsBad });
   const n = Number(value);
   const classes = [layout, isNumberColumn(c) ? 'num' : '', c.upIsBad && n > 0 ? 'up' : '', c.upIsBad && n < 0 ? 'down' : '', value === SIMULATED_LABEL ? 'sim' : ''].filter(Boolean).join(' ');
   const link = value === null || value === undefined ? undefined : c.link?.(value, row);
@@ -41,7 +43,9 @@ export function dataTable(t: TableInput): Markup {
   const classOf = (i: number, extra = '') => [layout[i]!.replace('wrap', ''), extra].join(' ').trim().replace(/\s+/g, ' ');
   const head = t.columns.map((c, i) => html`<th scope="col" data-field="${c.field}" aria-sort="none"${attr(classOf(i, isNumberColumn(c) ? 'num' : ''))}><button type="button">${c.header}</button></th>`);
   const totals = t.totals !== undefined && t.columns.some((c) => c.total === 'sum') ? totalsRow(t.columns, t.totals, { totalRows: t.totalRows ?? t.rows.length, timeZone: t.timeZone, classOf }) : '';
-  const body = t.rows.map((r) => html`<tr>${t.columns.map((c, i) => cell(r[i], r, c, layout[i]!, t.timeZone))}</tr>
+  const marks = newRowColumns(t.columns);
+  const isNew = (r: readonly unknown[], i: number) => marks !== undefined && (r[i] === null || r[i] === undefined) && marks.percent.includes(i) && isNewRow(marks, r);
+  const body = t.rows.map((r) => html`<tr>${t.columns.map((c, i) => cell(r[i], r, c, layout[i]!, t.timeZone, isNew(r, i)))}</tr>
 `);
   const empty = t.rows.length === 0 ? html`<p class="note">${t.emptyText}</p>` : '';
   const phone = layout.some((l) => l.includes('minor')) ? html`<button type="button" class="all-cols" aria-pressed="false">All columns</button>` : '';

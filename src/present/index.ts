@@ -11,6 +11,7 @@ export { linkedSection, section, sectionId, type SectionInput } from './section.
 export { dataTable, type TableInput } from './data-table.ts';
 export { declaredColumn, isNumberColumn, type CellLink, type TableColumn } from './table-column.ts';
 export { columnLayout } from './table-layout.ts';
+export { isNewRow, newRowColumns, NEW_ROW_TEXT, type NewRowColumns } from './new-row.ts';
 export { totalsRow } from './table-totals.ts';
 export { tableTools, type CsvSource } from './table-tools.ts';
 export { rowsNote, type RowsNoteInput } from './rows-note.ts';

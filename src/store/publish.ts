@@ -115,4 +115,35 @@ export async function publish(dbPath: string, writerPath = writerPathFor(dbPath)
     rmSync(previousTmp, { force: true });
   }
   fsyncFolder(dbPath);
+  notePublished(dbPath);
+}
+
+/** `<db>` as this process last published it, with its change time: a write to the file since – even one that puts
+ * the modification time back – changes that. */
+const publishedHere = new Map<string, FileIdentity & { ctimeMs: number }>();
+
+function notePublished(dbPath: string): void {
+  try {
+    const { dev, ino, size, mtimeMs, ctimeMs } = statSync(dbPath);
+    publishedHere.set(dbPath, { dev, ino, size, mtimeMs, ctimeMs });
+  } catch {
+    publishedHere.delete(dbPath);
+  }
+}
+
+/**
+ * `<db>`'s identity when it is the very file this process published last and nothing wrote to it since; undefined
+ * otherwise (another process's publish, a copy put there by hand, a write in place). What a session may take as known
+ * good without reading it whole; the first session of a process reads it whole before keeping it as `<db>.previous`.
+ */
+export function publishedByThisProcess(dbPath: string): FileIdentity | undefined {
+  const noted = publishedHere.get(dbPath);
+  if (!noted) return undefined;
+  try {
+    const { dev, ino, size, mtimeMs, ctimeMs } = statSync(dbPath);
+    const same = dev === noted.dev && ino === noted.ino && size === noted.size && mtimeMs === noted.mtimeMs && ctimeMs === noted.ctimeMs;
+    return same ? { dev, ino, size, mtimeMs } : undefined;
+  } catch {
+    return undefined;
+  }
 }

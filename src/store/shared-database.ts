@@ -11,7 +11,7 @@
 // generation before it as `<db>.previous` (publish.ts); `gpuledger store check|restore` works on these copies.
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
-import { DatabaseDamagedError, DatabaseLockedError, EXIT, GpuledgerError, isDamagedDatabase } from '../util/errors.ts';
+import { DatabaseDamagedError, DatabaseLockedError, DiskFullError, diskFullPath, EXIT, GpuledgerError, isDamagedDatabase } from '../util/errors.ts';
 import { closingAfter, openStore, type OpenOptions, type Store } from './database.ts';
 import type { Logger } from '../util/log.ts';
 import { listCopies, writerPathFor } from './copies.ts';
@@ -111,6 +111,12 @@ export async function openWriter(options: WriterOptions): Promise<Store> {
       await timed('close', () => store.close());
       if (publishing && publishes()) await timed('publish', () => publish(dbPath, writerPath, { knownGood, log: options.log }));
       rememberWriter(dbPath);
+    } catch (e) {
+      const full = diskFullPath(e);
+      if (!full) throw e;
+      // a checkpoint that found the disk full leaves the instance open: close it, so this process can write again
+      await store.close().catch(() => undefined);
+      throw new DiskFullError(full.path ?? writerPath, e, NO_SPACE_ADVICE);
     } finally {
       writerHeld.ms += Date.now() - opened;
       writerHeld.sessions++;
@@ -125,6 +131,9 @@ export async function openWriter(options: WriterOptions): Promise<Store> {
 /** How to end a session whose writer copy turned out damaged: closed, never published over a good `<db>`. */
 const abandoners = new WeakMap<Store, () => Promise<void>>();
 
+/** What to do when the disk filled up during a session, and what became of the work. */
+const NO_SPACE_ADVICE = 'nothing was published from this session (the database is as the last publish left it); free some space there and run the command again';
+
 /** What to do about a writer copy found damaged in the middle of a session. */
 const RESTORE_ADVICE = 'nothing was published from it; gpuledger store check lists the good copies and gpuledger store restore brings back the newest';
 
@@ -135,6 +144,12 @@ export async function withWriter<T>(options: WriterOptions, fn: (store: Store) =
   try {
     result = await fn(store);
   } catch (e) {
+    const full = diskFullPath(e);
+    if (full) {
+      // the disk is full: ending the session normally would checkpoint and publish onto it; nothing is published
+      await abandoners.get(store)?.().catch(() => undefined);
+      throw e instanceof DiskFullError ? e : new DiskFullError(full.path ?? writerPathFor(options.dbPath), e, NO_SPACE_ADVICE);
+    }
     if (!isDamagedDatabase(e)) {
       await store.close();
       throw e;

@@ -12,9 +12,9 @@ import { relative } from 'node:path';
 import { DatabaseDamagedError, DatabaseLockedError, StoreCopiesError, StoreError } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import { mainCopies, setAside, writerPathFor, type CopyFile } from './copies.ts';
-import { checkCopy, duckDbWords, hasDuckDbMagic, type CopyCheck } from './copy-check.ts';
+import { checkCopy, duckDbWords, type CopyCheck } from './copy-check.ts';
 import { keepNewerPublished, keepNewerWriter } from './keep-newest.ts';
-import { copyDurably, identityOf, type FileIdentity } from './publish.ts';
+import { copyDurably, identityOf, publishedByThisProcess, type FileIdentity } from './publish.ts';
 
 type Warn = Pick<Logger, 'warn'>;
 
@@ -62,8 +62,8 @@ function noGoodCopy(dbPath: string, bad: readonly CopyCheck[]): never {
 }
 
 /**
- * Make `<db>.writer` the copy to write on; call with the write lock held. Returns `<db>`'s identity when it is known
- * good (the next publish may keep it as `<db>.previous` without checking it again).
+ * Make `<db>.writer` the copy to write on; call with the write lock held. Returns `<db>`'s identity when it was read
+ * whole and found good here (the next publish may keep it as `<db>.previous` without checking it again).
  */
 export async function prepareWriterCopy(dbPath: string, log?: Warn): Promise<FileIdentity | undefined> {
   const writer = writerPathFor(dbPath);
@@ -71,9 +71,12 @@ export async function prepareWriterCopy(dbPath: string, log?: Warn): Promise<Fil
   const writerTime = identityOf(writer)?.mtimeMs;
   if (published === undefined) return undefined;
   if (writerTime !== undefined && published.mtimeMs <= writerTime + 1) {
-    // <db> is as the last publish left it; the writer copy may still have been replaced by an older one
-    if (await keepNewerPublished(dbPath, () => replaceWriter(dbPath, dbPath), log)) return identityOf(dbPath);
-    return hasDuckDbMagic(dbPath) ? published : undefined;
+    // <db> is as the last publish left it by its file time; the writer copy may still have been replaced by an older
+    // one. Neither the time nor DuckDB's magic bytes say <db> is good – a bad disk changes blocks, not file times (issue
+    // 37 §5) – so only the file this process published itself, untouched since, is vouched for; any other is read
+    // whole by the publish before it is kept as <db>.previous
+    if (await keepNewerPublished(dbPath, () => replaceWriter(dbPath, dbPath), log)) return undefined;
+    return publishedByThisProcess(dbPath);
   }
   // <db> was written since the last publish: adopt it only if it is a gpuledger database this version can write, and
   // never over newer data in the writer copy (a backup copied over <db> by hand)

@@ -98,6 +98,8 @@ const DAMAGED = /Corrupt database file|is not a valid DuckDB database file|Could
 
 /** The database file (or an error caused by it) is damaged, as far as DuckDB can tell. */
 export function isDamagedDatabase(e: unknown): boolean {
+  // a full disk fails writes, not the file: it is said as a full disk (DiskFullError)
+  if (diskFullPath(e)) return false;
   for (let cur = e, depth = 0; cur !== undefined && cur !== null && depth < 8; depth++) {
     if (cur instanceof DatabaseDamagedError) return true;
     if (cur instanceof StoreCopiesError) return false;
@@ -105,6 +107,44 @@ export function isDamagedDatabase(e: unknown): boolean {
     cur = cur instanceof Error ? cur.cause : undefined;
   }
   return false;
+}
+
+// A full disk, in Node's words (ENOSPC) or DuckDB's ("Could not write file "<path>": No space left on device", also
+// inside "FATAL Error: Failed to create checkpoint because of error: …").
+const NO_SPACE = /No space left on device/i;
+const DUCKDB_FILE = /Could not write file "([^"]+)"/;
+
+/** The file a full disk refused, when the error (or one it was caused by) is a full disk; undefined otherwise. */
+export function diskFullPath(e: unknown): { path: string | undefined } | undefined {
+  for (let cur = e, depth = 0; cur !== undefined && cur !== null && depth < 8; depth++) {
+    if (cur instanceof DiskFullError) return { path: cur.path };
+    const err = cur as NodeJS.ErrnoException & { dest?: string };
+    // copyfile names both ends: the one written is the destination
+    if (err.code === 'ENOSPC') return { path: err.dest ?? err.path };
+    const text = cur instanceof Error ? cur.message : String(cur);
+    if (NO_SPACE.test(text)) return { path: DUCKDB_FILE.exec(text)?.[1] };
+    cur = cur instanceof Error ? cur.cause : undefined;
+  }
+  return undefined;
+}
+
+/** A publish file (`<db>.publish-<owner>.tmp`) is gpuledger's own detail: the disk is the database's. */
+function shownFile(path: string): string {
+  return path.replace(/\.publish-\d+(?:-\d+)?(?:\.previous)?\.tmp$/, '');
+}
+
+/**
+ * The disk holding a file gpuledger was writing is full – at a checkpoint, a load or a publish (issue 37 §5): said as
+ * that, with the file, never as an unexpected or a damaged database (moving copies aside would not free a byte).
+ * `path` falls back to the caller's file when the error names none; `advice` says what became of the work.
+ */
+export class DiskFullError extends GpuledgerError {
+  readonly path: string | undefined;
+  constructor(path: string | undefined, cause: unknown, advice = 'free some space on it and run the command again') {
+    const shown = path === undefined ? undefined : shownFile(path);
+    super('disk_full', `no space left on the disk holding ${shown ?? 'the database'}; ${advice}`, EXIT.failure, { cause });
+    this.path = shown;
+  }
 }
 
 /**

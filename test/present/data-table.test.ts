@@ -33,6 +33,17 @@ describe('dataTable', () => {
     expect(empty).toContain(`<p class="note">${E}</p>`);
   });
 
+  it('reads "new" in the percent change of a row new in its period, and a dash where nothing changed', () => {
+    const cols: TableColumn[] = [
+      { field: 'name', header: 'Name', unit: 'text' },
+      { field: 'change_amount', header: 'Change', unit: 'usd', upIsBad: true },
+      { field: 'change_pct', header: 'Change %', unit: 'percent', upIsBad: true },
+    ];
+    const out = dataTable({ columns: cols, rows: [['fresh', '244.570000', null], ['idle', '0.000000', null], ['grew', '5.000000', '12.5000']], emptyText: '', label: 'x', timeZone: 'UTC' }).text;
+    const pcts = [...out.matchAll(/<tr><td[^>]*>(\w+)<\/td><td[^>]*>[^<]*<\/td><td[^>]*>([^<]*)<\/td><\/tr>/g)].map((m) => `${m[1]} ${m[2]}`);
+    expect(pcts).toEqual(['fresh new', 'idle –', 'grew +12.5 %']);
+  });
+
   it('shows each value in its column\'s unit and keeps the exact value in data-v', () => {
     const out = dataTable({ columns, rows: [['a', 12.345, '-3.500000', '1234.565000']], emptyText: '', label: 'x', timeZone: 'UTC' }).text;
     expect(out).toContain('<td class="minor num" data-v="12.345">12.3 %</td>');

@@ -2,7 +2,7 @@
 // written over with something that is not a gpuledger database is never adopted, and a damaged writer copy is
 // rebuilt from the newest good copy beside it – each time with one line naming the damaged file and the good one.
 import { DuckDBInstance } from '@duckdb/node-api';
-import { closeSync, copyFileSync, existsSync, linkSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, linkSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkCopy } from '../../src/store/copy-check.ts';
@@ -44,6 +44,16 @@ describe('generations and adoption', () => {
     closeSync(fd);
   };
   const aside = () => readdirSync(dir).filter((n) => n.includes('.aside-')).sort();
+  /** Where in the file a block holding `table`'s rows starts: DuckDB's 12 KiB of headers, then 256 KiB blocks. */
+  const dataBlockOffset = async (path: string, table: string) => {
+    const s = await openStore({ path, readOnly: true });
+    try {
+      const row = await s.one<{ block_id: string }>(`select min(block_id)::varchar as block_id from pragma_storage_info('${table}') where persistent and block_id >= 0`);
+      return 12288 + Number(row!.block_id) * 262144;
+    } finally {
+      await s.close();
+    }
+  };
 
   it('keeps the generation before each publish as <db>.previous', async () => {
     await addRun('a');
@@ -156,6 +166,30 @@ describe('generations and adoption', () => {
     expect(warnings.join('\n')).toMatch(/(went on|recovered it) from the good copy .*ledger\.duckdb\.previous \(last run /);
     expect(await runs(db)).toBe('a,c');
     expect(aside().map((n) => n.replace(/.*-/, '')).sort()).toEqual(['published', 'writer']);
+  });
+
+  it('never rotates a damaged <db> into <db>.previous when a bad disk left its file time as the last publish did: keeps it aside and says so', async () => {
+    await addRun('a');
+    // rows of their own blocks, which the next session never reads
+    await withWriter({ dbPath: db, command: 'test', applyViews: false, log }, (s) => s.run(`create table notes as select range as n from range(100000)`));
+    await addRun('b');
+    // a bad disk under both copies: blocks after the header change, the file times do not, and the writer copy still
+    // opens (the damaged block is read only by a full read)
+    for (const path of [db, writerPathFor(db)]) {
+      const at = await dataBlockOffset(path, 'notes');
+      const { atime, mtime } = statSync(path);
+      const fd = openSync(path, 'r+');
+      writeSync(fd, Buffer.alloc(64, 0xab), 0, 64, at + 100);
+      closeSync(fd);
+      utimesSync(path, atime, mtime);
+    }
+    expect((await checkCopy(db)).state).toBe('damaged');
+    await addRun('c');
+    expect(warnings.join('\n')).toMatch(/ledger\.duckdb is not a good gpuledger database \(.+\); kept it as .*ledger\.duckdb\.aside-\d{8}T\d{9}Z-published/);
+    expect(aside()).toEqual([expect.stringMatching(/-published$/)]);
+    // the generation kept is still the good one: the damaged file did not take its place
+    expect((await checkCopy(`${db}.previous`)).state).toBe('good');
+    expect(await runs(`${db}.previous`)).toBe('a');
   });
 
   it('refuses to go on when no copy is good, naming every damaged file', async () => {

@@ -2,6 +2,7 @@
 // figures, the charts, then the small tables (top movers, waste, data freshness, accounts). What it says is read by
 // summary-content.ts (the HTML report draws the same model); here it becomes rows through the streaming writer.
 import { cellStyle, COLORS, displayLength, isNumericFormat, STYLE, toCellValue, withinCell, type CellValue, type ColumnFormat } from '../cells/index.ts';
+import { isNewRow, newRowColumns, NEW_ROW_TEXT } from '../../present/index.ts';
 import type { SummaryBlock, SummaryContent } from '../summary-content.ts';
 import { headingRows, SIMULATED_LABEL, writeHeading, type Heading } from './sheet-heading.ts';
 import { pageWidths, wrappedRowHeight, wrapStyle } from './page-width.ts';
@@ -20,11 +21,14 @@ function blockLines(block: SummaryBlock, timeZone: string): Line[] {
   if (block.kind === 'table') {
     lines.push({ cells: block.columns.map((c) => ({ value: c.header, style: isNumericFormat(c.format) ? STYLE.headerRight : STYLE.header })) });
     const changeCols = block.columns.map((c, i) => (c.upIsBad ? i : -1)).filter((i) => i >= 0);
+    // a new row's percent change reads "new" (present/new-row.ts), as on the page
+    const marks = newRowColumns(block.columns.map((c) => ({ unit: c.format, upIsBad: c.upIsBad })));
     for (const row of block.rows) {
+      const isNew = marks !== undefined && isNewRow(marks, row);
       lines.push({
         changeCols,
         cells: block.columns.map((c, i) => {
-          const value = toCellValue(row[i], c.format, timeZone);
+          const value = isNew && marks.percent.includes(i) && (row[i] === null || row[i] === undefined) ? NEW_ROW_TEXT : toCellValue(row[i], c.format, timeZone);
           return { value, format: c.format, style: value === SIMULATED_LABEL ? STYLE.alert : cellStyle(c.format, { signed: c.upIsBad }) };
         }),
       });

@@ -6,6 +6,7 @@
 //    row count, the exact totals and the widest value per column, then the rows stream from DuckDB chunk by chunk
 //    and are committed as they come – never the whole result in memory.
 // Either way the totals row is a SUM formula whose cached value is the exact total, equal to SQL to the cent.
+import { isNewRow, newRowColumns, NEW_ROW_TEXT } from '../../present/index.ts';
 import type { Store } from '../../store/database.ts';
 import { ReportDefinitionError } from '../definition/index.ts';
 import type { DuckDBValue } from '@duckdb/node-api';
@@ -125,8 +126,15 @@ async function writeSheet(writer: XlsxWriter, spec: TableSheetSpec, timeZone: st
     const height = wrappedRowHeight(texts, 15);
     return height > 15 ? height : undefined;
   };
+  // a new row's percent change reads "new" (present/new-row.ts), as on the page
+  const marks = newRowColumns(columns.map((c) => ({ unit: c.format, upIsBad: c.upIsBad })));
+  const markNew = (values: CellValue[]) => {
+    if (!marks || !isNewRow(marks, values)) return values;
+    for (const i of marks.percent) if (values[i] === null || values[i] === undefined) values[i] = NEW_ROW_TEXT;
+    return values;
+  };
   const put = (values: CellValue[]) => {
-    const row = ws.addRow(values);
+    const row = ws.addRow(markNew(values));
     for (let i = 0; i < n; i++) row.getCell(i + 1).style = styles[i]!;
     const height = wrapped.length ? rowHeight(values) : undefined;
     if (height) row.height = height;
@@ -143,7 +151,7 @@ async function writeSheet(writer: XlsxWriter, spec: TableSheetSpec, timeZone: st
     for await (const chunk of read.rows) {
       for (const raw of chunk) {
         for (let i = 0; i < n; i++) values[i] = converters[i]!(raw[columns[i]!.index]!);
-        rows.add(values, wrapped.length ? rowHeight(values) : undefined);
+        rows.add(markNew(values), wrapped.length ? rowHeight(values) : undefined);
       }
       rows.flush();
       written += chunk.length;
