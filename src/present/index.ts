@@ -14,6 +14,6 @@ export { columnLayout } from './table-layout.ts';
 export { totalsRow } from './table-totals.ts';
 export { tableTools, type CsvSource } from './table-tools.ts';
 export { rowsNote, type RowsNoteInput } from './rows-note.ts';
-export { chartFigure, chartRow, type ChartInput } from './chart-figure.ts';
+export { CHART_CUE, chartFigure, chartRow, type ChartInput } from './chart-figure.ts';
 export { SIMULATED_LABEL, simulatedBanner } from './simulated.ts';
 export { instantText, valueText } from './value-text.ts';
