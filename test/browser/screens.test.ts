@@ -22,6 +22,9 @@ import { testConfig } from '../helpers/report-fixtures.ts';
 import { suiteFixture } from '../helpers/suite-fixture.ts';
 import { syncedDatabase } from '../helpers/synced-fixture.ts';
 
+// page.evaluate runs in the browser: its globals, untyped here
+declare function getComputedStyle(element: any, pseudo?: string): any;
+
 const SCREENS = 'out/screens';
 
 /** Every page of serve (each kind once, and the explorer's shapes that lay out differently), and the report file. */
@@ -116,6 +119,78 @@ describe.skipIf(!chromiumAvailable)('every screen at 1,400 px light and dark and
       } finally {
         await page.context().close();
       }
+    });
+  });
+
+  // the defects issue 38 names, each read where a person reads it (each failed before its fix)
+  describe('what the issue saw hidden or garbled', () => {
+    const phone = VIEWPORTS[2];
+    /** The visible text of a table's columns: heading → the first row's cell, for the columns shown. */
+    async function shownColumns(page: Page, field: string): Promise<Record<string, string>> {
+      return page.locator(`table.data:has(th[data-field="${field}"])`).first().evaluate((table: any) => {
+        const heads = [...table.tHead.rows[0].cells] as any[];
+        const row = table.tBodies[0].rows[0];
+        return Object.fromEntries(heads.flatMap((th, i) => (th.getClientRects().length > 0 ? [[th.dataset.field, row.cells[i].innerText.trim()]] : [])));
+      });
+    }
+
+    it('/alerts on a phone shows each event with its title, severity and rule, not "Event: fired" alone', async () => {
+      const page = await open('/alerts', phone);
+      // each shown field as it reads: its label (drawn before it) and its value, inside the screen
+      const cards = await page.locator('#s-alerts tbody tr').evaluateAll((rows: any[]) =>
+        rows.map((r) =>
+          [...r.cells]
+            .filter((td: any) => td.getClientRects().length > 0 && td.getBoundingClientRect().right <= 391 && getComputedStyle(td, '::before').content !== 'none')
+            .map((td: any) => `${td.dataset.label}: ${td.innerText.trim()}`)
+            .join('\n'),
+        ),
+      );
+      expect(cards.length).toBeGreaterThan(3);
+      for (const card of cards) {
+        expect(card).toMatch(/Title: \S/);
+        expect(card).toMatch(/Severity: (info|warning|critical)/);
+        expect(card).toMatch(/Rule: \S/);
+        expect(card).toMatch(/Event: (fired|escalated|resolved)/);
+      }
+      await page.context().close();
+    });
+
+    it('the runway table on a phone shows the runway beside the balance', async () => {
+      const page = await open('/report/nightly', phone);
+      const shown = await shownColumns(page, 'balance');
+      expect(Object.keys(shown)).toContain('balance');
+      expect(Object.keys(shown)).toContain('runway_hours');
+      await page.context().close();
+    });
+
+    it('"Data complete through" on a phone shows each source with its date', async () => {
+      const page = await open('/report/nightly', phone);
+      const shown = await shownColumns(page, 'source');
+      expect(shown.complete_through, JSON.stringify(shown)).toMatch(/^\d{4}-\d\d-\d\d/);
+      await page.context().close();
+    });
+
+    it('the explorer at 1,400 px keeps Total, Share and Change in view over 30 days, the periods scrolling under them', async () => {
+      const page = await open('/explore?preset=30d&granularity=day&by=family', VIEWPORTS[0]);
+      const box = await page.locator('#s-explore .scroll').boundingBox();
+      for (const name of ['Total', 'Share', 'Change']) {
+        const th = await page.locator('#explore-table thead th', { hasText: new RegExp(`^${name}$`) }).boundingBox();
+        expect(th!.x, name).toBeGreaterThanOrEqual(box!.x);
+        expect(th!.x + th!.width, name).toBeLessThanOrEqual(Math.min(box!.x + box!.width, 1400) + 1);
+      }
+      expect(await page.locator('#s-explore p.cue').textContent()).toMatch(/more columns? to the right/);
+      await page.context().close();
+    });
+
+    it('Unit costs on a period with no ended day yet shows the day before, not "No quantities yet"', async () => {
+      // a one-day period is the 1st of a month, month to date: its only day has not ended when the report runs
+      const page = await open('/report/nightly?period=2026-11-20..2026-11-20&section=unit-costs', VIEWPORTS[0]);
+      const section = page.locator('#s-unit-costs');
+      expect(await section.innerText()).not.toContain('No quantities yet');
+      const days = await section.locator('tbody td[data-v]:nth-child(4)').allTextContents();
+      expect(days.length).toBeGreaterThan(0);
+      expect(new Set(days)).toEqual(new Set(['2026-11-19']));
+      await page.context().close();
     });
   });
 });
