@@ -52,6 +52,8 @@ const VIEWPORTS = [
 ] as const;
 
 interface Screens {
+  /** The served database (a copy of the run's synced one, with the alerts it fires). */
+  db: string;
   serve: RunningServer;
   browser: Browser;
   reportUrl: string;
@@ -85,6 +87,7 @@ describe.skipIf(!chromiumAvailable)('every screen at 1,400 px light and dark and
     });
     mkdirSync(SCREENS, { recursive: true });
     return {
+      db: tmp.db,
       serve,
       browser,
       reportUrl,
@@ -190,6 +193,63 @@ describe.skipIf(!chromiumAvailable)('every screen at 1,400 px light and dark and
       const days = await section.locator('tbody td[data-v]:nth-child(4)').allTextContents();
       expect(days.length).toBeGreaterThan(0);
       expect(new Set(days)).toEqual(new Set(['2026-11-19']));
+      await page.context().close();
+    });
+  
+    it('/alerts at 1,400 px shows several events at a time in its history box, not one and a bit', async () => {
+      const page = await open('/alerts', VIEWPORTS[0]);
+      const box = (await page.locator('#s-alerts .scroll').boundingBox())!;
+      const heights = await page.locator('#s-alerts tbody tr').evaluateAll((rows: any[]) => rows.map((r) => r.getBoundingClientRect().height as number));
+      let shown = 0;
+      for (let room = box.height - 40; shown < heights.length && room >= heights[shown]!; shown++) room -= heights[shown]!;
+      expect(shown).toBeGreaterThanOrEqual(Math.min(3, heights.length));
+      await page.context().close();
+    });
+  });
+
+  // the explorer's anomaly marks: on the period that holds the day at any granularity, and only for incidents the
+  // filtered view holds (issue 38: at week granularity the note showed and no ▲ was drawn; family:pod kept a
+  // Serverless incident's ▲)
+  describe('the explorer marks the anomalies of the view it shows', () => {
+    async function marks(path: string) {
+      const page = await open(path, VIEWPORTS[0]);
+      const drawn = await page.locator('#s-explore svg path.anomaly').count();
+      const note = await page.locator('#s-explore p.note', { hasText: '▲ marks' }).count();
+      await page.context().close();
+      return { drawn, note };
+    }
+    /** The families that drove the anomaly incidents the fixture's alerts fired. */
+    async function drivingFamilies(): Promise<Set<string>> {
+      const store = await openStore({ path: ui.db, readOnly: true, command: 'test' });
+      try {
+        const rows = await store.all<{ details: string }>(`select details::varchar as details from _meta_alert_events where rule = 'anomaly' and event in ('fired', 'escalated')`);
+        return new Set(rows.flatMap((r) => (JSON.parse(r.details) as { drivers: { family: string }[] }).drivers.map((d) => d.family)));
+      } finally {
+        await store.close();
+      }
+    }
+
+    it.each(['day', 'week'])('draws a ▲ whenever the note says one is drawn, per %s', async (granularity) => {
+      const m = await marks(`/explore?preset=30d&granularity=${granularity}&by=family`);
+      expect(m.note, 'the fixture fired an anomaly in the last 30 days').toBe(1);
+      expect(m.drawn).toBeGreaterThan(0);
+    });
+
+    it('filtered to a family, marks only incidents that family drove', async () => {
+      const driving = await drivingFamilies();
+      expect(driving.size).toBeGreaterThan(0);
+      for (const family of ['pod', 'serverless', 'storage', 'cluster', 'public_endpoint']) {
+        const m = await marks(`/explore?preset=30d&granularity=day&by=family&filter=family:${family}`);
+        if (driving.has(family)) expect(m.drawn, family).toBeGreaterThan(0);
+        else expect(m, family).toEqual({ drawn: 0, note: 0 });
+      }
+    });
+
+    it('names two-level groups in the legend whole, not cut with "…"', async () => {
+      const page = await open('/explore?preset=30d&granularity=week&by=family&by=template', VIEWPORTS[0]);
+      const legend = await page.locator('#s-explore svg text').allTextContents();
+      expect(legend.filter((t) => t.includes(' · ')).length).toBeGreaterThan(0);
+      expect(legend.filter((t) => t.endsWith('…'))).toEqual([]);
       await page.context().close();
     });
   });
