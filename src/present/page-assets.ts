@@ -254,6 +254,8 @@ export const PAGE_JS = `
   });
   document.addEventListener('input', (e) => {
     if (e.target.matches('input[type=search][data-filter-table]')) filter(e.target.closest('section'), e.target.value);
+    // a day typed in From or To is a custom range: a preset left selected would win over it
+    if (e.target.matches('form.explore input[name=from], form.explore input[name=to]')) { const p = e.target.form.querySelector('select[name=preset]'); if (p) p.value = ''; }
   });
 })();
 `;

@@ -79,12 +79,17 @@ function dimensionOptions(selected: Dimension | undefined, categories: string[],
   ];
 }
 
-function controls(r: ExploreRequest, categories: string[], unitMetrics: string[]): Markup {
+/**
+ * The form shows the range it answers: the preset selected – month to date when the URL names no range – and its
+ * days in From and To (a preset wins over them; the page script unselects it when a day is typed).
+ */
+function controls(r: ExploreRequest, categories: string[], unitMetrics: string[], url: URL): Markup {
+  const preset = r.preset ?? (url.searchParams.get('from') || url.searchParams.get('to') ? undefined : 'mtd');
   const kept = r.filters.map((f) => html`<input type="hidden" name="filter" value="${filterText(f)}">`);
   return html`<form class="tools explore" method="get" action="/explore" aria-label="Explorer view">
-<label>Range <select name="preset">${option('', 'Custom (from, to)', r.preset === undefined)}${PRESETS.map((p) => option(p, PRESET_LABELS[p], r.preset === p))}</select></label>
-<label>From <input type="date" name="from" value="${r.preset ? '' : r.from}"></label>
-<label>To <input type="date" name="to" value="${r.preset ? '' : r.to}"></label>
+<label>Range <select name="preset">${option('', 'Custom (from, to)', preset === undefined)}${PRESETS.map((p) => option(p, PRESET_LABELS[p], preset === p))}</select></label>
+<label>From <input type="date" name="from" value="${r.from}"></label>
+<label>To <input type="date" name="to" value="${r.to}"></label>
 <label>Granularity <select name="granularity">${GRANULARITIES.map((g) => option(g, g, r.granularity === g))}</select></label>
 <label>Group by <select name="by">${dimensionOptions(r.by[0], categories, r.metric)}</select></label>
 <label>then by <select name="by">${option('', '(nothing)', r.by[1] === undefined)}${dimensionOptions(r.by[1], categories, r.metric)}</select></label>
@@ -212,7 +217,7 @@ export async function explorePage(store: Store, ctx: PageContext, config: Config
     const r = request;
     const lines = [`${r.from} – ${r.to}, per ${r.granularity} · ${r.metric === 'cost' ? 'amounts in USD' : 'estimated GPU-hours'}`, `What changed since ${changes.since.at}`];
     const body = html`<section id="s-changes">${filterList(r)}${changesSection(r, changes)}</section>`;
-    return servedPage(ctx, 'Cost explorer: restatements', lines, body, controls(r, categories, unitMetrics));
+    return servedPage(ctx, 'Cost explorer: restatements', lines, body, controls(r, categories, unitMetrics, ctx.url));
   }
   const [answer, categories, unitMetrics] = [await exploreAnswer(store, config, request), await allocationCategories(store), await offeredUnitMetrics(store)];
   const r = answer.request;
@@ -221,5 +226,5 @@ export async function explorePage(store: Store, ctx: PageContext, config: Config
     ...(r.asOf ? [`Figures as loaded at ${r.asOf.at}`] : []),
   ];
   const body = html`<section id="s-explore">${filterList(r)}${chart(answer)}${table(answer)}</section>`;
-  return servedPage(ctx, 'Cost explorer', lines, body, controls(r, categories, unitMetrics));
+  return servedPage(ctx, 'Cost explorer', lines, body, controls(r, categories, unitMetrics, ctx.url));
 }

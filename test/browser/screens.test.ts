@@ -245,6 +245,20 @@ describe.skipIf(!chromiumAvailable)('every screen at 1,400 px light and dark and
       }
     });
 
+    it('shows the range it answers in its form: month to date by default, and a preset\'s days in From and To', async () => {
+      for (const [path, preset] of [['/explore', 'mtd'], ['/explore?preset=7d', '7d']] as const) {
+        const page = await open(path, VIEWPORTS[0]);
+        const [from, to] = (await page.locator('header.page p.sub').first().textContent())!.match(/\d{4}-\d\d-\d\d/g)!;
+        expect(await page.locator('select[name="preset"]').inputValue(), path).toBe(preset);
+        expect(await page.locator('input[name="from"]').inputValue(), path).toBe(from);
+        expect(await page.locator('input[name="to"]').inputValue(), path).toBe(to);
+        // a day typed is a custom range: the preset would otherwise win over it
+        await page.locator('input[name="from"]').fill('2026-11-01');
+        expect(await page.locator('select[name="preset"]').inputValue()).toBe('');
+        await page.context().close();
+      }
+    });
+
     it('names two-level groups in the legend whole, not cut with "…"', async () => {
       const page = await open('/explore?preset=30d&granularity=week&by=family&by=template', VIEWPORTS[0]);
       const legend = await page.locator('#s-explore svg text').allTextContents();
