@@ -57,7 +57,7 @@ function legendSvg(frame: Frame, rows: Key[][]): string {
     let x = frame.left;
     for (const k of row) {
       out += k.dashed
-        ? `<line x1="${x}" x2="${x + 14}" y1="${y - 4}" y2="${y - 4}" stroke="${k.color}" stroke-width="2.5" stroke-dasharray="5 3"/>`
+        ? `<line x1="${x}" x2="${x + 14}" y1="${y - 4}" y2="${y - 4}" stroke="${k.color}" stroke-width="2.5" stroke-dasharray="5 3" class="c-budget"/>`
         : `<rect x="${x}" y="${y - 9}" width="12" height="10" fill="${k.color}"/>`;
       out += `<text x="${x + 19}" y="${y}" font-size="11" fill="${INK}" class="c-ink" font-family="${FONT}">${esc(k.label)}</text>`;
       x += keyWidth(k);
@@ -68,7 +68,7 @@ function legendSvg(frame: Frame, rows: Key[][]): string {
 
 export function exploreChartSvg(input: ExploreChartInput): string {
   const width = input.width ?? 960;
-  const keys: Key[] = input.series.map((s, k) => ({ label: s.label.length > 28 ? `${s.label.slice(0, 27)}…` : s.label, color: colorOf(s, k), dashed: false }));
+  const keys: Key[] = input.series.map((s, k) => ({ label: s.label.length > 60 ? `${s.label.slice(0, 59)}…` : s.label, color: colorOf(s, k), dashed: false }));
   if (input.budgets.length > 0) keys.push({ label: 'budget', color: ALERT, dashed: true });
   const rows = legendRows(keys, width - 68 - 24);
   const extra = (rows.length - 1) * LEGEND_ROW;
@@ -88,13 +88,15 @@ export function exploreChartSvg(input: ExploreChartInput): string {
   }
   for (const [i, b] of input.budgets.entries()) {
     const y = scale.y(budgetValues[i]!).toFixed(1);
-    body += `<line x1="${frame.left}" x2="${frame.width - frame.right}" y1="${y}" y2="${y}" stroke="${ALERT}" stroke-width="2" stroke-dasharray="6 4" class="budget"/>`;
-    body += `<text x="${frame.left + 6}" y="${y}" dy="-5" font-size="11" fill="${ALERT}" font-family="${FONT}">${esc(`budget ${b.name}: ${format(budgetValues[i]!)}`)}</text>`;
+    body += `<line x1="${frame.left}" x2="${frame.width - frame.right}" y1="${y}" y2="${y}" stroke="${ALERT}" stroke-width="2" stroke-dasharray="6 4" class="budget c-budget"/>`;
+    const dy = Number(y) - frame.top < 14 ? 13 : -5; // under a line at the top, clear of the title
+    body += `<text x="${frame.left + 6}" y="${y}" dy="${dy}" font-size="11" fill="${ALERT}" class="c-budget-ink" font-family="${FONT}">${esc(`budget ${b.name}: ${format(budgetValues[i]!)}`)}</text>`;
   }
-  const at = new Map(input.periods.map((p, i) => [p, i]));
+  // a day's mark goes on the period holding it: the week or month it falls in, not only a day of its own
+  const periodOf = (day: string) => input.periods.findLastIndex((p) => p <= day);
   for (const a of input.anomalies) {
-    const i = at.get(a.day);
-    if (i === undefined) continue;
+    const i = periodOf(a.day);
+    if (i < 0) continue;
     const x = xAt(i).toFixed(1);
     const y = frame.height - frame.bottom + 4;
     body += `<path d="M${x},${y} l-5,9 h10 z" fill="${ALERT}" class="anomaly"><title>${esc(`anomaly on ${a.day}: ${a.titles.join('; ')}`)}</title></path>`;

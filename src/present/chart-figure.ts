@@ -8,8 +8,11 @@ export interface ChartInput {
   svg: Markup;
 }
 
+/** Shown on a phone only, where a chart keeps its drawn size and scrolls (page-assets.ts). */
+export const CHART_CUE = html`<figcaption class="cue chart-cue">Wider than the screen – scroll the chart sideways →</figcaption>`;
+
 export function chartFigure(c: ChartInput): Markup {
-  return html`<figure class="chart" aria-label="${c.title}">${c.svg}</figure>`;
+  return html`<figure class="chart" aria-label="${c.title}">${CHART_CUE}${c.svg}</figure>`;
 }
 
 /** Nothing when there is no chart. */

@@ -15,6 +15,6 @@ export { isNewRow, newRowColumns, NEW_ROW_TEXT, type NewRowColumns } from './new
 export { totalsRow } from './table-totals.ts';
 export { tableTools, type CsvSource } from './table-tools.ts';
 export { rowsNote, type RowsNoteInput } from './rows-note.ts';
-export { chartFigure, chartRow, type ChartInput } from './chart-figure.ts';
+export { CHART_CUE, chartFigure, chartRow, type ChartInput } from './chart-figure.ts';
 export { SIMULATED_LABEL, simulatedBanner } from './simulated.ts';
 export { instantText, valueText } from './value-text.ts';

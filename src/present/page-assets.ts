@@ -6,10 +6,12 @@ import { FORMULA_START_SOURCE } from '../util/csv-cell.ts';
 
 export const PAGE_CSS = `
 :root { color-scheme: light dark; --bg: #ffffff; --fg: #1f2328; --muted: #57606a; --line: #d0d7de; --head: #f3f5f8;
-  --accent: #0b5cad; --up: #b42318; --down: #1a7f37; --banner: #fff4e5; --banner-fg: #7a3b00; --card: #ffffff; }
+  --accent: #0b5cad; --up: #b42318; --down: #1a7f37; --banner: #fff4e5; --banner-fg: #7a3b00; --card: #ffffff;
+  --budget: #c00000; --forecast: #d55e00; --forecast-ink: #a84300; }
 @media (prefers-color-scheme: dark) {
   :root { --bg: #0f1419; --fg: #e6edf3; --muted: #9da7b3; --line: #30363d; --head: #161b22; --accent: #6cb6ff;
-    --up: #ff7b72; --down: #56d364; --banner: #3d2600; --banner-fg: #ffd8a8; --card: #161b22; }
+    --up: #ff7b72; --down: #56d364; --banner: #3d2600; --banner-fg: #ffd8a8; --card: #161b22;
+    --budget: #ff7b72; --forecast: #f0883e; --forecast-ink: #ffa657; }
 }
 * { box-sizing: border-box; }
 body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; background: var(--bg); color: var(--fg); }
@@ -32,8 +34,15 @@ main { padding: 0 24px 32px; max-width: 1400px; }
 .chart svg { display: block; width: 100%; height: auto; }
 .chart .c-bg { fill: var(--card); } .chart .c-ink { fill: var(--fg); } .chart .c-muted { fill: var(--muted); }
 .chart .c-grid { stroke: var(--line); } .chart .c-axis { stroke: var(--muted); }
+/* the budget and forecast lines and their labels, 4.5:1 (text) and 3:1 (line) against the chart in either scheme */
+.chart .c-budget { stroke: var(--budget); } .chart .c-budget-ink { fill: var(--budget); }
+.chart .c-forecast { stroke: var(--forecast); } .chart .c-forecast-ink { fill: var(--forecast-ink); }
+/* a chart alone in its row is drawn no bigger than two side by side would be: its labels the size of theirs */
+.chart { max-width: 960px; }
+figcaption.chart-cue { display: none; }
 .tools { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 6px 0; }
 .tools input { font: inherit; padding: 4px 8px; border: 1px solid var(--line); border-radius: 4px; background: var(--bg); color: var(--fg); min-width: 16em; }
+.tools input[name="period"], .tools input[name="filter"] { min-width: 20em; }
 .tools button, th button { font: inherit; cursor: pointer; }
 .tools a.button { padding: 4px 10px; border: 1px solid var(--line); border-radius: 4px; background: var(--head); color: var(--fg); text-decoration: none; }
 .tools button { padding: 4px 10px; border: 1px solid var(--line); border-radius: 4px; background: var(--head); color: var(--fg); }
@@ -43,8 +52,13 @@ main { padding: 0 24px 32px; max-width: 1400px; }
 .pin-l, .pin-r { position: sticky; background: var(--bg); }
 .pin-l { left: 0; box-shadow: inset -1px 0 0 var(--line); } .pin-r { right: 0; box-shadow: inset 1px 0 0 var(--line); }
 thead .pin-l, thead .pin-r { background: var(--head); z-index: 2; }
+/* the explorer's Total, Share and Change: three columns pinned right, each as wide as it is set here */
+.pin-t, .pin-s, .pin-c { position: sticky; background: var(--bg); }
+.pin-c { right: 0; width: 6.5em; min-width: 6.5em; } .pin-s { right: 6.5em; width: 6.5em; min-width: 6.5em; }
+.pin-t { right: 13em; box-shadow: inset 1px 0 0 var(--line); }
+thead .pin-t, thead .pin-s, thead .pin-c { background: var(--head); z-index: 2; } tfoot .pin-t, tfoot .pin-s, tfoot .pin-c { font-weight: 650; }
 tbody tr:hover .pin-l, tbody tr:hover .pin-r { background: var(--head); }
-td.wrap { white-space: normal; min-width: 16em; max-width: 40em; overflow-wrap: anywhere; }
+td.wrap { white-space: normal; min-width: 16em; max-width: 40em; overflow-wrap: anywhere; } td.long { min-width: 28em; max-width: 48em; }
 /* a table with wrapping text fits its section: the text column takes what the others leave */
 table.fit { width: 100%; }
 button.all-cols { display: none; }
@@ -64,11 +78,24 @@ tbody tr:hover { background: var(--head); }
 .error { color: var(--up); font-weight: 600; }
 @media (max-width: 640px) {
   header.page { padding: 12px 10px 6px; } main { padding: 0 10px 24px; }
-  .tools input { min-width: 0; flex: 1 1 10em; } td.wrap { min-width: 12em; }
-  /* a phone shows each table's name and amount; "All columns" brings back the rest */
+  .tools input { min-width: 0; flex: 1 1 10em; } td.wrap, td.long { min-width: 12em; }
+  /* a phone shows each table's name and amount, and the page script (fit) as many other columns as fit beside them
+     ('off' the rest); without the script only name and amount; "All columns" brings back the rest */
   button.all-cols { display: inline-block; font: inherit; margin: 0 0 6px; padding: 3px 10px; border: 1px solid var(--line); border-radius: 4px; background: var(--head); color: var(--fg); }
-  .scroll:not(.show-all) .minor { display: none; }
+  .scroll:not(.show-all):not(.fitted) .minor, .scroll.fitted:not(.show-all) .off { display: none; }
+  .pin-s, .pin-c { position: static; } .pin-t { right: 0; }
+  .scroll.fitted:not(.show-all) table.data { width: 100%; } .scroll.fitted:not(.show-all) .when { white-space: normal; min-width: 7em; }
+  /* a log (the alert history) is a card per row, every field named */
+  .scroll.stack thead { display: none; }
+  .scroll.stack table, .scroll.stack tbody, .scroll.stack tr, .scroll.stack td { display: block; width: auto; min-width: 0; max-width: none; }
+  .scroll.stack tr { padding: 6px 0; border-bottom: 1px solid var(--line); }
+  .scroll.stack td { white-space: normal; overflow-wrap: anywhere; border: none; box-shadow: none; padding: 1px 10px; position: static; text-align: left; }
+  .scroll.stack td::before { content: attr(data-label) ": "; color: var(--muted); }
   .figures { grid-template-columns: 1fr 1fr; } .figure .value { font-size: 17px; }
+  /* a chart keeps its drawn size, labels readable, and scrolls sideways under a line saying so */
+  .chart { overflow-x: auto; } .chart svg { width: auto; max-width: none; }
+  figcaption.chart-cue { display: block; position: sticky; left: 0; padding: 4px 8px 0; }
+  .tools label { display: flex; flex: 1 1 100%; gap: 6px; align-items: center; } .tools label input { flex: 1 1 auto; min-width: 0; }
 }
 @media print {
   @page { size: A4 landscape; margin: 10mm; }
@@ -145,7 +172,8 @@ export const PAGE_JS = `
     if (!note) return;
     const left = box.getBoundingClientRect().left + box.clientLeft;
     const right = left + box.clientWidth;
-    const heads = [...box.querySelectorAll('thead tr.names th')].filter((th) => th.getClientRects().length > 0 && !th.classList.contains('pin-l') && !th.classList.contains('pin-r'));
+    const pinned = (th) => ['pin-l', 'pin-r', 'pin-t', 'pin-s', 'pin-c'].some((c) => th.classList.contains(c));
+    const heads = [...box.querySelectorAll('thead tr.names th, #explore-table thead th')].filter((th) => th.getClientRects().length > 0 && !pinned(th));
     // a column counts as out of sight when any of it is
     const after = heads.filter((th) => th.getBoundingClientRect().right > right + 1).length;
     const before = heads.filter((th) => th.getBoundingClientRect().left < left - 1).length;
@@ -153,7 +181,38 @@ export const PAGE_JS = `
     note.textContent = (before ? '← ' + before + ' column' + (before > 1 ? 's' : '') + ' to the left' : '') + (before && after ? ' · ' : '') +
       (after ? after + ' more column' + (after > 1 ? 's' : '') + ' to the right – scroll the table sideways →' : '');
   }
-  const cues = () => document.querySelectorAll('.scroll').forEach(cue);
+  // on a phone, beside the name and the amount, as many other columns as fit: in their order, ids and accounts
+  // last; a wrapping column counted at its narrowest. The button says how many are left out.
+  const phone = window.matchMedia('(max-width: 640px)');
+  function fit(box) {
+    const table = box.querySelector('table.data');
+    const button = box.previousElementSibling && box.previousElementSibling.previousElementSibling;
+    if (!table || !button || !button.classList.contains('all-cols')) return;
+    const heads = [...table.tHead.rows[0].cells];
+    const column = (i) => [...table.rows].map((r) => r.cells[i]).filter(Boolean);
+    box.classList.add('fitted');
+    table.querySelectorAll('.off').forEach((c) => c.classList.remove('off'));
+    if (!phone.matches) return;
+    const first = table.tBodies[0].rows[0];
+    // a column that may break its lines (long text, an instant) counted at its narrowest
+    const width = (th, i) => { const td = first && first.cells[i]; return td && (td.classList.contains('wrap') || td.classList.contains('when')) ? parseFloat(getComputedStyle(td).minWidth) : th.getBoundingClientRect().width; };
+    const widths = heads.map(width);
+    let used = heads.reduce((a, th, i) => a + (th.classList.contains('minor') ? 0 : widths[i]), 0);
+    const order = heads.map((th, i) => i).filter((i) => heads[i].classList.contains('minor'));
+    order.sort((a, b) => heads[a].classList.contains('lesser') - heads[b].classList.contains('lesser') || a - b);
+    // a narrow column after a wide one left out still comes in; an id or account only when nothing before it was left out
+    const off = [];
+    for (const i of order) {
+      if (used + widths[i] <= box.clientWidth && !(off.length && heads[i].classList.contains('lesser'))) used += widths[i];
+      else off.push(i);
+    }
+    off.forEach((i) => column(i).forEach((c) => c.classList.add('off')));
+    // a measure is an estimate: while the table still spills, the last column let in goes too
+    const shown = order.filter((i) => !off.includes(i));
+    while (box.scrollWidth > box.clientWidth + 1 && shown.length) { const i = shown.pop(); column(i).forEach((c) => c.classList.add('off')); off.push(i); }
+    if (!box.classList.contains('show-all')) button.textContent = off.length ? 'All columns (' + off.length + ' more)' : 'All columns';
+  }
+  const cues = () => document.querySelectorAll('.scroll').forEach((box) => { fit(box); cue(box); });
   window.addEventListener('load', cues);
   window.addEventListener('resize', cues);
   document.addEventListener('scroll', (e) => { if (e.target instanceof Element && e.target.matches('.scroll')) cue(e.target); }, { capture: true, passive: true });
@@ -188,7 +247,7 @@ export const PAGE_JS = `
     if (all) {
       let box = all.nextElementSibling;
       while (box && !box.classList.contains('scroll')) box = box.nextElementSibling;
-      if (box) { const on = box.classList.toggle('show-all'); all.setAttribute('aria-pressed', String(on)); all.textContent = on ? 'Name and amount only' : 'All columns'; cue(box); }
+      if (box) { const on = box.classList.toggle('show-all'); all.setAttribute('aria-pressed', String(on)); all.textContent = on ? 'Fewer columns' : 'All columns'; if (!on) fit(box); cue(box); }
       return;
     }
     const link = e.target.closest('a[data-filter]');
@@ -200,6 +259,8 @@ export const PAGE_JS = `
   });
   document.addEventListener('input', (e) => {
     if (e.target.matches('input[type=search][data-filter-table]')) filter(e.target.closest('section'), e.target.value);
+    // a day typed in From or To is a custom range: a preset left selected would win over it
+    if (e.target.matches('form.explore input[name=from], form.explore input[name=to]')) { const p = e.target.form.querySelector('select[name=preset]'); if (p) p.value = ''; }
   });
 })();
 `;

@@ -1,5 +1,6 @@
 // The alerts page of `serve`: the mutes in force (`gpuledger alerts mute`: which incident or rule is silenced, until
-// when) above every alert event, newest first, each with its key – the key `alerts mute` takes.
+// when) above every alert event, newest first, each with its key – the key `alerts mute` takes. On a phone each event
+// is a card of its fields (a table of two columns there showed "Event: fired" and nothing else).
 import { html, section, tableTools, type Markup } from '../present/index.ts';
 import { pageTable, queryAll } from '../report/index.ts';
 import type { Store } from '../store/database.ts';
@@ -26,6 +27,6 @@ async function mutesSection(store: Store, ctx: PageContext): Promise<Markup> {
 
 export async function alertsPage(store: Store, ctx: PageContext): Promise<string> {
   const result = await queryAll(store, `select created_at, event, severity, rule, account, title, message, alert_key from _meta_alert_events order by created_at desc, event_id limit ${PAGE_ROWS}`, {}, 'alert history');
-  const history = section({ id: 's-alerts', title: 'History', landmark: false, body: [tableTools({ label: 'the alert history' }), pageTable(resultTable(result, { emptyText: 'No alert has fired yet.' }), ctx.config.timeZone, 'alert history')] });
+  const history = section({ id: 's-alerts', title: 'History', landmark: false, body: [tableTools({ label: 'the alert history' }), pageTable(resultTable(result, { emptyText: 'No alert has fired yet.' }), ctx.config.timeZone, 'alert history', { stack: true })] });
   return servedPage(ctx, 'Alerts', ['Alerts muted now, and every alert event, newest first: fired, escalated, resolved.'], html`${await mutesSection(store, ctx)}${history}`);
 }

@@ -10,6 +10,7 @@ import type { Changes } from '../explore/changed-since.ts';
 import type { ExploreGroup } from '../explore/explore-table.ts';
 import { allocationCategories, exploreAnswer, exploreChanges, offeredUnitMetrics, readExploreRequest, type ExploreAnswer } from '../explore/run-explore.ts';
 import { dimensionText, filterText, GRANULARITIES, PLAIN_DIMENSIONS, PRESETS, requestParams, type Dimension, type ExploreRequest, type Filter } from '../explore/request.ts';
+import { CHART_CUE } from '../present/chart-figure.ts';
 import { html, joinHtml, trustedMarkup, type Markup } from '../present/html.ts';
 import type { Store } from '../store/database.ts';
 import { decimalStringToMicros } from '../util/decimal.ts';
@@ -78,12 +79,17 @@ function dimensionOptions(selected: Dimension | undefined, categories: string[],
   ];
 }
 
-function controls(r: ExploreRequest, categories: string[], unitMetrics: string[]): Markup {
+/**
+ * The form shows the range it answers: the preset selected – month to date when the URL names no range – and its
+ * days in From and To (a preset wins over them; the page script unselects it when a day is typed).
+ */
+function controls(r: ExploreRequest, categories: string[], unitMetrics: string[], url: URL): Markup {
+  const preset = r.preset ?? (url.searchParams.get('from') || url.searchParams.get('to') ? undefined : 'mtd');
   const kept = r.filters.map((f) => html`<input type="hidden" name="filter" value="${filterText(f)}">`);
   return html`<form class="tools explore" method="get" action="/explore" aria-label="Explorer view">
-<label>Range <select name="preset">${option('', 'Custom (from, to)', r.preset === undefined)}${PRESETS.map((p) => option(p, PRESET_LABELS[p], r.preset === p))}</select></label>
-<label>From <input type="date" name="from" value="${r.preset ? '' : r.from}"></label>
-<label>To <input type="date" name="to" value="${r.preset ? '' : r.to}"></label>
+<label>Range <select name="preset">${option('', 'Custom (from, to)', preset === undefined)}${PRESETS.map((p) => option(p, PRESET_LABELS[p], preset === p))}</select></label>
+<label>From <input type="date" name="from" value="${r.from}"></label>
+<label>To <input type="date" name="to" value="${r.to}"></label>
 <label>Granularity <select name="granularity">${GRANULARITIES.map((g) => option(g, g, r.granularity === g))}</select></label>
 <label>Group by <select name="by">${dimensionOptions(r.by[0], categories, r.metric)}</select></label>
 <label>then by <select name="by">${option('', '(nothing)', r.by[1] === undefined)}${dimensionOptions(r.by[1], categories, r.metric)}</select></label>
@@ -127,18 +133,20 @@ function table(a: ExploreAnswer): Markup {
   const r = a.request;
   const t = a.table;
   const value = valueText(r);
-  const num = (v: string | null) => (v === null ? html`<td class="num" data-v="">–</td>` : html`<td class="num" data-v="${v}">${value(v)}</td>`);
+  // the last three columns – Total, Share, Change – stay pinned at the right while the periods scroll under them
+  const num = (v: string | null, pin = '') => (v === null ? html`<td class="num${pin}" data-v="">–</td>` : html`<td class="num${pin}" data-v="${v}">${value(v)}</td>`);
   const pct = (v: string | null, change: boolean) => {
-    if (v === null) return html`<td class="num" data-v="">–</td>`;
+    const pin = change ? ' pin-c' : ' pin-s';
+    if (v === null) return html`<td class="num${pin}" data-v="">–</td>`;
     const up = change && !v.startsWith('-') && Number(v) !== 0;
     const cls = change ? (up ? 'num up' : Number(v) < 0 ? 'num down' : 'num') : 'num';
-    return html`<td class="${cls}" data-v="${v}">${change && up ? '+' : ''}${v}%</td>`;
+    return html`<td class="${cls}${pin}" data-v="${v}">${change && up ? '+' : ''}${v}%</td>`;
   };
-  const head = html`<tr>${r.by.map((d, i) => html`<th scope="col"${i === 0 ? trustedMarkup(' class="pin-l"') : ''}>${dimensionLabel(d)}</th>`)}${t.periods.map((p) => html`<th scope="col" class="num">${p}</th>`)}<th scope="col" class="num">Total</th><th scope="col" class="num">Share</th><th scope="col" class="num">Change</th></tr>`;
-  const rows = t.groups.map((g) => html`<tr data-rank="${g.rank}">${groupCells(a, g)}${g.cells.map(num)}${num(g.total)}${pct(g.share, false)}${pct(g.change, true)}</tr>`);
-  const total = html`<tr class="total"><th scope="row" class="pin-l" colspan="${r.by.length}">Total</th>${t.periodTotals.map(num)}${num(t.total)}${pct(t.total === null || t.total === '0.000000' ? null : '100.00', false)}${pct(t.change, true)}</tr>`;
+  const head = html`<tr>${r.by.map((d, i) => html`<th scope="col"${i === 0 ? trustedMarkup(' class="pin-l"') : ''}>${dimensionLabel(d)}</th>`)}${t.periods.map((p) => html`<th scope="col" class="num">${p}</th>`)}<th scope="col" class="num pin-t">Total</th><th scope="col" class="num pin-s">Share</th><th scope="col" class="num pin-c">Change</th></tr>`;
+  const rows = t.groups.map((g) => html`<tr data-rank="${g.rank}">${groupCells(a, g)}${g.cells.map((c) => num(c))}${num(g.total, ' pin-t')}${pct(g.share, false)}${pct(g.change, true)}</tr>`);
+  const total = html`<tr class="total"><th scope="row" class="pin-l" colspan="${r.by.length}">Total</th>${t.periodTotals.map((c) => num(c))}${num(t.total, ' pin-t')}${pct(t.total === null || t.total === '0.000000' ? null : '100.00', false)}${pct(t.change, true)}</tr>`;
   const empty = t.groups.length === 0 ? html`<p class="note">No ${r.metric === 'gpu_hours' ? 'GPU-hours' : 'cost'} in this range with these filters.</p>` : '';
-  return html`${empty}<div class="scroll" tabindex="0" role="region" aria-label="Groups by period"><table id="explore-table"><thead>${head}</thead><tbody>${rows}</tbody><tfoot>${total}</tfoot></table></div>
+  return html`${empty}<p class="cue" hidden></p><div class="scroll" tabindex="0" role="region" aria-label="Groups by period"><table id="explore-table"><thead>${head}</thead><tbody>${rows}</tbody><tfoot>${total}</tfoot></table></div>
 <p class="note">Top 10 groups by total, the rest as Other. Change: against ${previousText(r)}, the same number of days just before.${
     r.metric === 'unit_cost' ? ` Each figure is the group's cost ÷ the whole account's ${r.unitMetric} in that period (– where there was none), so the groups add up to the total; share is of the cost.` : ''
   }</p>`;
@@ -171,7 +179,7 @@ function chart(a: ExploreAnswer): Markup {
     ...a.budgets.map((b) => html`Budget ${b.name}: ${usdText(b.amount)} per ${r.granularity} (dashed line).`),
     ...(a.anomalies.length > 0 ? [html`▲ marks the ${a.anomalies.length === 1 ? 'day' : 'days'} an anomaly alert fired on: ${a.anomalies.map((m) => m.day).join(', ')}.`] : []),
   ];
-  return html`<figure class="chart" role="img" aria-label="${`Stacked chart of ${series.length} groups over ${a.table.periods.length} periods`}">${trustedMarkup(svg)}</figure>${notes.length ? html`<p class="note">${joinHtml(notes, ' ')}</p>` : ''}`;
+  return html`<figure class="chart" role="img" aria-label="${`Stacked chart of ${series.length} groups over ${a.table.periods.length} periods`}">${CHART_CUE}${trustedMarkup(svg)}</figure>${notes.length ? html`<p class="note">${joinHtml(notes, ' ')}</p>` : ''}`;
 }
 
 /** The restatements view: one row per period and group whose figure moved, and a one-line verdict. */
@@ -209,7 +217,7 @@ export async function explorePage(store: Store, ctx: PageContext, config: Config
     const r = request;
     const lines = [`${r.from} – ${r.to}, per ${r.granularity} · ${r.metric === 'cost' ? 'amounts in USD' : 'estimated GPU-hours'}`, `What changed since ${changes.since.at}`];
     const body = html`<section id="s-changes">${filterList(r)}${changesSection(r, changes)}</section>`;
-    return servedPage(ctx, 'Cost explorer: restatements', lines, body, controls(r, categories, unitMetrics));
+    return servedPage(ctx, 'Cost explorer: restatements', lines, body, controls(r, categories, unitMetrics, ctx.url));
   }
   const [answer, categories, unitMetrics] = [await exploreAnswer(store, config, request), await allocationCategories(store), await offeredUnitMetrics(store)];
   const r = answer.request;
@@ -218,5 +226,5 @@ export async function explorePage(store: Store, ctx: PageContext, config: Config
     ...(r.asOf ? [`Figures as loaded at ${r.asOf.at}`] : []),
   ];
   const body = html`<section id="s-explore">${filterList(r)}${chart(answer)}${table(answer)}</section>`;
-  return servedPage(ctx, 'Cost explorer', lines, body, controls(r, categories, unitMetrics));
+  return servedPage(ctx, 'Cost explorer', lines, body, controls(r, categories, unitMetrics, ctx.url));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { breadcrumbs } from '../../src/present/breadcrumbs.ts';
-import { chartRow } from '../../src/present/chart-figure.ts';
+import { CHART_CUE, chartRow } from '../../src/present/chart-figure.ts';
 import { escapeText, html, trustedMarkup } from '../../src/present/html.ts';
 import { hrefWith } from '../../src/present/link.ts';
 import { pageDocument } from '../../src/present/page-shell.ts';
@@ -69,7 +69,8 @@ describe('breadcrumbs, sections, tools, notes, charts, links', () => {
   it('embeds a chart\'s SVG as it is (trusted, our renderer) and its title as text', () => {
     expect(chartRow([]).text).toBe('');
     const out = chartRow([{ title: hostile, svg: trustedMarkup('<svg><rect/></svg>') }]).text;
-    expect(out).toBe(`<div class="charts"><figure class="chart" aria-label="${E}"><svg><rect/></svg></figure></div>`);
+    // the cue shows on a phone only, where the chart keeps its size and scrolls (page-assets.ts)
+    expect(out).toBe(`<div class="charts"><figure class="chart" aria-label="${E}">${CHART_CUE.text}<svg><rect/></svg></figure></div>`);
   });
 
   it('builds a link\'s query from data, repeating a list and leaving out what is empty', () => {

@@ -86,7 +86,7 @@ describe('the HTML report beside the workbook', () => {
 
   it('shows the charts as inline SVG and the simulated-data banner when an account is simulated', async () => {
     const page = readFileSync(out.nightly!.html!.path, 'utf8');
-    expect(page.match(/<figure class="chart"[^>]*><svg /g)?.length).toBeGreaterThanOrEqual(2);
+    expect(page.match(/<figure class="chart"[^>]*><figcaption class="cue chart-cue">[^<]*<\/figcaption><svg /g)?.length).toBeGreaterThanOrEqual(2);
     const simulated = testConfig({ timeZone: TZ, accounts: [{ name: 'acct-a', apiKeyEnv: 'X', simulated: true }] });
     const r = await renderReportFormats({ store, config: simulated, report: 'nightly', outDir: join(dir, 'sim'), formats: ['html'] });
     expect(r.workbook).toBeUndefined();

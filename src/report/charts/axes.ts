@@ -138,6 +138,8 @@ export interface LegendItem {
   label: string;
   color: string;
   kind: 'box' | 'line' | 'dash' | 'band';
+  /** The page's class for its colour (c-budget): the page redraws it in the scheme's colour, the PNG keeps `color`. */
+  className?: string;
 }
 
 export function legend(frame: Frame, items: readonly LegendItem[], font: string): string {
@@ -148,7 +150,7 @@ export function legend(frame: Frame, items: readonly LegendItem[], font: string)
       const mark =
         it.kind === 'box' || it.kind === 'band'
           ? `<rect x="${x}" y="${y - 9}" width="12" height="10" fill="${it.color}"${it.kind === 'band' ? ' opacity="0.35"' : ''}/>`
-          : `<line x1="${x}" x2="${x + 14}" y1="${y - 4}" y2="${y - 4}" stroke="${it.color}" stroke-width="2.5"${it.kind === 'dash' ? ' stroke-dasharray="5 3"' : ''}/>`;
+          : `<line x1="${x}" x2="${x + 14}" y1="${y - 4}" y2="${y - 4}" stroke="${it.color}" stroke-width="2.5"${it.kind === 'dash' ? ' stroke-dasharray="5 3"' : ''}${it.className ? ` class="${it.className}"` : ''}/>`;
       const text = `<text x="${x + 19}" y="${y}" font-size="11" fill="${INK}" class="c-ink" font-family="${font}">${esc(it.label)}</text>`;
       x += 19 + it.label.length * 6.5 + 18;
       return mark + text;

@@ -46,11 +46,18 @@ function frameOf(size: ChartSize): Frame {
   return { width: size.width, height: size.height, left: 64, right: 24, top: 40, bottom: 58 };
 }
 
+/** Room a day label ("Nov 28", 11 px) needs from the next one's centre. */
+const LABEL_ROOM = 48;
+
 function xLabels(frame: Frame, days: readonly string[], xAt: (i: number) => number, every: number, font: string): string {
   const idx: number[] = [];
   for (let i = 0; i < days.length; i += every) idx.push(i);
   const last = days.length - 1;
-  if (idx.at(-1)! !== last && last - idx.at(-1)! >= every / 2) idx.push(last);
+  // the last day is always labelled; a label closer to it than a label's width ("Nov 28" beside "Dec 1") gives way
+  if (idx.at(-1)! !== last) {
+    if (xAt(last) - xAt(idx.at(-1)!) < LABEL_ROOM) idx.pop();
+    idx.push(last);
+  }
   return idx
     .map(
       (i) =>
@@ -112,16 +119,18 @@ export function cumulativeSvg(chartTitle: string, data: CumulativeData, size: Ch
   if (fIdx.length > 0) {
     const pts = fIdx.map((i) => [xAt(i), scale.y(data.forecast[i]!)] as [number, number]);
     if (lastActual >= 0 && lastActual < fIdx[0]!) pts.unshift([xAt(lastActual), scale.y(data.actual[lastActual]!)]);
-    body += `<path d="${path(pts)}" fill="none" stroke="#d55e00" stroke-width="2" stroke-dasharray="6 4"/>`;
+    body += `<path d="${path(pts)}" fill="none" stroke="#d55e00" stroke-width="2" stroke-dasharray="6 4" class="c-forecast"/>`;
     const end = fIdx.at(-1)!;
-    body += `<text x="${(xAt(end) - 4).toFixed(1)}" y="${(scale.y(data.forecast[end]!) - 8).toFixed(1)}" text-anchor="end" font-size="11" fill="#d55e00" font-family="${size.font}">${esc(`forecast ${usdFull(data.forecast[end]!)}`)}</text>`;
-    items.push({ label: 'Forecast', color: '#d55e00', kind: 'dash' });
+    body += `<text x="${(xAt(end) - 4).toFixed(1)}" y="${(scale.y(data.forecast[end]!) - 8).toFixed(1)}" text-anchor="end" font-size="11" fill="#d55e00" class="c-forecast-ink" font-family="${size.font}">${esc(`forecast ${usdFull(data.forecast[end]!)}`)}</text>`;
+    items.push({ label: 'Forecast', color: '#d55e00', kind: 'dash', className: 'c-forecast' });
   }
   if (data.budget !== null) {
     const y = scale.y(data.budget).toFixed(1);
-    body += `<line x1="${frame.left}" x2="${frame.width - frame.right}" y1="${y}" y2="${y}" stroke="#c00000" stroke-width="1.5" stroke-dasharray="3 3"/>`;
-    body += `<text x="${frame.left + 6}" y="${y}" dy="-5" font-size="11" fill="#c00000" font-family="${size.font}">${esc(`budget ${usdFull(data.budget)}`)}</text>`;
-    items.push({ label: 'Budget', color: '#c00000', kind: 'dash' });
+    body += `<line x1="${frame.left}" x2="${frame.width - frame.right}" y1="${y}" y2="${y}" stroke="#c00000" stroke-width="1.5" stroke-dasharray="3 3" class="c-budget"/>`;
+    // a budget at the top of the scale is labelled under its line, clear of the chart's title
+    const dy = Number(y) - frame.top < 14 ? 13 : -5;
+    body += `<text x="${frame.left + 6}" y="${y}" dy="${dy}" font-size="11" fill="#c00000" class="c-budget-ink" font-family="${size.font}">${esc(`budget ${usdFull(data.budget)}`)}</text>`;
+    items.push({ label: 'Budget', color: '#c00000', kind: 'dash', className: 'c-budget' });
   }
   if (lastActual >= 0) {
     const pts = data.actual.map((v, i) => (v !== null ? ([xAt(i), scale.y(v)] as [number, number]) : undefined)).filter((p): p is [number, number] => p !== undefined);

@@ -48,8 +48,8 @@ function pageColumn(c: HtmlColumn): TableColumn {
 }
 
 /** A report table (or a serve page's) as the presentation layer's table. */
-export function pageTable(t: HtmlTable, timeZone: string, label: string): Markup {
-  return dataTable({ columns: t.columns.map(pageColumn), rows: t.rows, totals: t.totals, totalRows: t.totalRows, emptyText: t.emptyText, label, timeZone });
+export function pageTable(t: HtmlTable, timeZone: string, label: string, options: { stack?: boolean } = {}): Markup {
+  return dataTable({ columns: t.columns.map(pageColumn), rows: t.rows, totals: t.totals, totalRows: t.totalRows, emptyText: t.emptyText, label, timeZone, stack: options.stack });
 }
 
 /** A report table as HTML text. */
