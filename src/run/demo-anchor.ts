@@ -23,7 +23,7 @@ export function demoAnchorPath(dbPath: string): string {
   return join(dirname(dbPath), 'demo-simulator.json');
 }
 
-/** The anchor of the demo's earlier runs, or the start of `now`'s UTC day (written down) when there is none or it is too old. */
+/** The anchor of the demo's earlier runs, or `now` (written down) when there is none or it is too old. */
 export function demoAnchor(dbPath: string, now: Date): Date {
   const path = demoAnchorPath(dbPath);
   if (existsSync(path)) {
@@ -38,11 +38,7 @@ export function demoAnchor(dbPath: string, now: Date): Date {
     const anchor = new Date(parsed.data.anchor);
     if (now.getTime() - anchor.getTime() < MAX_AGE_DAYS * DAY && anchor.getTime() <= now.getTime()) return anchor;
   }
-  // the start of the UTC day, not the moment: a fresh demo of any day then has the same past counted back from that
-  // day, to the micro-dollar, so the figures the README prints for "yesterday" are the ones a reader's demo shows
-  // (issue 38; the synthetic account draws its history from the anchor's exact time – simulator/account/context.ts)
-  const anchor = new Date(Math.floor(now.getTime() / DAY) * DAY);
   mkdirSync(dirname(path), { recursive: true });
-  writeFileAtomic(checkFileOutput({ flag: 'the demo anchor', path, dbPath }), `${JSON.stringify({ anchor: anchor.toISOString() })}\n`, dbPath);
-  return anchor;
+  writeFileAtomic(checkFileOutput({ flag: 'the demo anchor', path, dbPath }), `${JSON.stringify({ anchor: now.toISOString() })}\n`, dbPath);
+  return now;
 }

@@ -140,7 +140,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
           `${fired} alert event${fired === 1 ? '' : 's'}` +
           (alerts.conditions.length > 0
             ? `; ${alerts.conditions.length} alert${alerts.conditions.length === 1 ? '' : 's'} firing` +
-              (unchanged > 0 ? ` (${unchanged} unchanged since announced; \`gpuledger alerts --dry-run\` lists them)` : '')
+              (unchanged > 0 ? ` (${unchanged} announced before and unchanged: serve's /alerts page lists them)` : '')
             : '') +
           (alerts.failedRules.length > 0 ? `; rules failed: ${alerts.failedRules.map((r) => `${r.rule} (${r.error})`).join(', ')}` : '') +
           (alerts.failedChannels.length > 0 ? `; channels failed: ${alerts.failedChannels.map((c) => `${c.channel} (${c.error})`).join(', ')}` : '') +

@@ -13,16 +13,16 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('demo anchor', () => {
   const db = join(dir, 'data', 'demo.duckdb');
 
-  it('writes the start of the first run\'s UTC day and gives it back to later runs', () => {
-    const day = new Date('2026-11-20T00:00:00.000Z');
-    expect(demoAnchor(db, new Date('2026-11-20T12:34:56.789Z'))).toEqual(day);
-    expect(JSON.parse(readFileSync(demoAnchorPath(db), 'utf8'))).toEqual({ anchor: day.toISOString() });
-    expect(demoAnchor(db, new Date('2026-12-05T01:00:00Z'))).toEqual(day);
+  it('writes the first run time and gives it back to later runs', () => {
+    const first = new Date('2026-11-20T12:34:56.789Z');
+    expect(demoAnchor(db, first)).toEqual(first);
+    expect(JSON.parse(readFileSync(demoAnchorPath(db), 'utf8'))).toEqual({ anchor: first.toISOString() });
+    expect(demoAnchor(db, new Date('2026-12-05T01:00:00Z'))).toEqual(first);
   });
 
   it('starts a new account when the anchor is older than the simulated account lasts', () => {
     const late = new Date('2027-03-01T00:00:00Z');
-    expect(demoAnchor(db, new Date('2027-03-01T09:30:00Z'))).toEqual(late);
+    expect(demoAnchor(db, late)).toEqual(late);
     expect(demoAnchor(db, new Date('2027-03-02T00:00:00Z'))).toEqual(late);
   });
 
