@@ -56,7 +56,7 @@ export function registerAlertsMute(alerts: Command): void {
         if (!found.known && !found.namesAccount) {
           throw new UsageError(
             `'${key}' matches no alert recorded here and names no account of this database (${found.accounts.join(', ') || 'none yet'}): ` +
-              'copy the key from `gpuledger alerts --dry-run` or the alerts page, or mute the rule',
+              'copy the key from serve\'s /alerts page (or `gpuledger alerts --dry-run`), or mute the rule',
           );
         }
         await mute(store, key, until, now);

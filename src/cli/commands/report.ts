@@ -2,6 +2,7 @@
 // workbook and/or the HTML page (paths on stdout) and, with --email, send them. The files are written before delivery
 // is attempted: a workbook that could not be delivered stays on disk and the command exits 1; with no recipients or no
 // SMTP in the config (the demo has neither) the files are still written, one warning line says what to set, exit 3.
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { ExitState } from '../exit-state.ts';
 import { ConfigError, EXIT } from '../../util/errors.ts';
@@ -31,11 +32,12 @@ export function registerReport(program: Command, exit: ExitState): void {
       // workbooks may go beside the database, never onto its files
       if (flags.outDir !== undefined) checkFolderOutput({ flag: '--out-dir', path: flags.outDir, dbPath: settings.dbPath }, { mayHoldDatabase: true });
       // exceljs, nodemailer and resvg load only when a report is made, so --help and other commands start fast
-      const [{ SESSION_WAIT_MS, withWriter }, report, { createMailer }, { withRulesReader }] = await Promise.all([
+      const [{ SESSION_WAIT_MS, withWriter }, report, { createMailer }, { withRulesReader }, { DEMO_DB }] = await Promise.all([
         import('../../store/shared-database.ts'),
         import('../../report/index.ts'),
         import('../../mail/index.ts'),
         import('../../allocation/reader-rules.ts'),
+        import('../../config/demo-database.ts'),
       ]);
       const { checkDeliveryConfig, parsePeriod, loadReportDefinition, renderReportFormats, parseReportFormats, reportFormats, deliverReport, ReportDeliveryError } = report;
       // usage and definition errors before the database is opened (exit 2 without touching anything)
@@ -73,7 +75,9 @@ export function registerReport(program: Command, exit: ExitState): void {
         // one path per line, workbook first: scripts read stdout
         for (const f of [out.workbook, out.html]) if (f) print(f.path);
         if (undeliverable !== undefined) {
-          log.warn(`not emailed: ${undeliverable}; the files above are written`);
+          // the demo's config never emails (demoBaseConfig): naming a config setting there would send the reader astray
+          const demo = settings.dbPath === resolve(DEMO_DB);
+          log.warn(`not emailed: ${demo ? 'the demo database is never emailed (simulated data; its config has no recipients or SMTP)' : undeliverable}; the files above are written`);
           exit.code = EXIT.partial;
           return;
         }
