@@ -67,7 +67,7 @@ export async function withUnitScope(store: Store, r: ExploreRequest): Promise<Ex
     const offered = [...known.map((m) => `unit_cost:${m}`), ...usable.map((u) => `unit_cost:${r.unitMetric} with filter=${u.filter}`)];
     throw new ExploreRequestError(
       scopes.length === 0
-        ? `no metric '${r.unitMetric}' in metrics_daily: use ${offered.join(', ') || 'none (gpuledger metrics import brings one)'}`
+        ? `no metric '${r.unitMetric}' with a whole-account quantity in metrics_daily: use ${offered.join(', ') || 'none (gpuledger metrics import brings one)'}`
         : `metric '${r.unitMetric}' is counted for ${scopes.join(', ')}, not the whole account: ${usable.length > 1 ? `add the filter of one scope (${usable.map((u) => `filter=${u.filter}`).join(', ')})` : 'import a whole-account quantity (scope empty) to divide every group'}`,
     );
   }

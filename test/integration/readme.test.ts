@@ -100,11 +100,12 @@ describe('README.md, step by step after npm start', () => {
     GPULEDGER_CONFIG: '',
     GPULEDGER_DB: '',
     GPULEDGER_API_URL: '',
-    GPULEDGER_QUEUE_API_URL: '',
     GPULEDGER_SERVE_TOKEN: '',
-    PGPASSWORD: '',
     PATH: `${shims}${delimiter}${process.env.PATH ?? ''}`,
   };
+  // unset rather than empty: an empty queue URL is an invalid one, and PGPASSWORD is the account folder's alone
+  delete env.GPULEDGER_QUEUE_API_URL;
+  delete env.PGPASSWORD;
   const work = join(dir, 'work');
   // the real account's folder: its own database, config (SMTP, recipients) and key
   const account = join(dir, 'account');
@@ -161,7 +162,7 @@ describe('README.md, step by step after npm start', () => {
   /** The README's stand-ins for the reader's servers and secrets, mapped to this test's (the rest stays as printed). */
   const mapped = (command: string): string => {
     let c = command.replace(/\/backup\//g, `${join(account, 'backup')}/`);
-    if (pg) c = c.replace(/PGPASSWORD=…/g, `PGPASSWORD='${pgPassword}'`).replace(/@bi-db(\.internal)?:5432\//g, `@127.0.0.1:${pg.port}/`);
+    if (pg) c = c.replace(/PGPASSWORD=…/g, `PGPASSWORD='${pgPassword}'`).replace(/(@|\/\/)bi-db(\.internal)?:5432\//g, (_m, before: string) => `${before}127.0.0.1:${pg!.port}/`);
     return c;
   };
 
@@ -391,6 +392,21 @@ describe('README.md, step by step after npm start', () => {
     }, 90_000);
   }
 
+  // before the restore below, which brings back a copy from before the README imported images.csv
+  it('the explorer divides by the metric the README imports for one endpoint: /explore?metric=unit_cost:images', async () => {
+    await whileRunning('gpuledger serve --port 0', async (url) => {
+      const base = new URL(url).origin;
+      const page = await fetch(`${base}/explore?metric=unit_cost:images&preset=7d`);
+      const text = await page.text();
+      expect(page.status, text.slice(0, 500)).toBe(200);
+      expect(text).toContain('the endpoint sdxl-image-api&#39;s images');
+      const csv = (await (await fetch(`${base}/explore.csv?metric=unit_cost:images&preset=7d`)).text()).trim().split(/\r?\n/);
+      const [, quantity] = readFileSync(join(work, 'images.csv'), 'utf8').trim().split('\n')[1]!.split(',').slice(1);
+      expect(csv[0]).toBe('period_start,family_key,family_name,amount,quantity,unit_cost');
+      expect(csv.some((l) => l.includes(`,serverless,Serverless,`) && l.includes(`,${quantity}.000000,`))).toBe(true);
+    });
+  }, 90_000);
+
   it('store restore --from the copy a restore set aside (data/demo.duckdb.aside-…) restores the demo, as the warning says', async () => {
     const aside = readdirSync(join(work, 'data')).filter((f) => f.startsWith('demo.duckdb.aside-'));
     expect(aside.length, 'the README\'s store restore examples set copies aside').toBeGreaterThan(0);
@@ -399,20 +415,6 @@ describe('README.md, step by step after npm start', () => {
     expect(r.stderr).toMatch(new RegExp(`restored data/${aside[0]!.replace(/[.]/g, '\\.')} \\(aside`));
     expect(existsSync(join(work, 'data', 'gpuledger.duckdb'))).toBe(false);
   });
-
-  it('the explorer divides by the metric the README imports for one endpoint: /explore?metric=unit_cost:images', async () => {
-    await whileRunning('gpuledger serve --port 0', async (url) => {
-      const base = new URL(url).origin;
-      const page = await fetch(`${base}/explore?metric=unit_cost:images&preset=7d`);
-      const text = await page.text();
-      expect(page.status, text.slice(0, 500)).toBe(200);
-      expect(text).toContain('the endpoint sdxl-image-api&#39;s images');
-      const csv = (await (await fetch(`${base}/explore.csv?metric=unit_cost:images&preset=7d`)).text()).trim().split('\n');
-      const [, quantity] = readFileSync(join(work, 'images.csv'), 'utf8').trim().split('\n')[1]!.split(',').slice(1);
-      expect(csv[0]).toBe('period_start,family_key,family_name,amount,quantity,unit_cost');
-      expect(csv.some((l) => l.includes(`,serverless,Serverless,`) && l.includes(`,${quantity}.000000,`))).toBe(true);
-    });
-  }, 90_000);
 
   it('counts what it ran: every README command runs but what truly cannot (a real key, a daemon, the suite itself)', () => {
     process.stderr.write(`README commands: ${counted.run} run, ${counted.skipped} not run (listed as skipped with the reason)\n`);
