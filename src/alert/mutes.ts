@@ -73,3 +73,30 @@ async function endMutes(store: Store, key: string, now: Date): Promise<number> {
   );
   return rows.length;
 }
+
+/** What the database knows of a mute key: whether an alert ever had it, and the accounts the database holds. */
+export interface MuteKeyStanding {
+  /** An alert of this key was recorded (state or event), or the key is a rule's name. */
+  known: boolean;
+  /** The key names an account the database holds (`*`, a rule over all accounts, counts). */
+  namesAccount: boolean;
+  accounts: string[];
+}
+
+/**
+ * Whether `key` can match anything here: a rule's name always can; an alert key that no alert has had yet may still
+ * fire later (a driver not anomalous today), but only if one of its parts is an account of this database – every
+ * alert key names its account, except a waste finding's (its finding id) and the sync rule's.
+ */
+export async function muteKeyStanding(store: Store, key: string): Promise<MuteKeyStanding> {
+  const accounts = (await store.all<{ account: string }>(`select distinct account from dim_account order by account`)).map((r) => r.account);
+  if (RULES.includes(key)) return { known: true, namesAccount: true, accounts };
+  const recorded = await store.one(
+    `select 1 from _meta_alert_state where alert_key = $1 union all select 1 from _meta_alert_events where alert_key = $1 limit 1`,
+    [key],
+  );
+  const parts = key.split(':').slice(1);
+  const accountless = key.startsWith('waste:') || key === 'data_quality:sync';
+  const namesAccount = accountless || parts.some((p) => p === '*' || accounts.includes(p));
+  return { known: recorded !== undefined, namesAccount, accounts };
+}

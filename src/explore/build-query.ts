@@ -43,7 +43,10 @@ function parts(r: ExploreRequest): Parts {
   });
   const condition = (g: { sql: DimensionSql; exclude: boolean; names: string[] }) => ` and ${g.sql.key} ${g.exclude ? 'not in' : 'in'} (${g.names.join(', ')})`;
   const all = [...groups.values()];
-  if (r.metric === 'unit_cost') params.unit_metric = r.unitMetric!;
+  if (r.metric === 'unit_cost') {
+    params.unit_metric = r.unitMetric!;
+    params.unit_scope = r.unitScope;
+  }
   return {
     source,
     dims: r.by.map((d) => dimensionSql(source, d, r)),
@@ -54,13 +57,14 @@ function parts(r: ExploreRequest): Parts {
 }
 
 /**
- * A unit cost's denominator per period: the metric's whole-account quantity (scope ''), of the accounts the view
- * keeps – the other filters choose which cost is divided, not what it is divided by.
+ * A unit cost's denominator per period: the metric's quantity for its scope (usually '', the whole account; a scoped
+ * metric's filter is part of the view), of the accounts the view keeps – the other filters choose which cost is
+ * divided, not what it is divided by.
  */
 function quantitySql(p: Parts, r: ExploreRequest, from: string): string {
   return `select ${PERIOD[r.granularity]} as period_start, day, sum(value)::decimal(38,6) as q
     from metrics_daily
-    where metric = $unit_metric and scope = '' and day between $${from}::date and $to::date${p.accountFilters}
+    where metric = $unit_metric and scope = $unit_scope and day between $${from}::date and $to::date${p.accountFilters}
     group by all`;
 }
 

@@ -43,6 +43,11 @@ export interface ExploreRequest {
   metric: Metric;
   /** With metric unit_cost: the business metric whose whole-account quantity divides the cost. */
   unitMetric: string | undefined;
+  /**
+   * With metric unit_cost: the metric's scope ('' the whole account); a metric counted for one scope only (images of
+   * an endpoint) divides that scope's cost, its filter added to the view (run-explore.ts withUnitScope).
+   */
+  unitScope: string;
   /** Figures as loaded at a past moment: as written in the URL, and the moment (a day means its end), or undefined for now. */
   asOf: { text: string; at: string } | undefined;
   /** The restatements view: each figure as loaded at this moment beside the figure now (changed-since.ts). */
@@ -193,6 +198,7 @@ export function parseExploreRequest(search: URLSearchParams, today: string): Exp
     filters,
     metric: unitMetric !== undefined ? 'unit_cost' : (metric[1] as Metric),
     unitMetric,
+    unitScope: '',
     asOf: moment(raw.as_of),
     changedSince: moment(raw.changed_since),
   };

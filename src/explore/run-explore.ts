@@ -14,7 +14,7 @@ import { matchingBudgets, type DrawnBudget } from './budgets.ts';
 import { csvQuery, pageQuery, someValuesQuery, unitMetricsQuery, valueExistsQuery } from './build-query.ts';
 import { divideMicros, exploreTable, periodStarts, type ExploreTable, type PageRow } from './explore-table.ts';
 import { decimalStringToMicros, microsToDecimalString } from '../util/decimal.ts';
-import { dimensionText, ExploreRequestError, filterText, parseExploreRequest, type ExploreRequest } from './request.ts';
+import { dimensionText, ExploreRequestError, filterText, parseExploreRequest, parseFilter, type ExploreRequest } from './request.ts';
 
 /** The data's current UTC day: the presets count back from it (report_clock: the data horizon). */
 export async function dataToday(store: Store): Promise<string> {
@@ -42,11 +42,39 @@ export async function offeredUnitMetrics(store: Store): Promise<string[]> {
   return [...new Set(['gpu_hours', ...imported])].sort();
 }
 
-async function checkValues(store: Store, r: ExploreRequest): Promise<void> {
-  if (r.metric === 'unit_cost') {
-    const known = await wholeAccountMetrics(store);
-    if (!known.includes(r.unitMetric!)) throw new ExploreRequestError(`no metric '${r.unitMetric}' with a whole-account quantity in metrics_daily: use ${known.map((m) => `unit_cost:${m}`).join(', ') || 'none (gpuledger metrics import brings one)'}`);
+/** A metric scope's kind → the explorer's dimension of the same values (metrics/scope.ts BUILT_IN_SCOPE_KINDS). */
+const SCOPE_DIMENSIONS: Record<string, string> = { family: 'family', endpoint: 'endpoint', template: 'template', gpuType: 'gpu_type' };
+
+/**
+ * The request with its unit cost's scope: a metric with a whole-account quantity divides every group's cost; a
+ * metric imported for one scope only – the README's images of endpoint:sdxl-image-api – divides that scope's cost,
+ * so the scope becomes a filter of the view (shown with the others) and its quantity the denominator (issue 38: the
+ * README's own metric was refused). A metric counted for several scopes needs the view to name one.
+ */
+export async function withUnitScope(store: Store, r: ExploreRequest): Promise<ExploreRequest> {
+  if (r.metric !== 'unit_cost') return r;
+  const known = await wholeAccountMetrics(store);
+  if (known.includes(r.unitMetric!)) return r;
+  const scopes = (await store.all<{ scope: string }>(`select distinct scope from metrics_daily where metric = $metric and scope <> '' order by scope`, { metric: r.unitMetric! })).map((s) => s.scope);
+  const usable = scopes.flatMap((scope) => {
+    const at = scope.indexOf(':');
+    const dimension = SCOPE_DIMENSIONS[scope.slice(0, at)];
+    return dimension === undefined ? [] : [{ scope, filter: `${dimension}:${scope.slice(at + 1)}` }];
+  });
+  const filters = new Set(r.filters.map(filterText));
+  const chosen = usable.length === 1 ? usable[0] : usable.find((u) => filters.has(u.filter));
+  if (!chosen) {
+    const offered = [...known.map((m) => `unit_cost:${m}`), ...usable.map((u) => `unit_cost:${r.unitMetric} with filter=${u.filter}`)];
+    throw new ExploreRequestError(
+      scopes.length === 0
+        ? `no metric '${r.unitMetric}' with a whole-account quantity in metrics_daily: use ${offered.join(', ') || 'none (gpuledger metrics import brings one)'}`
+        : `metric '${r.unitMetric}' is counted for ${scopes.join(', ')}, not the whole account: ${usable.length > 1 ? `add the filter of one scope (${usable.map((u) => `filter=${u.filter}`).join(', ')})` : 'import a whole-account quantity (scope empty) to divide every group'}`,
+    );
   }
+  return { ...r, unitScope: chosen.scope, filters: filters.has(chosen.filter) ? r.filters : [...r.filters, parseFilter(chosen.filter)] };
+}
+
+async function checkValues(store: Store, r: ExploreRequest): Promise<void> {
   const categories = new Set([...r.by, ...r.filters.map((f) => f.dimension)].flatMap((d) => (d.kind === 'category' ? [d.category] : [])));
   if (categories.size > 0) {
     const known = await allocationCategories(store);
@@ -73,7 +101,8 @@ export interface ExploreAnswer {
   anomalies: AnomalyMark[];
 }
 
-export async function exploreAnswer(store: Store, config: Config, r: ExploreRequest): Promise<ExploreAnswer> {
+export async function exploreAnswer(store: Store, config: Config, request: ExploreRequest): Promise<ExploreAnswer> {
+  const r = await withUnitScope(store, request);
   await checkValues(store, r);
   return withFiguresAsOf(store, r.asOf?.at, async () => {
     const q = pageQuery(r);
@@ -97,8 +126,9 @@ export async function exploreChanges(store: Store, r: ExploreRequest): Promise<C
 }
 
 /** The CSV's rows, each column kind from its DuckDB type: written as `gpuledger query --format csv` writes a result. */
-export async function exploreCsvTable(store: Store, r: ExploreRequest): Promise<Table> {
-  if (r.changedSince) return changesTable(await exploreChanges(store, r));
+export async function exploreCsvTable(store: Store, request: ExploreRequest): Promise<Table> {
+  if (request.changedSince) return changesTable(await exploreChanges(store, request));
+  const r = await withUnitScope(store, request);
   await checkValues(store, r);
   return withFiguresAsOf(store, r.asOf?.at, async () => {
     const q = csvQuery(r);

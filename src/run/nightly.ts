@@ -129,11 +129,19 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
       });
       result.alerts = alerts;
       const fired = alerts.events.length;
+      // "0 alert events" alone read as "all clear" on a second run while seven alerts were still firing (issue 38): a
+      // condition announced before and unchanged makes no event, so the conditions true now are counted apart
+      const announced = new Set(alerts.events.map((e) => e.key));
+      const unchanged = alerts.conditions.filter((c) => !announced.has(c.key)).length;
       step({
         step: 'alerts',
         status: alerts.failedChannels.length > 0 || alerts.failedRules.length > 0 || alerts.pending.length > 0 ? 'partial' : 'ok',
         detail:
           `${fired} alert event${fired === 1 ? '' : 's'}` +
+          (alerts.conditions.length > 0
+            ? `; ${alerts.conditions.length} alert${alerts.conditions.length === 1 ? '' : 's'} firing` +
+              (unchanged > 0 ? ` (${unchanged} announced before and unchanged: serve's /alerts page lists them)` : '')
+            : '') +
           (alerts.failedRules.length > 0 ? `; rules failed: ${alerts.failedRules.map((r) => `${r.rule} (${r.error})`).join(', ')}` : '') +
           (alerts.failedChannels.length > 0 ? `; channels failed: ${alerts.failedChannels.map((c) => `${c.channel} (${c.error})`).join(', ')}` : '') +
           (alerts.pending.length > 0 ? `; still owed: ${alerts.pending.map(pendingText).join('; ')}` : '') +

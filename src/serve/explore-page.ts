@@ -148,7 +148,9 @@ function table(a: ExploreAnswer): Markup {
   const empty = t.groups.length === 0 ? html`<p class="note">No ${r.metric === 'gpu_hours' ? 'GPU-hours' : 'cost'} in this range with these filters.</p>` : '';
   return html`${empty}<p class="cue" hidden></p><div class="scroll" tabindex="0" role="region" aria-label="Groups by period"><table id="explore-table"><thead>${head}</thead><tbody>${rows}</tbody><tfoot>${total}</tfoot></table></div>
 <p class="note">Top 10 groups by total, the rest as Other. Change: against ${previousText(r)}, the same number of days just before.${
-    r.metric === 'unit_cost' ? ` Each figure is the group's cost ÷ the whole account's ${r.unitMetric} in that period (– where there was none), so the groups add up to the total; share is of the cost.` : ''
+    r.metric === 'unit_cost'
+      ? ` Each figure is the group's cost ÷ ${r.unitScope === '' ? "the whole account's" : `the ${r.unitScope.replace(':', ' ')}'s`} ${r.unitMetric} in that period (– where there was none), so the groups add up to the total; share is of the cost.`
+      : ''
   }</p>`;
 }
 

@@ -7,7 +7,7 @@ const parse = (query: string) => parseExploreRequest(new URLSearchParams(query),
 
 describe('explorer parameters', () => {
   it('defaults to the month to date by family, per day, cost', () => {
-    expect(parse('')).toEqual({ from: '2026-11-01', to: '2026-11-20', preset: undefined, granularity: 'day', by: [{ kind: 'plain', name: 'family' }], filters: [], metric: 'cost', unitMetric: undefined, asOf: undefined, changedSince: undefined });
+    expect(parse('')).toEqual({ from: '2026-11-01', to: '2026-11-20', preset: undefined, granularity: 'day', by: [{ kind: 'plain', name: 'family' }], filters: [], metric: 'cost', unitMetric: undefined, unitScope: '', asOf: undefined, changedSince: undefined });
   });
 
   it.each([

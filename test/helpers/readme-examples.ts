@@ -1,7 +1,9 @@
 // The command lines README.md shows a user: every `gpuledger …` (also `npx gpuledger …`, `node bin/gpuledger.js …`)
 // in a shell code block – a command continued with `\`, a quoted argument over several lines and a heredoc each make
-// one command – and every table cell that is a single `gpuledger …` code span (the Commands table's examples). The
-// heredocs that write a file the examples read (`cat > images.csv <<'CSV'`) are collected as setup.
+// one command – and every `gpuledger …` code span of a table cell that starts with one (the Commands table's examples,
+// `gpuledger run --no-email` (the demo: `gpuledger run --demo`) gives two). The heredocs that write a file the examples
+// read (`cat > images.csv <<'CSV'`) are collected as setup, the other shell lines (`duckdb -readonly …`, `npm start`)
+// as others, and a comment line right after a command (`# 2026-11-30  33.801201 …`) as what it prints.
 
 export interface ReadmeCommand {
   /** 1-based line of README.md where the command starts. */
@@ -11,12 +13,16 @@ export interface ReadmeCommand {
   /** The exit code the README promises: a comment that is `exit N` (or `→ exit N`, optionally `: why`), else 0. */
   expectCode: number;
   from: 'code block' | 'table';
+  /** The output the README shows for it: the comment lines right after it in its block, without the `#`. */
+  printed?: string[];
 }
 
 export interface ReadmeExamples {
   commands: ReadmeCommand[];
   /** Shell commands that write a file the examples read (heredocs), in README order. */
   setup: ReadmeCommand[];
+  /** Every other command of a shell block (not gpuledger, not a heredoc): `npm start`, `duckdb …`, `export X=…`. */
+  others: ReadmeCommand[];
 }
 
 const SHELL_LANGS = new Set(['sh', 'bash', 'shell', 'zsh']);
@@ -68,14 +74,24 @@ function shellBlock(body: readonly string[], firstLine: number, out: ReadmeExamp
   let buf: string[] = [];
   let start = 0;
   let heredoc: string | undefined;
+  /** The gpuledger command just read, while only comment lines follow it: they are what it prints. */
+  let last: ReadmeCommand | undefined;
   const finish = () => {
     const text = buf.join('\n');
     buf = [];
     const { code, comments } = scanShell(text);
-    if (code === '') return;
+    if (code === '') {
+      if (last && comments.length > 0 && promisedCode(comments) === 0) (last.printed ??= []).push(...comments);
+      else last = undefined;
+      return;
+    }
     const command: ReadmeCommand = { line: start, command: spelledForShell(code), expectCode: promisedCode(comments), from: 'code block' };
-    if (INVOKES.test(code)) out.commands.push(command);
-    else if (/<<-?\s*['"]?\w+/.test(code) && />\s*\S/.test(code.split('\n')[0]!)) out.setup.push(command);
+    last = undefined;
+    if (INVOKES.test(code)) {
+      out.commands.push(command);
+      last = command;
+    } else if (/<<-?\s*['"]?\w+/.test(code) && />\s*\S/.test(code.split('\n')[0]!)) out.setup.push(command);
+    else out.others.push(command);
   };
   for (const [i, line] of body.entries()) {
     if (buf.length === 0) start = firstLine + i;
@@ -100,7 +116,7 @@ function shellBlock(body: readonly string[], firstLine: number, out: ReadmeExamp
 }
 
 export function readmeExamples(markdown: string): ReadmeExamples {
-  const out: ReadmeExamples = { commands: [], setup: [] };
+  const out: ReadmeExamples = { commands: [], setup: [], others: [] };
   const lines = markdown.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const fence = /^\s*(```+|~~~+)\s*([\w-]*)/.exec(lines[i]!);
@@ -120,9 +136,11 @@ export function readmeExamples(markdown: string): ReadmeExamples {
     }
     if (lines[i]!.trimStart().startsWith('|')) {
       for (const cell of lines[i]!.split('|')) {
-        const span = /^`([^`]+)`$/.exec(cell.trim());
-        if (span && INVOKES.test(span[1]!)) {
-          out.commands.push({ line: i + 1, command: spelledForShell(span[1]!), expectCode: 0, from: 'table' });
+        // an example cell starts with its command; a sentence that mentions one (`see \`gpuledger …\``) is prose
+        const first = /^`([^`]+)`/.exec(cell.trim());
+        if (!first || !INVOKES.test(first[1]!)) continue;
+        for (const span of cell.matchAll(/`([^`]+)`/g)) {
+          if (INVOKES.test(span[1]!)) out.commands.push({ line: i + 1, command: spelledForShell(span[1]!), expectCode: 0, from: 'table' });
         }
       }
     }

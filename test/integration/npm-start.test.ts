@@ -90,4 +90,13 @@ describe('npm start without an API key', () => {
     const page = readFileSync(join(dir, 'out', readdirSync(join(dir, 'out')).find((x) => x.endsWith('.html'))!), 'utf8');
     expect(page).toContain('forecast by running resources + new-work rate');
   }, 180_000);
+
+  it('says on a second npm start how many alerts are still firing, not only that none is new', async () => {
+    // the first run announced every planted alert; nothing changed since, so no event – but they still fire (issue 38)
+    const announced = readFileSync(join(dir, 'out', 'alerts.ndjson'), 'utf8').trim().split('\n').length;
+    const r = await start(dir);
+    expect(r.code).toBe(0);
+    const line = /^  alerts\s+ok\s+(.*)$/m.exec(r.stdout)?.[1];
+    expect(line).toBe(`0 alert events; ${announced} alerts firing (${announced} announced before and unchanged: serve's /alerts page lists them)`);
+  }, 180_000);
 });

@@ -45,12 +45,26 @@ export function registerAlertsMute(alerts: Command): void {
     .option('--until <time>', 'RFC 3339 moment the mute ends, e.g. 2027-01-04T09:00:00Z')
     .option('--wait <seconds>', 'wait this long for another gpuledger process to release the database', '0')
     .action(async (key: string, flags: MuteFlags, command: Command) => {
-      const { checkMuteKey, mute } = await import('../../alert/mutes.ts');
+      const { checkMuteKey, mute, muteKeyStanding } = await import('../../alert/mutes.ts');
       checkMuteKey(key);
       const now = new Date();
       const until = muteEnd(flags, now);
-      await inWritingSession(command, flags.wait, 'alerts mute', (store) => mute(store, key, until, now));
+      const standing = await inWritingSession(command, flags.wait, 'alerts mute', async (store) => {
+        const found = await muteKeyStanding(store, key);
+        // a key naming no account of this database can never match one of its alerts: a typo, or a key copied from
+        // another database – refused, so nobody believes an alert silenced that never will be (issue 38)
+        if (!found.known && !found.namesAccount) {
+          throw new UsageError(
+            `'${key}' matches no alert recorded here and names no account of this database (${found.accounts.join(', ') || 'none yet'}): ` +
+              'copy the key from serve\'s /alerts page (or `gpuledger alerts --dry-run`), or mute the rule',
+          );
+        }
+        await mute(store, key, until, now);
+        return found;
+      });
       process.stderr.write(`muted ${key} until ${until.toISOString()}: its alerts are neither sent nor recorded until then\n`);
+      // muting ahead is allowed (an incident may fire later), but said, so a mistyped key shows at once
+      if (!standing.known) process.stderr.write(`warning: no alert has had the key ${key} yet: the mute holds back the first one that does\n`);
     });
   alerts
     .command('unmute <key>')

@@ -10,6 +10,7 @@
 // `alerts mute <key> --until T` and `alerts unmute <key>` are subcommands (alerts-mute.ts).
 import type { Command } from 'commander';
 import { parseRfc3339 } from '../../util/buckets.ts';
+import { parseDuration } from '../../util/duration.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
 import { exitWith } from '../last-resort.ts';
 import type { ExitState } from '../exit-state.ts';
@@ -35,7 +36,7 @@ export function registerAlerts(program: Command, exit: ExitState): void {
   alerts
     .description('evaluate alert rules and deliver new, escalated and resolved alerts (and any still owed)')
     .option('--dry-run', 'print what would be sent; change no alert state and send nothing')
-    .option('--as-of <time>', 'with --dry-run: evaluate as of this RFC 3339 moment, on the data as it was loaded then and against the alert state of then (back-test a rule on history)')
+    .option('--as-of <time>', 'with --dry-run: evaluate as of this RFC 3339 moment (or a duration back from now: 36h, 3d), on the data as it was loaded then and against the alert state of then (back-test a rule on history)')
     .option('--with-restatements', 'with --as-of: evaluate on the data as loaded now, later restatements included')
     .option('--wait <seconds>', 'wait this long for another gpuledger process to release the database', '0')
     .action(async (flags: AlertsFlags, command: Command) => {
@@ -64,7 +65,8 @@ export function registerAlerts(program: Command, exit: ExitState): void {
           import('../../alert/index.ts'),
           import('../../allocation/reader-rules.ts'),
         ]);
-        const asOf = flags.asOf === undefined ? undefined : parseRfc3339(flags.asOf, '--as-of');
+        // a duration counts back from now (`3d`: three days ago), so an example or a script stays true whatever the date
+        const asOf = flags.asOf === undefined ? undefined : /^\d+[mhd]$/.test(flags.asOf) ? new Date(Date.now() - parseDuration(flags.asOf, '--as-of')) : parseRfc3339(flags.asOf, '--as-of');
         if (flags.withRestatements && asOf === undefined) {
           throw new UsageError('--with-restatements only applies to a back-test: pass --as-of RFC3339 too');
         }

@@ -1,7 +1,11 @@
 // `gpuledger report [--report NAME] [--period P] [--format xlsx|html|both] [--out-dir DIR] [--email]`: render the
-// workbook and/or the HTML page (paths on stdout) and, with --email, send them. A workbook that could not be delivered stays on disk and the command exits 1.
+// workbook and/or the HTML page (paths on stdout) and, with --email, send them. The files are written before delivery
+// is attempted: a workbook that could not be delivered stays on disk and the command exits 1; with no recipients or no
+// SMTP in the config (the demo has neither) the files are still written, one warning line says what to set, exit 3.
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { ExitState } from '../exit-state.ts';
+import { ConfigError, EXIT } from '../../util/errors.ts';
 import { print } from '../output.ts';
 
 interface ReportFlags {
@@ -12,7 +16,7 @@ interface ReportFlags {
   format?: string;
 }
 
-export function registerReport(program: Command, _exit: ExitState): void {
+export function registerReport(program: Command, exit: ExitState): void {
   program
     .command('report')
     .description('render a report workbook (and email it with --email)')
@@ -28,11 +32,12 @@ export function registerReport(program: Command, _exit: ExitState): void {
       // workbooks may go beside the database, never onto its files
       if (flags.outDir !== undefined) checkFolderOutput({ flag: '--out-dir', path: flags.outDir, dbPath: settings.dbPath }, { mayHoldDatabase: true });
       // exceljs, nodemailer and resvg load only when a report is made, so --help and other commands start fast
-      const [{ SESSION_WAIT_MS, withWriter }, report, { createMailer }, { withRulesReader }] = await Promise.all([
+      const [{ SESSION_WAIT_MS, withWriter }, report, { createMailer }, { withRulesReader }, { DEMO_DB }] = await Promise.all([
         import('../../store/shared-database.ts'),
         import('../../report/index.ts'),
         import('../../mail/index.ts'),
         import('../../allocation/reader-rules.ts'),
+        import('../../config/demo-database.ts'),
       ]);
       const { checkDeliveryConfig, parsePeriod, loadReportDefinition, renderReportFormats, parseReportFormats, reportFormats, deliverReport, ReportDeliveryError } = report;
       // usage and definition errors before the database is opened (exit 2 without touching anything)
@@ -41,9 +46,18 @@ export function registerReport(program: Command, _exit: ExitState): void {
       const def = loadReportDefinition(flags.report, settings.config.reports.directory);
       // the email carries the workbook: --email always writes it
       const formats = [...reportFormats(def, settings.config, asked), ...(flags.email ? (['xlsx'] as const) : [])];
-      if (flags.email) checkDeliveryConfig(settings.config, flags.report);
+      // nowhere to send is no reason to write nothing (issue 38): the files are made, and the warning says what to set
+      let undeliverable: string | undefined;
+      if (flags.email) {
+        try {
+          checkDeliveryConfig(settings.config, flags.report);
+        } catch (e) {
+          if (!(e instanceof ConfigError)) throw e;
+          undeliverable = e.message;
+        }
+      }
       // the mailer reads the SMTP password now, so a missing one is reported before any work is done
-      const mailer = flags.email ? createMailer(settings.config.smtp!, { logger: log }) : undefined;
+      const mailer = flags.email && undeliverable === undefined ? createMailer(settings.config.smtp!, { logger: log }) : undefined;
       try {
         // rendered from the published database – a sync running meanwhile is neither waited for nor disturbed – with
         // this config's allocation rules, whatever the last writer stored, and no write access needed (reader-rules.ts)
@@ -60,6 +74,13 @@ export function registerReport(program: Command, _exit: ExitState): void {
         );
         // one path per line, workbook first: scripts read stdout
         for (const f of [out.workbook, out.html]) if (f) print(f.path);
+        if (undeliverable !== undefined) {
+          // the demo's config never emails (demoBaseConfig): naming a config setting there would send the reader astray
+          const demo = settings.dbPath === resolve(DEMO_DB);
+          log.warn(`not emailed: ${demo ? 'the demo database is never emailed (simulated data; its config has no recipients or SMTP)' : undeliverable}; the files above are written`);
+          exit.code = EXIT.partial;
+          return;
+        }
         if (!mailer || !out.workbook) return;
         const rendered = out.workbook;
         const result = await withWriter({ dbPath: settings.dbPath, command: 'report', waitMs: SESSION_WAIT_MS, log }, (store) =>

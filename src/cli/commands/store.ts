@@ -1,13 +1,20 @@
 // `gpuledger store check` – which copies of the database are good; `gpuledger store restore [--from COPY]` – bring
 // back the newest good one (src/store/store-check.ts, restore.ts; README "Operations"). check exits 1 when no copy
 // gpuledger writes to or restores from is good.
-import { relative } from 'node:path';
+import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { CopyReport } from '../../store/store-check.ts';
 import { EXIT } from '../../util/errors.ts';
 import type { ExitState } from '../exit-state.ts';
 import { defaultFormat, emit, OUTPUT_FORMATS, parseOutputFormat, type Table } from '../output.ts';
 import { waitMs } from '../option-values.ts';
+
+/** Whether a path names the demo database (DEMO_DB) or one of its copies (`data/demo.duckdb.previous`, `.aside-…`). */
+function isDemoCopy(path: string, demoDb: string): boolean {
+  const demo = resolve(demoDb);
+  const file = resolve(path);
+  return file === demo || file.startsWith(`${demo}.`);
+}
 
 function shown(path: string): string {
   const rel = relative(process.cwd(), path);
@@ -64,10 +71,12 @@ export function registerStore(program: Command, exit: ExitState): void {
     .description('make the newest good copy (or --from COPY) the writer copy and the published database; replaced copies are set aside, never deleted')
     .action(async (flags: { from?: string; wait?: string }, command: Command) => {
       const wait = waitMs(flags.wait, 60);
-      const [{ contextFor }, { restoreStore }] = await Promise.all([import('../context.ts'), import('../../store/restore.ts')]);
+      const [{ contextFor }, { restoreStore }, { DEMO_DB }] = await Promise.all([import('../context.ts'), import('../../store/restore.ts'), import('../../config/demo-database.ts')]);
       // a backup file is restored as the real database even while only the demo's exists (a lost database is
-      // exactly when that happens); the copies named by role or set aside are those of the database in use
-      const backupFile = flags.from !== undefined && (/[\\/]/.test(flags.from) || flags.from.endsWith('.duckdb'));
+      // exactly when that happens); the copies named by role or set aside are those of the database in use – and a
+      // path to one of the demo database's own copies (data/demo.duckdb.aside-…, as a restore of the demo names
+      // them) is one of those, not a backup (issue 38)
+      const backupFile = flags.from !== undefined && (/[\\/]/.test(flags.from) || flags.from.endsWith('.duckdb')) && !isDemoCopy(flags.from, DEMO_DB);
       const { settings, log } = contextFor(command, { demoFallback: !backupFile });
       const result = await restoreStore(settings.dbPath, { from: flags.from, waitMs: wait });
       const from = `${shown(result.from.path)} (${result.from.role}, last run ${result.from.lastRun ?? 'none'}, newest record ${result.from.newest ?? 'none'})`;
