@@ -42,6 +42,8 @@ export interface ServeOptions {
 
 export interface RunningServer {
   url: string;
+  /** What guards the pages, for the start line (protectionText). */
+  protection: string;
   server: Server;
   /** The default pages of the file published now, once computed (tests and the benchmark wait for it). */
   warmed(): Promise<WarmUp | undefined>;
@@ -50,6 +52,16 @@ export interface RunningServer {
 
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/**
+ * The protection in force, as the start line says it: a token set in the environment is required on every address,
+ * loopback included (tokenGuard checks every request whenever there is one), so "loopback only" is said only when
+ * nothing else guards the pages.
+ */
+export function protectionText(host: string, token: string | undefined): string {
+  if (token !== undefined) return `token required on ${host}: every request sends the token in ${TOKEN_ENV}`;
+  return 'loopback only';
 }
 
 const HEADERS = {
@@ -155,6 +167,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     url: `http://${host}:${port}`,
+    protection: protectionText(options.host, options.token),
     server,
     warmed: pages.ready,
     close: async () => {
