@@ -7,7 +7,7 @@ import { differenceInCalendarDays } from 'date-fns/differenceInCalendarDays';
 import { format } from 'date-fns/format';
 import { startOfISOWeek } from 'date-fns/startOfISOWeek';
 import { startOfMonth } from 'date-fns/startOfMonth';
-import { calendarDayParts } from './calendar-day.ts';
+import { calendarDayParts } from './dates.ts';
 
 const UTC = { in: tz('UTC') };
 
