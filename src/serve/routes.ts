@@ -13,7 +13,7 @@ import { allocationPage } from './allocation-page.ts';
 import { drillPage } from './drill-page.ts';
 import { explorePage } from './explore-page.ts';
 import { exploreCsvTable, readExploreRequest } from '../explore/run-explore.ts';
-import { PageError, periodForm, simulatedAccounts, type PageContext } from './pages.ts';
+import { PageError, periodForm, servedPeriod, simulatedAccounts, type PageContext } from './pages.ts';
 import { answerCache, type PublishedReader } from './published-reader.ts';
 import { publicView, viewPage, viewsPage } from './view-pages.ts';
 
@@ -35,7 +35,7 @@ type Handler = (match: RegExpExecArray, store: Store, ctx: PageContext) => Promi
 
 /** A report's page, or one table sheet's rows as CSV (/report/nightly/Detail.csv). */
 async function reportAnswer([, name, sheetName]: RegExpExecArray, store: Store, ctx: PageContext): Promise<Reply> {
-  const period = ctx.url.searchParams.get('period') || undefined;
+  const period = servedPeriod(ctx.url);
   const slug = ctx.url.searchParams.get('section') ?? undefined;
   // the period's page copies only the views its first section reads twice; a section's own page keeps the report's
   // copies: its table's query runs three times (columns, totals, first rows) over views read once in the definition

@@ -31,6 +31,8 @@ export interface ServeOptions {
   allowHosts?: string[];
   /** The longest a SQL page or CSV may take (default SQL_TIME_LIMIT_MS). */
   sqlTimeLimitMs?: number;
+  /** The longest any other page may take (default PAGE_TIME_LIMIT_MS, published-reader.ts). */
+  pageTimeLimitMs?: number;
   /** How wrong tokens are slowed (tests shorten the waits). */
   throttle?: ThrottleOptions;
   /** Keep answers per published file and URL (default true; the benchmark measures pages without it too). */
@@ -96,7 +98,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
   const allowHosts = options.allowHosts ?? [];
   allowHosts.forEach(parseAllowedHost); // a bad name is said at start, not on every request
   const tokens = options.token === undefined ? undefined : tokenGuard(options.token, options.throttle);
-  const reader = publishedReader(options.dbPath, options.config.allocation);
+  const reader = publishedReader(options.dbPath, options.config.allocation, { timeLimitMs: options.pageTimeLimitMs });
   const cache = answerCache<Reply>(options.cacheAnswers === false ? 0 : undefined);
   const keepsAnswers = options.cacheAnswers !== false;
   const pages = pageWarmer<Reply>({

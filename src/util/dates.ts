@@ -111,10 +111,10 @@ export function dayOrMomentProblem(text: string, what: string): string | undefin
 }
 
 /** What is wrong with a range of real days [from, to] as one request's: backwards, or longer than MAX_RANGE_DAYS. */
-export function rangeProblem(from: string, to: string): string | undefined {
+export function rangeProblem(from: string, to: string, what = 'the range'): string | undefined {
   if (from > to) return `from (${from}) is after to (${to})`;
   const days = (Date.UTC(...calendarDayParts(to)!) - Date.UTC(...calendarDayParts(from)!)) / 86_400_000 + 1;
-  return days > MAX_RANGE_DAYS ? `the range covers ${days} days; at most ${MAX_RANGE_DAYS}` : undefined;
+  return days > MAX_RANGE_DAYS ? `${what} covers ${days} days; at most ${MAX_RANGE_DAYS}` : undefined;
 }
 
 /** A day or a UTC moment the user gave, as written and as the moment it means: a day means its end. */
