@@ -9,9 +9,11 @@ export class Deadline {
   /** The store to interrupt, once open; undefined again when its work is over (a closed one is never touched). */
   store: Store | undefined;
   expired = false;
-  private readonly timer: NodeJS.Timeout;
+  private readonly timer: NodeJS.Timeout | undefined;
   private repeat: NodeJS.Timeout | undefined;
-  constructor(ms: number, onExpire: () => void = () => undefined, options: { repeatMs?: number } = {}) {
+  /** `ms` undefined: no limit (setTimeout would take Infinity as 1 ms). */
+  constructor(ms: number | undefined, onExpire: () => void = () => undefined, options: { repeatMs?: number } = {}) {
+    if (ms === undefined) return;
     this.timer = setTimeout(() => {
       this.expired = true;
       this.store?.connection.interrupt();

@@ -102,7 +102,7 @@ async function levelSection(store: Store, ctx: PageContext, where: string, param
 export async function drillPage(store: Store, ctx: PageContext): Promise<string> {
   const search = ctx.url.searchParams;
   const period = servedPeriod(ctx.url);
-  const clock = await setReportClock(store, { periodText: period, defaultPeriod: 'month_to_date', budgetMonthly: undefined });
+  const clock = await setReportClock(store, { periodText: period, periodName: 'period', defaultPeriod: 'month_to_date', budgetMonthly: undefined });
   try {
     const by = (search.get('by') ?? undefined) as Dimension | undefined;
     if (by !== undefined && !Object.hasOwn(DIMENSIONS, by)) throw new PageError(400, `by must be ${Object.keys(DIMENSIONS).join(', ')}, got '${by}'`);

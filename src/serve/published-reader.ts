@@ -21,13 +21,13 @@ import { PageError } from './pages.ts';
 /** Stores open at once, each answering one request at a time. */
 export const READERS_AT_ONCE = 3;
 /** The longest a page (its database work and its drawing) may take before it is stopped. */
-export const PAGE_TIME_LIMIT_MS = 30_000;
+export const PAGE_TIME_LIMIT_MS = 60_000;
 /** DuckDB memory per page store; past it DuckDB spills into the reader's temp folder (store/reader-temp.ts). */
 export const PAGE_MEMORY_LIMIT = '512MB';
 
 export interface PublishedReader {
-  /** Runs fn on a store of the file published now, alone on it, within the time limit. */
-  use<T>(fn: (store: Store, identity: string) => Promise<T>): Promise<T>;
+  /** Runs fn on a store of the file published now, alone on it, within the time limit (unless timeLimit is false). */
+  use<T>(fn: (store: Store, identity: string) => Promise<T>, options?: { timeLimit?: boolean }): Promise<T>;
   /** The published file's identity now ('' when there is none). */
   identity(): string;
   close(): Promise<void>;
@@ -123,9 +123,9 @@ export function publishedReader(dbPath: string, allocation: AllocationConfig, li
   };
 
   /** One use: a store to itself, the time limit, and the store closed instead of kept when the limit passed. */
-  async function bounded<T>(fn: (store: Store, identity: string) => Promise<T>): Promise<T> {
+  async function bounded<T>(fn: (store: Store, identity: string) => Promise<T>, limited: boolean): Promise<T> {
     const o = await acquire();
-    const deadline = new Deadline(timeLimitMs, undefined, { repeatMs: 50 });
+    const deadline = new Deadline(limited ? timeLimitMs : undefined, undefined, { repeatMs: 50 });
     deadline.store = o.store;
     try {
       const answer = await fn(o.store, o.identity);
@@ -140,8 +140,8 @@ export function publishedReader(dbPath: string, allocation: AllocationConfig, li
   }
 
   return {
-    use<T>(fn: (store: Store, identity: string) => Promise<T>): Promise<T> {
-      const run = bounded(fn);
+    use<T>(fn: (store: Store, identity: string) => Promise<T>, options: { timeLimit?: boolean } = {}): Promise<T> {
+      const run = bounded(fn, options.timeLimit !== false);
       const settled: Promise<unknown> = run.then(
         () => running.delete(settled),
         () => running.delete(settled),

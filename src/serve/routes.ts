@@ -40,7 +40,7 @@ async function reportAnswer([, name, sheetName]: RegExpExecArray, store: Store, 
   // the period's page copies only the views its first section reads twice; a section's own page keeps the report's
   // copies: its table's query runs three times (columns, totals, first rows) over views read once in the definition
   const sheets = slug === undefined ? (def: ReportDefinition) => reportPart(def, `/report/${name}`, period, slug).computed : undefined;
-  return withReportSession({ store, config: ctx.config, report: name, period, writes: false, sheets }, async (session) => {
+  return withReportSession({ store, config: ctx.config, report: name, period, periodName: 'period', writes: false, sheets }, async (session) => {
     if (sheetName !== undefined) {
       const sheet = session.def.sheets.find((s) => s.name === decodeURIComponent(sheetName));
       if (!sheet || sheet.kind === 'summary') throw new PageError(404, `report ${name} has no table sheet '${decodeURIComponent(sheetName)}'`);
@@ -130,6 +130,8 @@ export interface RouteDeps {
   config: Config;
   reader: PublishedReader;
   cache: ReturnType<typeof answerCache<Reply>>;
+  /** No time limit: a page computed ahead after a publish (page-warmer.ts), for nobody waiting. */
+  unbounded?: boolean;
 }
 
 export async function route(url: URL, deps: RouteDeps): Promise<Reply> {
@@ -148,7 +150,7 @@ export async function route(url: URL, deps: RouteDeps): Promise<Reply> {
       const fresh = await answer(store, url, deps.config);
       if (fresh.status === 200) deps.cache.set(key, fresh);
       return fresh;
-    });
+    }, { timeLimit: deps.unbounded !== true });
   } catch (error) {
     return errorAnswer(error);
   }

@@ -103,7 +103,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
   const keepsAnswers = options.cacheAnswers !== false;
   const pages = pageWarmer<Reply>({
     identity: reader.identity,
-    compute: (url) => route(url, { reader, cache, config: options.config }),
+    compute: (url, warming) => route(url, { reader, cache, config: options.config, unbounded: warming }),
     // a page computed ahead is kept in the answer cache: without one there is nowhere to keep it
     pages: (options.warmPages ?? keepsAnswers) && keepsAnswers ? defaultPages(options.config) : [],
     log: options.log,

@@ -66,6 +66,7 @@ describe('gpuledger serve: bounded work per request', () => {
     [`/report/nightly?period=2026-10-01..9999-12-31`, /^the range of period 2026-10-01\.\.9999-12-31 covers 2912170 days; at most 1100\n$/],
     [`/drill?period=2026-02-30..2026-03-01`, /^period takes a month such as 2026-10 or a day range such as 2026-10-01\.\.2026-10-15 \(inclusive days\), got '2026-02-30\.\.2026-03-01': 2026-02-30: February 2026 has 28 days\n$/],
     [`/report/nightly?period=10000-01`, /^period takes a month .*, got '10000-01': years stop at 9999\n$/],
+    [`/drill?period=9999-12`, /^period 9999-12 starts after the data, which reaches \d{4}-\d{2}-\d{2}; run gpuledger sync first or pick an earlier period\n$/],
     // defect 4: days that do not exist were taken as moments
     [`/explore?as_of=2026-02-30`, /^as_of must be a day \(YYYY-MM-DD, its end\) or a UTC moment \(YYYY-MM-DDTHH:MM:SSZ\), got '2026-02-30': February 2026 has 28 days\n$/],
     [`/explore?changed_since=2026-02-30`, /^changed_since must be a day \(YYYY-MM-DD, its end\) or a UTC moment \(YYYY-MM-DDTHH:MM:SSZ\), got '2026-02-30': February 2026 has 28 days\n$/],

@@ -59,6 +59,17 @@ describe('the published reader of serve', () => {
     }
   }, 60_000);
 
+  it('lets a page computed ahead (no one waiting) take longer than the limit', async () => {
+    const answer = await reader.use(
+      async (store) => {
+        await new Promise((r) => setTimeout(r, 2000)); // past the 1.5 s limit of a request
+        return (await store.one<{ one: number }>('select 1 as one'))!.one;
+      },
+      { timeLimit: false },
+    );
+    expect(answer).toBe(1);
+  });
+
   it('gives every store DuckDB\'s memory limit', async () => {
     const limit = await reader.use(async (store) => (await store.one<{ limit: string }>("select current_setting('memory_limit') as limit"))!.limit);
     expect(limit).toMatch(/^(286\.1 MiB|300\.0 MB)$/);
