@@ -5,7 +5,8 @@
 // (§2 invariants): a missing or unusable one is derived at load with a warning said here; a stated one is handed to
 // the loader, which fails the page when the records disagree (records were lost or corrupted on the way).
 import { z } from 'zod';
-import { isRfc3339, type BucketSize } from '../util/buckets.ts';
+import type { BucketSize } from '../util/buckets.ts';
+import { isRfc3339 } from '../util/dates.ts';
 import { decimalStringToMicros, microsToDecimalString, numberToMicros } from '../util/decimal.ts';
 import { BILLING_SOURCE_DEFS } from '../model/index.ts';
 import type { SplitBody } from './billing-body.ts';

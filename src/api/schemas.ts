@@ -11,7 +11,7 @@
 //   against the records (a disagreement means records were lost: the page fails) and derives the rest with a warning.
 import { z } from 'zod';
 import { BILLING_SOURCE_DEFS, INVENTORY_LISTS, type BillingSource as BillingRoute, type InventoryListName } from '../model/index.ts';
-import { isRfc3339 } from '../util/buckets.ts';
+import { isRfc3339 } from '../util/dates.ts';
 
 export type { BillingSource as BillingRoute } from '../model/index.ts';
 /** A REST inventory list by name, as the inventory documents' declarations name their routes. */

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { BILLING_SOURCE_DEFS, BILLING_SOURCES, type BillingSource } from '../model/index.ts';
 import { BUCKET_SIZES } from '../util/buckets.ts';
+import { momentProblem } from '../util/dates.ts';
 
 export { BILLING_SOURCES, type BillingSource };
 // health: the Serverless queue API's /health samples (src/metrics/), the denominators of cost per job
@@ -40,6 +41,12 @@ export const syncConfigSchema = z
     start: z
       .string()
       .regex(/^(\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:\d{2})|P\d+D)$/, 'an RFC 3339 date-time or a duration like P90D')
+      // the shape above is the JSON Schema's pattern; whether the day exists (no 2026-02-30, which Date would roll into
+      // March) is the one date parser's, said as every flag says it
+      .superRefine((text, ctx) => {
+        const problem = /^P\d+D$/.test(text) ? undefined : momentProblem(text, 'sync.start');
+        if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `${problem} (or a duration back from now like P90D)` });
+      })
       .default('P90D')
       .describe('Where the first sync starts its backfill: an RFC 3339 date-time or a duration back from now (P90D).'),
     lookbackBuckets: z

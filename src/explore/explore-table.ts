@@ -2,7 +2,7 @@
 // group's total, share and change against the previous range of the same length, and the totals – added up as exact
 // micro-units (BigInt), so the total row is the sum of the rows and of the CSV's column to the last micro-unit.
 import { decimalStringToMicros, microsToDecimalString } from '../util/decimal.ts';
-import { addDays, monthStart, weekStart } from '../util/utc-days.ts';
+import { daysFromTo, monthStart, weekStart } from '../util/utc-days.ts';
 import { TOP_GROUPS } from './build-query.ts';
 import type { Granularity } from './request.ts';
 
@@ -41,7 +41,7 @@ export function periodStarts(from: string, to: string, granularity: Granularity)
     return granularity === 'month' ? monthStart(day) : weekStart(day);
   };
   const out: string[] = [];
-  for (let day = from; day <= to; day = addDays(day, 1)) {
+  for (const day of daysFromTo(from, to)) {
     const s = start(day);
     if (out.at(-1) !== s) out.push(s);
   }

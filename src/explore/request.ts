@@ -3,7 +3,7 @@
 // shape is checked here; whether a filter's value or a category exists is a question for the data (validate.ts).
 import { z } from 'zod';
 import { UsageError } from '../util/errors.ts';
-import { isCalendarDay } from '../util/calendar-day.ts';
+import { dayOrMomentProblem, dayProblem, MAX_RANGE_DAYS, parseDayOrMoment, rangeProblem } from '../util/dates.ts';
 import { addDays, daysInclusive, monthStart } from '../util/utc-days.ts';
 
 /** A request /explore cannot answer as asked: serve answers 400 with this one line. */
@@ -54,27 +54,24 @@ export interface ExploreRequest {
   changedSince: { text: string; at: string } | undefined;
 }
 
-/** The longest range one request may cover: a day granularity over it is still a table a person reads. */
-export const MAX_DAYS = 1100;
+/** The longest range one request may cover (every serve page's bound, util/dates.ts). */
+export const MAX_DAYS = MAX_RANGE_DAYS;
 
-const DAY_TEXT = /^\d{4}-\d{2}-\d{2}$/;
 const ACCEPTED_BY = `${PLAIN_DIMENSIONS.join(', ')} or category:<name>`;
 const PARAMETERS = ['from', 'to', 'preset', 'granularity', 'by', 'filter', 'metric', 'as_of', 'changed_since'] as const;
 
-const momentText = (name: string) =>
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?Z)?$/, `${name} must be a day (YYYY-MM-DD, its end) or a UTC moment (YYYY-MM-DDTHH:MM:SSZ)`)
-    .refine((s) => !Number.isNaN(Date.parse(s.length === 10 ? `${s}T00:00:00Z` : s)), `${name} must be a real day or moment`);
+/** A text checked by one of util/dates.ts's parsers: its refusal is the issue's message, word for word. */
+const checkedBy = (problem: (text: string, what: string) => string | undefined, name: string) =>
+  z.string().superRefine((text, ctx) => {
+    const message = problem(text, name);
+    if (message !== undefined) ctx.addIssue({ code: 'custom', message });
+  });
 
 /** A day means its end: everything loaded by then. */
-const moment = (text: string | undefined) => (text === undefined ? undefined : { text, at: text.length === 10 ? `${text}T23:59:59.999Z` : text });
+const moment = (text: string | undefined) => (text === undefined ? undefined : parseDayOrMoment(text, 'moment'));
 
-const dayText = (name: string) =>
-  z
-    .string()
-    .regex(DAY_TEXT, `${name} must be a day as YYYY-MM-DD`)
-    .refine(isCalendarDay, `${name} must be a real day (YYYY-MM-DD)`);
+const momentText = (name: string) => checkedBy(dayOrMomentProblem, name);
+const dayText = (name: string) => checkedBy(dayProblem, name);
 
 const optional = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 
@@ -176,8 +173,8 @@ export function parseExploreRequest(search: URLSearchParams, today: string): Exp
     if (raw.from === undefined || raw.to === undefined) throw new ExploreRequestError('from and to go together (YYYY-MM-DD each), or use preset=mtd|last-month|7d|30d|90d|ytd');
     range = { from: raw.from, to: raw.to };
   } else range = presetRange('mtd', today);
-  if (range.from > range.to) throw new ExploreRequestError(`from (${range.from}) is after to (${range.to})`);
-  if (daysInclusive(range.from, range.to) > MAX_DAYS) throw new ExploreRequestError(`the range covers ${daysInclusive(range.from, range.to)} days; at most ${MAX_DAYS}`);
+  const tooLong = rangeProblem(range.from, range.to);
+  if (tooLong !== undefined) throw new ExploreRequestError(tooLong);
   const byText = raw.by.length > 0 ? raw.by : ['family'];
   if (byText.length > 2) throw new ExploreRequestError(`by is given ${byText.length} times; one or two groupings`);
   const by = byText.map((b) => parseDimension(b, 'by'));

@@ -3,7 +3,7 @@
 // account it belongs to. The first bad row refuses the file with one line naming its line and field.
 import { EXIT, GpuledgerError } from '../util/errors.ts';
 import { checkScope } from './scope.ts';
-import { isCalendarDay } from '../util/calendar-day.ts';
+import { isCalendarDay } from '../util/dates.ts';
 
 export const METRICS_HEADER = ['date', 'metric', 'value', 'scope', 'account'] as const;
 

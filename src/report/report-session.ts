@@ -23,6 +23,8 @@ export interface RenderReportOptions {
   report?: string;
   /** `--period` text: 2026-10 or 2026-10-01..2026-10-15; default: the report's own. */
   period?: string;
+  /** What the period is called where it was given, in its errors: '--period' (default), serve's 'period'. */
+  periodName?: string;
   /** Output folder; default config outDir. Relative paths resolve against cwd. */
   outDir?: string;
   cwd?: string;
@@ -83,7 +85,7 @@ export async function withReportSession<T>(options: RenderReportOptions, work: (
   const font = findChartFont(config.reports.chartFont === undefined ? undefined : resolve(cwd, config.reports.chartFont));
   if (!font.textRenders) log.warn(`no font found for chart text (tried ${font.source}); charts have no labels – install fonts-dejavu-core or set reports.chartFont`);
 
-  const clock = await setReportClock(store, { periodText: options.period, defaultPeriod: def.defaultPeriod, budgetMonthly: config.reports.budget?.monthly });
+  const clock = await setReportClock(store, { periodText: options.period, periodName: options.periodName, defaultPeriod: def.defaultPeriod, budgetMonthly: config.reports.budget?.monthly });
   // reports may go beside the database, never onto one of its files (issue 18 §1); store.path is the database
   const outFlag = options.outDir !== undefined ? '--out-dir' : 'config outDir';
   const asked = resolve(cwd, options.outDir ?? config.outDir);

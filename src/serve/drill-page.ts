@@ -7,7 +7,7 @@ import { COMPONENT_LABELS, COST_FAMILIES, isCostFamily } from '../model/index.ts
 import { breadcrumbs, chartRow, hrefWith, html, rowsNote, section, tableTools, trustedMarkup, type Link, type Markup } from '../present/index.ts';
 import { groupChartData, groupChartSvg, pageTable, queryAll, resetReportVariables, setReportClock, type HtmlColumn } from '../report/index.ts';
 import type { Store } from '../store/database.ts';
-import { PageError, periodForm, resultTable, servedPage, type PageContext } from './pages.ts';
+import { PageError, periodForm, resultTable, servedPage, servedPeriod, type PageContext } from './pages.ts';
 
 const DIMENSIONS = {
   template: { field: 'template_name', label: 'Template', plural: 'template' },
@@ -101,11 +101,12 @@ async function levelSection(store: Store, ctx: PageContext, where: string, param
 
 export async function drillPage(store: Store, ctx: PageContext): Promise<string> {
   const search = ctx.url.searchParams;
-  const clock = await setReportClock(store, { periodText: search.get('period') ?? undefined, defaultPeriod: 'month_to_date', budgetMonthly: undefined });
+  const period = servedPeriod(ctx.url);
+  const clock = await setReportClock(store, { periodText: period, periodName: 'period', defaultPeriod: 'month_to_date', budgetMonthly: undefined });
   try {
     const by = (search.get('by') ?? undefined) as Dimension | undefined;
     if (by !== undefined && !Object.hasOwn(DIMENSIONS, by)) throw new PageError(400, `by must be ${Object.keys(DIMENSIONS).join(', ')}, got '${by}'`);
-    const p: Path = { period: search.get('period') ?? undefined, family: search.get('family') || undefined, by, value: search.get('value') ?? undefined, resource: search.get('resource') || undefined };
+    const p: Path = { period, family: search.get('family') || undefined, by, value: search.get('value') ?? undefined, resource: search.get('resource') || undefined };
     const range = { start: clock.period.start, end: clock.period.end };
     const where = ['day between $start::date and $end::date'];
     const params: Record<string, string> = { ...range };

@@ -30,7 +30,8 @@ export interface PageWarmerOptions<R> {
   /** The published file's identity now ('' when there is none). */
   identity: () => string;
   /** Computes (or finds cached) the answer to one URL. */
-  compute: (url: URL) => Promise<R>;
+  /** `warming`: computed ahead for nobody waiting (serve gives it no time limit: a busy machine only makes it late). */
+  compute: (url: URL, warming: boolean) => Promise<R>;
   /** The URLs (path and query) to compute after each publish, in order; none: no warm-up. */
   pages: readonly string[];
   /** How often the published file is looked at (default 1 s). */
@@ -47,14 +48,15 @@ export function pageWarmer<R extends { status: number }>(options: PageWarmerOpti
   let current: Promise<WarmUp | undefined> = Promise.resolve(undefined);
   let closed = false;
 
-  const answer = (url: URL): Promise<R> => {
+  const computed = (url: URL, warming: boolean): Promise<R> => {
     const key = `${identity()} ${url.pathname}${url.search}`;
     const running = inFlight.get(key);
     if (running) return running;
-    const started = compute(url).finally(() => inFlight.delete(key));
+    const started = compute(url, warming).finally(() => inFlight.delete(key));
     inFlight.set(key, started);
     return started;
   };
+  const answer = (url: URL) => computed(url, false);
 
   const warm = async (id: string): Promise<WarmUp> => {
     const started = performance.now();
@@ -64,7 +66,7 @@ export function pageWarmer<R extends { status: number }>(options: PageWarmerOpti
       if (closed || identity() !== id) return { identity: id, pages: done, ms: performance.now() - started, superseded: true };
       const t = performance.now();
       try {
-        const reply = await answer(new URL(path, BASE));
+        const reply = await computed(new URL(path, BASE), true);
         done.push({ path, ms: performance.now() - t, status: reply.status });
       } catch (error) {
         // a page that fails is computed (and its error said) again when someone asks for it

@@ -14,7 +14,7 @@ import { allocationPage } from './allocation-page.ts';
 import { drillPage } from './drill-page.ts';
 import { explorePage } from './explore-page.ts';
 import { exploreCsvTable, readExploreRequest } from '../explore/run-explore.ts';
-import { PageError, periodForm, simulatedAccounts, type PageContext } from './pages.ts';
+import { PageError, periodForm, servedPeriod, simulatedAccounts, type PageContext } from './pages.ts';
 import { answerCache, type PublishedReader } from './published-reader.ts';
 import { publicView, viewPage, viewsPage } from './view-pages.ts';
 
@@ -37,12 +37,12 @@ type Handler = (match: RegExpExecArray, store: Store, ctx: PageContext) => Promi
 
 /** A report's page, or one table sheet's rows as CSV (/report/nightly/Detail.csv). */
 async function reportAnswer([, name, sheetName]: RegExpExecArray, store: Store, ctx: PageContext): Promise<Reply> {
-  const period = ctx.url.searchParams.get('period') || undefined;
+  const period = servedPeriod(ctx.url);
   const slug = ctx.url.searchParams.get('section') ?? undefined;
   // the period's page copies only the views its first section reads twice; a section's own page keeps the report's
   // copies: its table's query runs three times (columns, totals, first rows) over views read once in the definition
   const sheets = slug === undefined ? (def: ReportDefinition) => reportPart(def, `/report/${name}`, period, slug).computed : undefined;
-  return withReportSession({ store, config: ctx.config, report: name, period, writes: false, sheets }, async (session) => {
+  return withReportSession({ store, config: ctx.config, report: name, period, periodName: 'period', writes: false, sheets }, async (session) => {
     if (sheetName !== undefined) {
       const sheet = session.def.sheets.find((s) => s.name === decodeURIComponent(sheetName));
       if (!sheet || sheet.kind === 'summary') throw new PageError(404, `report ${name} has no table sheet '${decodeURIComponent(sheetName)}'`);
@@ -132,6 +132,8 @@ export interface RouteDeps {
   config: Config;
   reader: PublishedReader;
   cache: ReturnType<typeof answerCache<Reply>>;
+  /** No time limit: a page computed ahead after a publish (page-warmer.ts), for nobody waiting. */
+  unbounded?: boolean;
 }
 
 export async function route(url: URL, deps: RouteDeps): Promise<Reply> {
@@ -150,7 +152,7 @@ export async function route(url: URL, deps: RouteDeps): Promise<Reply> {
       const fresh = await answer(store, url, deps.config);
       if (fresh.status === 200) deps.cache.set(key, fresh);
       return fresh;
-    });
+    }, { timeLimit: deps.unbounded !== true });
   } catch (error) {
     return errorAnswer(error);
   }

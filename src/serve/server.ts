@@ -31,6 +31,8 @@ export interface ServeOptions {
   allowHosts?: string[];
   /** The longest a SQL page or CSV may take (default SQL_TIME_LIMIT_MS). */
   sqlTimeLimitMs?: number;
+  /** The longest any other page may take (default PAGE_TIME_LIMIT_MS, published-reader.ts). */
+  pageTimeLimitMs?: number;
   /** How wrong tokens are slowed (tests shorten the waits). */
   throttle?: ThrottleOptions;
   /** Keep answers per published file and URL (default true; the benchmark measures pages without it too). */
@@ -42,6 +44,8 @@ export interface ServeOptions {
 
 export interface RunningServer {
   url: string;
+  /** What guards the pages, for the start line (protectionText). */
+  protection: string;
   server: Server;
   /** The default pages of the file published now, once computed (tests and the benchmark wait for it). */
   warmed(): Promise<WarmUp | undefined>;
@@ -50,6 +54,16 @@ export interface RunningServer {
 
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/**
+ * The protection in force, as the start line says it: a token set in the environment is required on every address,
+ * loopback included (tokenGuard checks every request whenever there is one), so "loopback only" is said only when
+ * nothing else guards the pages.
+ */
+export function protectionText(host: string, token: string | undefined): string {
+  if (token !== undefined) return `token required on ${host}: every request sends the token in ${TOKEN_ENV}`;
+  return 'loopback only';
 }
 
 const HEADERS = {
@@ -84,12 +98,12 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
   const allowHosts = options.allowHosts ?? [];
   allowHosts.forEach(parseAllowedHost); // a bad name is said at start, not on every request
   const tokens = options.token === undefined ? undefined : tokenGuard(options.token, options.throttle);
-  const reader = publishedReader(options.dbPath, options.config.allocation);
+  const reader = publishedReader(options.dbPath, options.config.allocation, { timeLimitMs: options.pageTimeLimitMs });
   const cache = answerCache<Reply>(options.cacheAnswers === false ? 0 : undefined);
   const keepsAnswers = options.cacheAnswers !== false;
   const pages = pageWarmer<Reply>({
     identity: reader.identity,
-    compute: (url) => route(url, { reader, cache, config: options.config }),
+    compute: (url, warming) => route(url, { reader, cache, config: options.config, unbounded: warming }),
     // a page computed ahead is kept in the answer cache: without one there is nowhere to keep it
     pages: (options.warmPages ?? keepsAnswers) && keepsAnswers ? defaultPages(options.config) : [],
     log: options.log,
@@ -155,6 +169,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     url: `http://${host}:${port}`,
+    protection: protectionText(options.host, options.token),
     server,
     warmed: pages.ready,
     close: async () => {

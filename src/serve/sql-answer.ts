@@ -16,6 +16,7 @@ import type { Store } from '../store/database.ts';
 import { errorMessage, isGpuledgerError } from '../util/errors.ts';
 import { csvLine } from '../util/table-text.ts';
 import { PAGE_ROWS, PageError, sandboxTable, servedPage, simulatedAccounts, type PageContext } from './pages.ts';
+import { Deadline } from './deadline.ts';
 import { examplesSection, schemaSection, sqlForm } from './sql-page.ts';
 
 /** The longest a SQL page or CSV may take, query and answer, before it is stopped. */
@@ -45,23 +46,6 @@ export interface SqlDeps {
 const SQL_LINES = ['Runs in the same sandbox as gpuledger query: reads the database only, writes nothing.'];
 const HTML = 'text/html; charset=utf-8';
 const TEXT = 'text/plain; charset=utf-8';
-
-/** Until the deadline: the store to interrupt once it is open, and whether the time ran out. */
-class Deadline {
-  store: Store | undefined;
-  expired = false;
-  private readonly timer: NodeJS.Timeout;
-  constructor(ms: number, onExpire: () => void) {
-    this.timer = setTimeout(() => {
-      this.expired = true;
-      this.store?.connection.interrupt();
-      onExpire();
-    }, ms);
-  }
-  clear(): void {
-    clearTimeout(this.timer);
-  }
-}
 
 /** What to tell about a failed query: the time limit when it passed, and where more memory is to be had. */
 function shownError(error: unknown, deadline: Deadline, limitMs: number): unknown {

@@ -3,7 +3,7 @@
 // organisation's team accounts are on the platform.
 import type { AddressInfo } from 'node:net';
 import { EXIT, GpuledgerError, UsageError } from '../util/errors.ts';
-import { isRfc3339 } from '../util/buckets.ts';
+import { parseRfc3339 } from '../util/dates.ts';
 import { createSyntheticAccount, type AccountCounts } from './account/account.ts';
 import { withHostileNames } from './account/hostile-names.ts';
 import type { Scale, SyntheticAccount } from './account/types.ts';
@@ -120,8 +120,7 @@ export const DEFAULT_KEY = 'sim-demo-key';
 export const DEFAULT_RESTRICTED_KEY = 'sim-restricted-key';
 
 function toMs(t: Date | string, what: string): number {
-  if (typeof t === 'string' && !isRfc3339(t)) throw new UsageError(`${what} must be an RFC 3339 date-time such as 2026-11-20T12:00:00Z, got '${t}'`);
-  const ms = new Date(t).getTime();
+  const ms = (typeof t === 'string' ? parseRfc3339(t, what) : t).getTime();
   if (Number.isNaN(ms)) throw new UsageError(`${what} is not a valid date`);
   return ms;
 }

@@ -7,7 +7,7 @@ import { differenceInCalendarDays } from 'date-fns/differenceInCalendarDays';
 import { format } from 'date-fns/format';
 import { startOfISOWeek } from 'date-fns/startOfISOWeek';
 import { startOfMonth } from 'date-fns/startOfMonth';
-import { calendarDayParts } from './calendar-day.ts';
+import { calendarDayParts } from './dates.ts';
 
 const UTC = { in: tz('UTC') };
 
@@ -29,6 +29,15 @@ export function addDays(day: string, n: number): string {
 /** How many days from `from` through `to`, both counted. */
 export function daysInclusive(from: string, to: string): number {
   return differenceInCalendarDays(dayAt(to), dayAt(from), UTC) + 1;
+}
+
+/**
+ * Every day from `from` through `to`, counted rather than compared: a loop of `day <= to` with day = addDays(day, 1)
+ * steps past 9999-12-31 into "10000-01-01", which sorts before "9999-…" as text and so never ends (issue 37).
+ */
+export function daysFromTo(from: string, to: string): string[] {
+  const n = daysInclusive(from, to);
+  return Array.from({ length: Math.max(0, n) }, (_, i) => addDays(from, i));
 }
 
 /** The Monday that starts `day`'s week (DuckDB's date_trunc('week')). */

@@ -58,6 +58,11 @@ describe('hostile input: one line and the documented exit code', () => {
     ['--format xml', () => ['query', 'select 1', '--format', 'xml'], 2, /--format must be one of table, csv, json, ndjson, got 'xml'/],
     ['report --period 2026-13', () => ['report', '--period', '2026-13'], 2, /--period takes a month such as 2026-10 .* got '2026-13'/],
     ['sync --since in the future', () => ['sync', '--since', future], 2, new RegExp(`--since ${future} is in the future`)],
+    // days the calendar lacks and years past 9999: the one date parser's line (src/util/dates.ts), whatever the flag
+    ['report --period 2026-02-30..2026-03-01', () => ['report', '--period', '2026-02-30..2026-03-01'], 2, /^gpuledger: --period takes a month .*, got '2026-02-30\.\.2026-03-01': 2026-02-30: February 2026 has 28 days\n$/],
+    ['alerts --as-of 2026-02-30T10:00:00Z', () => ['alerts', '--dry-run', '--as-of', '2026-02-30T10:00:00Z'], 2, /^gpuledger: --as-of must be an RFC 3339 date-time such as 2026-10-01T00:00:00Z, got '2026-02-30T10:00:00Z': February 2026 has 28 days\n$/],
+    ['query --as-of 2026-04-31T00:00:00Z', () => ['query', '--as-of', '2026-04-31T00:00:00Z', 'select 1'], 2, /^gpuledger: --as-of must be an RFC 3339 date-time .*, got '2026-04-31T00:00:00Z': April 2026 has 30 days\n$/],
+    ['sync --until 10000-01-01T00:00:00Z', () => ['sync', '--until', '10000-01-01T00:00:00Z'], 2, /^gpuledger: --until must be an RFC 3339 date-time .*, got '10000-01-01T00:00:00Z': years stop at 9999\n$/],
     // SQL: a failed statement is a failed command (1); no statement at all is a usage error (2)
     ['a syntax error', () => ['query', 'selec 1'], 1, /SQL error at line 1, column 1: Parser Error: syntax error at or near "selec"/],
     ['a missing table', () => ['query', 'select * from nope'], 1, /SQL error at line 1, column 15: Catalog Error: Table with name nope does not exist/],

@@ -51,6 +51,25 @@ describe('gpuledger serve on the command line', () => {
     }
   });
 
+  it('says a token is required, not "loopback only", when GPULEDGER_SERVE_TOKEN is set on loopback – and requires it', async () => {
+    const token = 'a'.repeat(20) + 'B7x9q2LmP0zR';
+    const child = spawn(process.execPath, ['bin/gpuledger.js', 'serve', '--port', '0', '--db', '/nonexistent/gpuledger.duckdb'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, GPULEDGER_CONFIG: '', GPULEDGER_SERVE_TOKEN: token },
+    });
+    try {
+      const [line] = (await once(child.stdout, 'data')) as [Buffer];
+      const m = /^gpuledger serve on (http:\/\/127\.0\.0\.1:\d+)\/report\/nightly \(token required on 127\.0\.0\.1: every request sends the token in GPULEDGER_SERVE_TOKEN; read-only; Ctrl-C stops\)\n$/.exec(line.toString());
+      expect(m, line.toString()).not.toBeNull();
+      expect(line.toString()).not.toContain(token);
+      // what the line says is what is in force: without the token a page is refused
+      expect((await fetch(`${m![1]}/views`)).status).toBe(401);
+      expect((await fetch(`${m![1]}/views`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(503);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
   it('serves the database once it appears, without a restart', async () => {
     const tmp = tempDir('gpuledger-serve-cli-');
     const db = join(tmp.dir, 'data', 'gpuledger.duckdb');

@@ -29,6 +29,15 @@ describe('config loading', () => {
     expect(resolveSettings({}, { GPULEDGER_API_URL: 'http://127.0.0.1:9/' }, dir).apiUrl).toBe('http://127.0.0.1:9');
   });
 
+  it('refuses a sync start on a day the calendar lacks, as the flags do (Date would roll 2026-02-30 into March)', () => {
+    const dir = dirWith({ sync: { start: '2026-02-30T00:00:00Z' } });
+    expect(() => resolveSettings({}, {}, dir)).toThrow(
+      "sync.start: sync.start must be an RFC 3339 date-time such as 2026-10-01T00:00:00Z, got '2026-02-30T00:00:00Z': February 2026 has 28 days (or a duration back from now like P90D)",
+    );
+    expect(resolveSettings({}, {}, dirWith({ sync: { start: '2026-02-28T00:00:00Z' } })).config.sync.start).toBe('2026-02-28T00:00:00Z');
+    expect(resolveSettings({}, {}, dirWith({ sync: { start: 'P30D' } })).config.sync.start).toBe('P30D');
+  });
+
   it('names the file, the key path and what is accepted', () => {
     const dir = dirWith({ sync: { lookbackBuckets: -1 } });
     expect(() => resolveSettings({}, {}, dir)).toThrow(/gpuledger\.config\.json: sync\.lookbackBuckets: .*>=0/);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, daysInclusive, monthStart, parseDay, weekStart } from '../../src/util/utc-days.ts';
+import { addDays, daysFromTo, daysInclusive, monthStart, parseDay, weekStart } from '../../src/util/utc-days.ts';
 
 describe('UTC calendar days', () => {
   it('parses a real day and refuses a well-formed impossible one', () => {
@@ -29,5 +29,14 @@ describe('UTC calendar days', () => {
 
   it('refuses a malformed day instead of computing from it', () => {
     expect(() => addDays('2026-02-30', 1)).toThrow(/'2026-02-30' is not a day/);
+  });
+});
+
+describe('the days of a range', () => {
+  it('lists every day through the last one the calendar allows, and ends there (no "10000-01-01", which sorts before 9999)', () => {
+    expect(daysFromTo('2026-02-27', '2026-03-01')).toEqual(['2026-02-27', '2026-02-28', '2026-03-01']);
+    expect(daysFromTo('9999-12-30', '9999-12-31')).toEqual(['9999-12-30', '9999-12-31']);
+    expect(daysFromTo('9999-01-01', '9999-12-31')).toHaveLength(365);
+    expect(daysFromTo('2026-03-02', '2026-03-01')).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
 // until a moment (src/alert/mutes.ts). The mute is written in one short writing session of the store, like the alert
 // state it holds back. A bad key, a bad or past --until, or unmuting what is not muted: one line, exit 2.
 import type { Command } from 'commander';
-import { parseRfc3339 } from '../../util/buckets.ts';
+import { parseRfc3339 } from '../../util/dates.ts';
 import { parseDuration } from '../../util/duration.ts';
 import { UsageError } from '../../util/errors.ts';
 import type { Store } from '../../store/database.ts';

@@ -9,7 +9,7 @@
 // acknowledged is in the delivery journal by then (src/alert/journal.ts) and the next run folds it in.
 // `alerts mute <key> --until T` and `alerts unmute <key>` are subcommands (alerts-mute.ts).
 import type { Command } from 'commander';
-import { parseRfc3339 } from '../../util/buckets.ts';
+import { parseRfc3339 } from '../../util/dates.ts';
 import { parseDuration } from '../../util/duration.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
 import { exitWith } from '../last-resort.ts';

@@ -2,7 +2,8 @@
 // its flags and defaults, answered from the database instead of the API.
 import type { Command } from 'commander';
 import { BILLING_KINDS, BILLING_OUTPUTS, type BillingKind } from '../../query/billing-kinds.ts';
-import { BUCKET_SIZES, isBucketSize, parseRfc3339 } from '../../util/buckets.ts';
+import { BUCKET_SIZES, isBucketSize } from '../../util/buckets.ts';
+import { parseRfc3339 } from '../../util/dates.ts';
 import { UsageError } from '../../util/errors.ts';
 import type { ExitState } from '../exit-state.ts';
 import { print } from '../output.ts';

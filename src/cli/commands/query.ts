@@ -2,7 +2,7 @@
 // for pipes, --out writes a file atomically. The SQL runs in a sandbox (src/query/sandbox.ts): statements that write
 // are refused before anything runs, and no file but the database (and --allow-read paths) can be read.
 import type { Command } from 'commander';
-import { parseRfc3339 } from '../../util/buckets.ts';
+import { parseRfc3339 } from '../../util/dates.ts';
 import type { ExitState } from '../exit-state.ts';
 import { defaultFormat, emit, OUTPUT_FORMATS, parseOutputFormat } from '../output.ts';
 import { checkOutFolderExists } from '../paths.ts';

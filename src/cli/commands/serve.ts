@@ -32,12 +32,11 @@ export function registerServe(program: Command, _exit: ExitState): void {
       if (!/^\d+(\.\d+)?$/.test(flags.sqlTimeLimit) || seconds <= 0 || seconds > 3600) {
         throw new UsageError(`--sql-time-limit must be a number of seconds above 0 and at most 3600, got '${flags.sqlTimeLimit}'`);
       }
-      const [{ contextFor }, { startServe, isLoopback, TOKEN_ENV }] = await Promise.all([import('../context.ts'), import('../../serve/index.ts')]);
+      const [{ contextFor }, { startServe, TOKEN_ENV }] = await Promise.all([import('../context.ts'), import('../../serve/index.ts')]);
       const { settings, log } = contextFor(command);
       const token = readSecretEnv(TOKEN_ENV, process.env) || undefined;
       const running = await startServe({ dbPath: settings.dbPath, config: settings.config, host: flags.host, port, token, allowHosts: flags.allowHost, sqlTimeLimitMs: seconds * 1000, log });
-      const guard = isLoopback(flags.host) ? 'loopback only' : `reachable from other machines: every request needs the token in ${TOKEN_ENV}`;
-      print(`gpuledger serve on ${running.url}/report/nightly (${guard}; read-only; Ctrl-C stops)`);
+      print(`gpuledger serve on ${running.url}/report/nightly (${running.protection}; read-only; Ctrl-C stops)`);
       // not an error: the pages say what to run, and show the database once it is published
       if (!existsSync(settings.dbPath)) log.warn(`no database at ${settings.dbPath} yet: run npm start (the demo) or gpuledger sync; the pages follow when it appears`);
       await untilStopped();

@@ -1,7 +1,7 @@
 // `gpuledger simulator`: serve the simulated platform API on loopback until SIGINT/SIGTERM (DESIGN.md).
 // Flag values are checked here and a bad one is a UsageError naming the flag and what it accepts (exit 2).
 import type { Command } from 'commander';
-import { parseRfc3339 } from '../../util/buckets.ts';
+import { parseRfc3339 } from '../../util/dates.ts';
 import { UsageError } from '../../util/errors.ts';
 import { parseFaultSpec } from '../../simulator/http/faults.ts';
 import type { SimulatorOptions } from '../../simulator/index.ts';

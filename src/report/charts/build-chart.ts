@@ -2,7 +2,7 @@
 // plotted positions, not sums shown to anyone, so DECIMAL strings become numbers here.
 import type { Store } from '../../store/database.ts';
 import { ReportDefinitionError, type ChartDefinition } from '../definition/index.ts';
-import { addDays } from '../../util/utc-days.ts';
+import { daysFromTo } from '../../util/utc-days.ts';
 import { queryAll, type QueryParameters, type QueryResult } from '../query.ts';
 import { renderPng, type ChartFont } from './png.ts';
 import { familyColor } from './axes.ts';
@@ -48,8 +48,7 @@ export function stackedBarsData(def: ChartDefinition, result: QueryResult, where
   }
   const present = [...byDay.keys()].sort();
   if (present.length === 0) return { days: [], series: [] };
-  const days: string[] = [];
-  for (let d = present[0]!; d <= present.at(-1)!; d = addDays(d, 1)) days.push(d);
+  const days = daysFromTo(present[0]!, present.at(-1)!);
   const names = [...new Set(result.rows.map((r) => String(r[si] ?? '(none)')))].sort((a, b) => {
     const [ia, ib] = [SERIES_ORDER.indexOf(a), SERIES_ORDER.indexOf(b)];
     return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || a.localeCompare(b);

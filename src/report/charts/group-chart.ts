@@ -2,7 +2,7 @@
 // bars, the largest groups each in their colour and the rest together as "Other", so the chart stays readable however
 // many groups a level has. The drill-down pages draw one over every level.
 import { FAMILIES } from '../../model/index.ts';
-import { addDays } from '../../util/utc-days.ts';
+import { daysFromTo } from '../../util/utc-days.ts';
 import { familyColor } from './axes.ts';
 import { stackedBarsSvg, type ChartSize, type StackedBarsData } from './svg.ts';
 
@@ -23,8 +23,7 @@ export function groupChartData(rows: readonly GroupDay[], period: { start: strin
   const families = [...totals.keys()].every((g) => (FAMILIES as readonly string[]).includes(g));
   const order = [...totals.keys()].sort((a, b) => (families ? FAMILIES.indexOf(a as never) - FAMILIES.indexOf(b as never) : totals.get(b)! - totals.get(a)! || a.localeCompare(b)));
   const shown = new Set(order.slice(0, CHART_GROUPS));
-  const days: string[] = [];
-  for (let d = period.start; d <= period.end; d = addDays(d, 1)) days.push(d);
+  const days = daysFromTo(period.start, period.end);
   const at = new Map(days.map((d, i) => [d, i]));
   // the rest under a key no group can have (a template may well be called "Other")
   const REST = '\u0000rest';

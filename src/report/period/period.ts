@@ -10,11 +10,12 @@ import { getYear } from 'date-fns/getYear';
 import { isSameMonth } from 'date-fns/isSameMonth';
 import { startOfMonth } from 'date-fns/startOfMonth';
 import { subMonths } from 'date-fns/subMonths';
-import { UsageError } from '../../util/errors.ts';
+import { calendarProblem, DateInputError } from '../../util/dates.ts';
 import { formatDay, parseDay } from '../../util/utc-days.ts';
 
 
 export const PERIOD_USAGE = "--period takes a month such as 2026-10 or a day range such as 2026-10-01..2026-10-15 (inclusive days)";
+const periodUsage = (what: string) => PERIOD_USAGE.replace('--period', what);
 
 export const DEFAULT_PERIODS = ['month_to_date', 'previous_month'] as const;
 export type DefaultPeriod = (typeof DEFAULT_PERIODS)[number];
@@ -70,22 +71,30 @@ export function monthToDatePeriod(asOfDay: string): ReportPeriod {
   };
 }
 
-/** Parse the `--period` flag; a one-line UsageError (exit 2) says what is accepted. */
-export function parsePeriod(text: string): ReportPeriod {
+/**
+ * Parse the `--period` flag (serve's ?period=: `what` is then 'period'); a one-line DateInputError (exit 2, a 400)
+ * says what is accepted and, for a day the calendar lacks or a year past 9999, what was wrong (util/dates.ts).
+ */
+export function parsePeriod(text: string, what = '--period'): ReportPeriod {
   const s = text.trim();
-  const month = /^(\d{4})-(\d{2})$/.exec(s);
+  const refused = (problem?: string) => new DateInputError(`${periodUsage(what)}, got '${text}'${problem ? `: ${problem}` : ''}`);
+  const month = /^(\d{4,})-(\d{2})$/.exec(s);
   if (month) {
-    const mo = Number(month[2]);
-    if (mo >= 1 && mo <= 12) return monthPeriod(Number(month[1]), mo - 1);
+    // the month's first day says whether the month exists (no month 13, no year 10000)
+    const problem = calendarProblem(`${s}-01`);
+    if (problem) throw refused(problem);
+    return monthPeriod(Number(month[1]), Number(month[2]) - 1);
   }
-  const range = /^(\d{4}-\d{2}-\d{2})\.\.(\d{4}-\d{2}-\d{2})$/.exec(s);
+  const range = /^(\d{4,}-\d{2}-\d{2})\.\.(\d{4,}-\d{2}-\d{2})$/.exec(s);
   if (range) {
-    const start = parseDay(range[1]!);
-    const end = parseDay(range[2]!);
-    if (start && end && start <= end) return rangePeriod(range[1]!, range[2]!);
-    if (start && end) throw new UsageError(`${PERIOD_USAGE}; '${text}' ends before it starts`);
+    for (const day of [range[1]!, range[2]!]) {
+      const problem = calendarProblem(day);
+      if (problem) throw refused(`${day}: ${problem}`);
+    }
+    if (range[1]! <= range[2]!) return rangePeriod(range[1]!, range[2]!);
+    throw new DateInputError(`${periodUsage(what)}; '${text}' ends before it starts`);
   }
-  throw new UsageError(`${PERIOD_USAGE}, got '${text}'`);
+  throw refused();
 }
 
 /** A report's default period, as of the data's clock day (report_clock.as_of_date). */

@@ -34,6 +34,8 @@ function dayValue(day: string): DuckDBValue {
 
 export interface ClockOptions {
   periodText: string | undefined;
+  /** What the period is called where it was given: '--period' (default), serve's 'period'. */
+  periodName?: string;
   defaultPeriod: DefaultPeriod;
   budgetMonthly: string | undefined;
 }
@@ -52,7 +54,7 @@ export async function setReportClock(store: Store, options: ClockOptions): Promi
   }
   let period: ReportPeriod;
   if (options.periodText !== undefined) {
-    period = parsePeriod(options.periodText);
+    period = parsePeriod(options.periodText, options.periodName);
   } else {
     if (!horizonDay) {
       throw new StoreError('the report_clock view is missing, so the default period is unknown; run gpuledger sync (it creates the views) or pass --period');
@@ -62,7 +64,7 @@ export async function setReportClock(store: Store, options: ClockOptions): Promi
   const lastSecond = new Date(periodEndExclusive(period).getTime() - 1000);
   const asOf = horizon && horizon < lastSecond ? horizon : lastSecond;
   if (horizon && horizonDay && period.start > horizonDay) {
-    throw new UsageError(`--period ${options.periodText} starts after the data, which reaches ${horizonDay}; run gpuledger sync first or pick an earlier period`);
+    throw new UsageError(`${options.periodName ?? '--period'} ${options.periodText} starts after the data, which reaches ${horizonDay}; run gpuledger sync first or pick an earlier period`);
   }
   const iso = asOf.toISOString();
   await store.run(`set variable gpuledger_as_of = timestamptz '${iso}'`);

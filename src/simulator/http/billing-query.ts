@@ -2,7 +2,8 @@
 // endTime (exclusive, default now; snapped up unless on a boundary), bucketSize (default day), lastN (the last N
 // buckets including the open one; exclusive with startTime/endTime). A rule conflict is 400, a malformed value
 // 422 with every problem listed in `errors` (§1, assumed mapping).
-import { addBuckets, ceilToBucket, countBuckets, floorToBucket, isBucketSize, isRfc3339, BUCKET_SIZES, type BucketSize } from '../../util/buckets.ts';
+import { addBuckets, ceilToBucket, countBuckets, floorToBucket, isBucketSize, BUCKET_SIZES, type BucketSize } from '../../util/buckets.ts';
+import { isRfc3339 } from '../../util/dates.ts';
 import { SOURCES, type BillingSource } from '../ledger/sources.ts';
 import { DAY } from '../time.ts';
 

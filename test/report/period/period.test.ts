@@ -36,6 +36,17 @@ describe('--period', () => {
     },
   );
 
+  it.each([
+    ['2026-13', "got '2026-13': there is no month 13"],
+    ['10000-01', "got '10000-01': years stop at 9999"],
+    ['2026-02-30..2026-03-01', "got '2026-02-30..2026-03-01': 2026-02-30: February 2026 has 28 days"],
+    ['2026-10-01..10000-01-01', "got '2026-10-01..10000-01-01': 10000-01-01: years stop at 9999"],
+  ])('says what is wrong with %j: a day or month the calendar lacks, a year past 9999', (text, said) => {
+    expect(() => parsePeriod(text)).toThrow(`--period takes a month such as 2026-10 or a day range such as 2026-10-01..2026-10-15 (inclusive days), ${said}`);
+    // serve's ?period= says the same, naming its parameter
+    expect(() => parsePeriod(text, 'period')).toThrow(`period takes a month such as 2026-10 or a day range such as 2026-10-01..2026-10-15 (inclusive days), ${said}`);
+  });
+
   it('refuses a range that ends before it starts', () => {
     expect(() => parsePeriod('2026-10-15..2026-10-01')).toThrow(/ends before it starts/);
   });
