@@ -47,6 +47,8 @@ figcaption.chart-cue { display: none; }
 .tools a.button { padding: 4px 10px; border: 1px solid var(--line); border-radius: 4px; background: var(--head); color: var(--fg); text-decoration: none; }
 .tools button { padding: 4px 10px; border: 1px solid var(--line); border-radius: 4px; background: var(--head); color: var(--fg); }
 .scroll { overflow: auto; max-height: 75vh; border: 1px solid var(--line); border-radius: 6px; }
+/* a log of tall rows (the alert history) scrolls with the page: a box of 75vh showed one event and a bit */
+.scroll.stack { max-height: none; }
 /* a wide table scrolls inside its section and says so; its name and amount columns stay in view (pin-l, pin-r) */
 .cue { color: var(--muted); font-size: 12px; }
 .pin-l, .pin-r { position: sticky; background: var(--bg); }

@@ -4,8 +4,8 @@
 --
 -- `daily` holds (account, family, resource, day, amount) rows up to as_of_date: a series is an (account, family)
 -- pair, a resource anything that bills on its own (a pod, an endpoint, a volume). Each account also gets a series
--- family = 'all', the sum of its families' – forecast and back-test alike, so the families add up to the total. The forecast follows what is
--- running: from the last complete day (as_of_date − 1, the origin),
+-- family = 'all', the sum of its families' – forecast and back-test alike, so the families add up to the total.
+-- The forecast follows what is running: from the last complete day (as_of_date − 1, the origin),
 -- - every resource still running at the origin goes on at its own mean for the kind of day (weekday or weekend)
 --   over its days of the last 28 (since its first spend, if later) – a weekday-only machine stays off on Sundays;
 --   "running" is spending on the origin, or on the last Friday when the origin is a weekend day and the resource
