@@ -87,9 +87,14 @@ describe('a post-paid account synced over several days', () => {
       const ws = sheet(await readWorkbook(out.workbook!.path), 'Summary');
       let book: { billing: unknown; runway: unknown; mtd: unknown } | undefined;
       ws.eachRow((r, n) => {
-        if (r.getCell(1).value !== 'Account' || r.getCell(2).value !== 'Billing') return;
-        const next = ws.getRow(n + 1);
-        book = { billing: next.getCell(2).value, runway: next.getCell(5).value, mtd: next.getCell(7).value };
+        if (r.getCell(1).value !== 'Account' || r.getCell(2).value !== 'Balance') return;
+        // the cells under their headings, wherever the definition puts the columns
+        const at = (header: string) => {
+          let column = 0;
+          r.eachCell((c, i) => (c.value === header ? (column = i) : undefined));
+          return ws.getRow(n + 1).getCell(column).value;
+        };
+        book = { billing: at('Billing'), runway: at('Runway'), mtd: at('Month to date') };
       });
       expect(book).toEqual({ billing: 'invoiced (post-paid)', runway: null, mtd: Number(row.month_to_date) });
 
