@@ -2,6 +2,7 @@
 // Amounts are decimal strings or numbers of USD with at most 2 decimals; they are compared as DECIMAL in DuckDB.
 import { z } from 'zod';
 import { FAMILIES } from '../model/index.ts';
+import { channelSchema, outboxSchema } from './alert-channels.ts';
 
 const money = z
   .union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d{1,2})?$/, 'a decimal amount such as 2500 or 2500.00')])
@@ -9,10 +10,8 @@ const money = z
 
 export const ANOMALY_DIMENSIONS = ['family', 'template', 'endpoint', 'gpu_type'] as const;
 export type AnomalyDimension = (typeof ANOMALY_DIMENSIONS)[number];
-export const SEVERITIES = ['info', 'warning', 'critical'] as const;
-export type Severity = (typeof SEVERITIES)[number];
-
-const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name');
+// where alerts go is its own file (alert-channels.ts); its names are this section's too
+export * from './alert-channels.ts';
 
 export const budgetRuleSchema = z
   .object({
@@ -201,72 +200,6 @@ export const runwayRuleSchema = z
   .refine((r) => r.criticalHours <= r.warningHours, 'criticalHours must not exceed warningHours');
 export type RunwayRule = z.infer<typeof runwayRuleSchema>;
 
-const channelBase = {
-  minSeverity: z.enum(SEVERITIES).default('info').describe('Only events of this severity or higher go to this channel.'),
-};
-
-export const stdoutChannelSchema = z.object({ type: z.literal('stdout'), ...channelBase }).strict();
-
-export const fileChannelSchema = z
-  .object({
-    type: z.literal('file'),
-    path: z.string().min(1).optional().describe('NDJSON file the events are appended to; default <outDir>/alerts.ndjson.'),
-    ...channelBase,
-  })
-  .strict();
-
-export const webhookChannelSchema = z
-  .object({
-    type: z.literal('webhook'),
-    name: z.string().min(1).optional().describe('A name for logs and the delivery record; default the URL\'s host.'),
-    url: z.url().describe('Where events are POSTed. Put no secret in it: use secretEnv for signing.'),
-    format: z.enum(['json', 'slack']).default('json').describe('json: one gpuledger event per POST; slack: a Slack-compatible {text, blocks} message.'),
-    secretEnv: envName
-      .optional()
-      .describe('Environment variable holding an HMAC key: each POST carries X-Gpuledger-Signature: sha256=<hex of HMAC(timestamp + "." + body)>.'),
-    attempts: z
-      .number()
-      .int()
-      .min(1)
-      .max(10)
-      .default(4)
-      .describe('Tries per event in one run; 5xx, 429 and timeouts are retried within the channel\'s time budget. A refused connection is not: the channel waits for the next run.'),
-    retryDelayMs: z.number().int().min(0).max(60_000).default(1000).describe('Wait before the second try; doubles each time (with jitter).'),
-    timeoutSeconds: z.number().positive().max(120).default(10),
-    ...channelBase,
-  })
-  .strict();
-
-export const emailChannelSchema = z
-  .object({
-    type: z.literal('email'),
-    to: z.array(z.string().min(3)).min(1).describe('Recipients; the smtp section says how mail leaves.'),
-    ...channelBase,
-  })
-  .strict();
-
-export const channelSchema = z.discriminatedUnion('type', [stdoutChannelSchema, fileChannelSchema, webhookChannelSchema, emailChannelSchema]);
-export type ChannelConfig = z.infer<typeof channelSchema>;
-export type WebhookChannelConfig = z.infer<typeof webhookChannelSchema>;
-
-export const outboxSchema = z
-  .object({
-    maxAgeHours: z
-      .number()
-      .positive()
-      .max(24 * 90)
-      .default(72)
-      .describe('An event a channel has not taken after this many hours is given up on for that channel, with the reason recorded; until then every run tries it again, oldest first.'),
-    budgetSeconds: z
-      .number()
-      .positive()
-      .max(600)
-      .default(30)
-      .describe('Time each channel gets per run (channels deliver at the same time); what does not fit stays queued for the next run.'),
-  })
-  .strict()
-  .describe('The per-channel outbox: undelivered alert events are retried on later runs.');
-export type OutboxConfig = z.infer<typeof outboxSchema>;
 
 export const alertsConfigSchema = z
   .object({

@@ -2,6 +2,8 @@
 // (JSON numbers into DECIMAL exactly from their text; no JavaScript object per record), the checks of
 // billing-api-v2.md §2 run in SQL over it, then one transaction compares them with what the store held for that window (growth of the
 // open bucket, restatements of closed ones), replaces the window, writes the load record and moves the watermark.
+// Kept in one file (~265 lines) because the staging checks, the comparison and the replace share one transaction and
+// its temp tables; a split would pass them between modules for no reader's gain.
 // A failure anywhere rolls the transaction back: the window keeps its previous contents and the watermark does not
 // move, so the next sync reads it again.
 import { randomUUID } from 'node:crypto';
