@@ -27,7 +27,7 @@
 // Writes bench/results/judgement.json (the command, the date, the seeds, per-split figures, per-scenario rows, the
 // kinds with their counts, the elapsed seconds).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -57,11 +57,16 @@ const CONCURRENCY = 2;
 const quick = process.argv.includes('--quick');
 /** `--only KIND:SEED` runs one scenario (development; like --quick, its JSON goes to the temp folder). */
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1]!.split(':') : undefined;
-const SEEDS = only ? [Number(only[1])] : quick ? [1, 2] : [1, 2];
+/** `--split tuning` runs every kind at the tuning seeds only (development: the held-out seeds stay unlooked-at). */
+const tuningOnly = process.argv.includes('--split') && process.argv[process.argv.indexOf('--split') + 1] === 'tuning';
+const SEEDS = only ? [Number(only[1])] : tuningOnly ? [2] : [1, 2];
 const KINDS = only
   ? [only[0] as keyof typeof SCENARIO_KINDS]
   : quick ? (['left-on', 'spike-and-leak'] as const) : (Object.keys(SCENARIO_KINDS) as (keyof typeof SCENARIO_KINDS)[]);
-const partial = quick || only !== undefined;
+/** JUDGEMENT_FORECAST_ONLY=1 skips the nightly alert back-test (development: a forecast change is scored in seconds;
+ * an environment variable, so each scenario's own process sees it). */
+const forecastOnly = process.env.JUDGEMENT_FORECAST_ONLY === '1';
+const partial = quick || tuningOnly || forecastOnly || only !== undefined;
 /** The fixed split: even seeds are for tuning, odd seeds are held out (looked at only to report). */
 const splitOf = (seed: number) => (seed % 2 === 0 ? 'tuning' : 'held-out');
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -165,13 +170,22 @@ async function runScenario(kind: string, seed: number) {
     // that lived two days; one backfill at the end would bill such a job under no name at all. Reading the
     // inventory 184 times costs minutes, so it is read (with the balance) only at the moments that record what a
     // daily read would: whenever a resource is alive that no earlier read saw (readMoments).
-    for (const t of readMoments(sim.account, Date.parse(labels.end))) {
-      sim.setNow(new Date(t));
-      await sync(['inventory', 'balance']);
+    // JUDGEMENT_DB_CACHE=DIR (development only) keeps each scenario's synced database there and starts from it next
+    // time: tuning a detector reruns the back-test, not the sync, which the detectors do not change
+    const cached = process.env.JUDGEMENT_DB_CACHE ? join(process.env.JUDGEMENT_DB_CACHE, `${kind}-${seed}.duckdb`) : undefined;
+    if (cached && existsSync(cached)) {
+      await syncStore.close();
+      copyFileSync(cached, dbPath);
+    } else {
+      for (const t of readMoments(sim.account, Date.parse(labels.end))) {
+        sim.setNow(new Date(t));
+        await sync(['inventory', 'balance']);
+      }
+      sim.setNow(labels.end);
+      await sync();
+      await syncStore.close();
+      if (cached) copyFileSync(dbPath, cached);
     }
-    sim.setNow(labels.end);
-    await sync();
-    await syncStore.close();
     const synced = performance.now();
 
     const store = await openStore({ path: dbPath, command: 'alerts' });
@@ -182,11 +196,15 @@ async function runScenario(kind: string, seed: number) {
       const eve = dayText(dayMs(evaluationDays(labels)[0]!) - DAY);
       const before = await runAlerts({ store, config, dryRun: true, asOf: new Date(`${eve}T06:00:00Z`), withRestatements: true, now: new Date(`${eve}T06:00:00Z`), stdout: sink(), log: silentLogger });
       let firing = new Set<string>(before.conditions.map((c) => c.key));
-      for (const day of evaluationDays(labels)) {
+      // JUDGEMENT_DUMP=DIR (development only): every night's anomaly conditions with their details, and the labels,
+      // for studying a rule change offline
+      const dump: unknown[] | undefined = process.env.JUDGEMENT_DUMP ? [] : undefined;
+      for (const day of forecastOnly ? [] : evaluationDays(labels)) {
         const asOf = new Date(`${day}T06:00:00Z`);
         const result = await runAlerts({ store, config, dryRun: true, asOf, withRestatements: true, now: asOf, stdout: sink(), log: silentLogger });
         if (result.failedRules.length > 0) throw new Error(`${kind}:${seed} ${day}: ${JSON.stringify(result.failedRules)}`);
         const now = new Set<string>();
+        if (dump) dump.push({ day, conditions: result.conditions.filter((c) => c.rule === 'anomaly').map((c) => ({ ...pageOf(day, c), level: c.level, details: c.details })) });
         for (const c of result.conditions) {
           now.add(c.key);
           if (!firing.has(c.key)) pages.push(pageOf(day, c));
@@ -195,6 +213,7 @@ async function runScenario(kind: string, seed: number) {
         budgetNights.push({ day, level: result.conditions.find((c) => c.rule === 'budget')?.level ?? 0 });
       }
       const backTested = performance.now();
+      if (dump) writeFileSync(join(process.env.JUDGEMENT_DUMP!, `${kind}-${seed}.json`), JSON.stringify({ labels, nights: dump }));
 
       const daily = await dailyTotals(store);
       const forecasts: ForecastPoint[] = [];
@@ -215,12 +234,21 @@ async function runScenario(kind: string, seed: number) {
           });
         }
       }
+      // JUDGEMENT_NIGHTLY_FORECASTS=1 (development only): the month-end forecast of every night, for studying the
+      // budget alert's policy offline
+      const nightly: { day: string; forecast: number | null; low: number | null; high: number | null }[] = [];
+      if (process.env.JUDGEMENT_NIGHTLY_FORECASTS === '1') {
+        for (const day of evaluationDays(labels)) {
+          const f = await forecastAt(store, `${day}T06:00:00Z`);
+          nightly.push({ day, forecast: f?.forecast == null ? null : Number(f.forecast), low: f?.forecast_low == null ? null : Number(f.forecast_low), high: f?.forecast_high == null ? null : Number(f.forecast_high) });
+        }
+      }
       const anomalies = scoreAnomalies(pages, labels);
       const budget = scoreBudget(budgetNights, labels, daily);
       const runwayPages = pages.filter((p) => p.rule === 'runway').length;
       return {
         kind, seed, split: splitOf(seed), scale: labels.scale, budget: labels.budget, typicalDay: labels.typicalDay, postpaid: labels.postpaid,
-        anomalies, budgetMonths: budget, forecasts,
+        anomalies, budgetMonths: budget, forecasts, ...(nightly.length > 0 ? { nightly, daily: Object.fromEntries(daily) } : {}),
         runway: { postpaid: labels.postpaid, pages: runwayPages },
         regimes: labels.months.map((m) => ({ month: m.month, regime: m.regime })),
         seconds: { sync: (synced - started) / 1000, backTest: (backTested - synced) / 1000, total: (performance.now() - started) / 1000 },
@@ -365,7 +393,7 @@ async function main(): Promise<void> {
   const refs = KINDS.flatMap((kind) => SEEDS.map((seed) => ({ kind, seed })));
   const dir = mkdtempSync(join(tmpdir(), 'gpuledger-judgement-rows-'));
   // a partial run (--quick, --only) is for development: its figures are no result, so they stay out of the checkout
-  const path = partial ? join(tmpdir(), 'gpuledger-judgement-quick.json') : join(root, 'bench/results/judgement.json');
+  const path = partial ? (process.env.JUDGEMENT_OUT ?? join(tmpdir(), 'gpuledger-judgement-quick.json')) : join(root, 'bench/results/judgement.json');
   const rows: Row[] = [];
   let next = 0;
   const worker = async () => {

@@ -5,7 +5,8 @@
 --       against the median and MAD of the $baseline_days before it (the days before the day's episode only, when the
 --       episode began inside them, so a job left on is not its own baseline), robust score = (amount − median) /
 --       max(1.4826 × MAD, 10 % of the median, 1 cent), at least $threshold, and the excess more than 1.25 × the
---       series' usual rise (its 90th percentile over $history_days above its median there);
+--       series' usual rise (its 90th percentile over $history_days above its median there), and not a rise the series
+--       has made on $recurring_episodes or more separate occasions in $history_days before the last 7 days (its habit);
 --   size – a recurring series (usually idle, but with $recurring_episodes or more episodes – runs of consecutive days
 --       with spend – in the $history_days before this episode): the day at least $episode_ratio × its typical active
 --       day (the median of its past episodes' days);
@@ -189,6 +190,28 @@ history_range as (
     group by all
 ),
 
+-- how often the series has risen this far before: runs of days (before the last 7, so a departure in progress is not
+-- its own habit) at least 80 % as far above today's median as this day is – a template whose training job lifts it
+-- every other week has risen like this before, a scale-up by mistake has not
+past_rises as (
+    select
+        e.account, e.dimension, e.series_id, e.day,
+        count(*) filter (
+            where h.amount::double - m.median >= 0.8 * (e.amount::double - m.median)
+                and coalesce(h.previous_amount::double - m.median < 0.8 * (e.amount::double - m.median), true)
+        ) as past_rises,
+    from evaluated as e
+    join medians as m using (account, dimension, series_id, day)
+    join (
+        select *, lag(amount) over (partition by account, dimension, series_id order by day) as previous_amount,
+        from grid
+    ) as h
+        on h.account = e.account and h.dimension = e.dimension and h.series_id = e.series_id
+        and h.day >= e.day - $history_days::integer and h.day < e.day - 7
+    where m.median > 0 and e.amount::double > m.median
+    group by all
+),
+
 account_typical as (
     select e.account, e.day, median(a.amount::double) as account_typical,
     from (select distinct account, day from evaluated) as e
@@ -213,6 +236,7 @@ habits as (
         tm.day_mad,
         coalesce(acct.account_typical, 0) as account_typical,
         coalesce(hr.usual_rise, 0) as usual_rise,
+        coalesce(pr.past_rises, 0) as past_rises,
     from evaluated as e
     join medians as m using (account, dimension, series_id, day)
     join mads as d using (account, dimension, series_id, day)
@@ -222,6 +246,7 @@ habits as (
     left join typical_day_mads as tm using (account, dimension, series_id, day)
     left join account_typical as acct using (account, day)
     left join history_range as hr using (account, dimension, series_id, day)
+    left join past_rises as pr using (account, dimension, series_id, day)
 ),
 
 judged as (
@@ -239,6 +264,8 @@ kinds as (
         case
             -- no further above its median than its usual rises, and a quarter: a habit, not a departure
             when median > 0 and amount::double - median <= 1.25 * usual_rise then null
+            -- risen as far on $recurring_episodes or more separate occasions before: its habit, not a departure
+            when median > 0 and past_rises >= $recurring_episodes::integer then null
             when median > 0 then 'departure'
             when not recurring then 'new'
             -- the ratio alone: routine jobs' days vary with the hours they run (a partial first and last day), and

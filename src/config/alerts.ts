@@ -85,7 +85,7 @@ export const anomalyRuleSchema = z
       .positive()
       .default(5)
       .describe('How many robust standard deviations (1.4826 × MAD) above the median a day must be.'),
-    minCost: money.default('25.00').describe('A day must also exceed its baseline by at least this many USD, so cents never page anyone.'),
+    minCost: money.default('40.00').describe('A day must also exceed what was expected by at least this many USD: what a team is paged for (a GPU pod of a few dollars an hour for a day), so one more small pod pages nobody.'),
     historyDays: z
       .number()
       .int()

@@ -62,12 +62,30 @@ describe('anomaly incidents', () => {
     expect(incident!.supersedes).toEqual(['acme:endpoint:endpoint-sdxl-image-api', 'acme:template:template-worker-sdxl', 'acme:gpu_type:gpu_type-ADA_24 pool', 'acme:family:family-serverless'].map((k) => `anomaly:${k}`));
   });
 
+  it('makes a rise spread over several like resources one incident of their family, whichever of them leads', () => {
+    // a scale-up of three like pods: the GPU type, the template and the family rise, no pod carries two thirds
+    const pods = (lead: string) => ['p1', 'p2', 'p3'].map((id) => driver(id, `pod-${id}`, id === lead ? '60.00' : '55.00'));
+    const podDriver = (d: ReturnType<typeof driver>) => ({ ...d, family: 'pod' });
+    for (const lead of ['p1', 'p3']) {
+      const found = incidentsOf(
+        [
+          series('gpu_type', 'RTX 4090', 1, pods(lead).map(podDriver)),
+          series('template', 'vllm', 1, pods(lead).map(podDriver)),
+          series('family', 'pod', 1, pods(lead).map(podDriver)),
+        ],
+        rule,
+      );
+      expect(found.map((c) => c.key)).toEqual(['anomaly:acme:family:pod']);
+      expect((found[0]!.details.series as unknown[]).length).toBe(3);
+    }
+  });
+
   it('keeps apart a series another resource drove most, and a series with no driver under its own key', () => {
     const spike = driver('ep1', 'sdxl-image-api', '218.03');
     const found = incidentsOf(
       [
         series('endpoint', 'sdxl-image-api', 1, [spike]),
-        series('family', 'serverless', 1, [driver('ep2', 'vllm-03', '300.00'), spike]),
+        series('family', 'serverless', 1, [driver('ep2', 'vllm-03', '900.00'), spike]),
         series('template', 'spread-out', 1, []),
       ],
       rule,

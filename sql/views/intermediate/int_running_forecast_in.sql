@@ -312,16 +312,31 @@ backtest_sums as (
     group by all
 ),
 
+-- The range is split-conformal over the back-test's errors: its origins overlap (each sums the next H days), so
+-- they hold about origins ÷ H independent windows (n), and the 80 % range is the ⌈(n + 1) × 0.8⌉-th smallest of n
+-- absolute errors – scaled to the origins, the error at rank ⌈(n + 1) × 0.8⌉ ÷ n of them (the largest when n is
+-- small), on both sides of the forecast.
+errors as (
+    select
+        b.account,
+        b.family,
+        abs(b.spent - b.said) / b.said as error,
+        row_number() over (partition by b.account, b.family order by abs(b.spent - b.said) / b.said) as error_rank,
+        count(*) over (partition by b.account, b.family) as origins,
+        greatest(count(*) over (partition by b.account, b.family) / greatest(hz.h, 1), 1) as windows,
+    from backtest_sums as b
+    join horizon as hz on hz.account = b.account and hz.family = b.family
+    where b.said > 0
+),
+
 calibration as (
     select
         account,
         family,
-        count(*) as origins,
-        quantile_cont((spent - said) / said, 0.1) as low_ratio,
-        quantile_cont((spent - said) / said, 0.9) as high_ratio,
-        median(abs(spent - said) / said) as median_error,
-    from backtest_sums
-    where said > 0
+        any_value(origins) as origins,
+        max(error) filter (where error_rank <= least(origins, ceil(least(1.0, ceil((windows + 1) * 0.8) / windows) * origins))) as range_error,
+        median(error) as median_error,
+    from errors
     group by all
 ),
 
@@ -381,8 +396,8 @@ final as (
         e.history_days,
         c.origins as backtest_origins,
         -- without enough back-test origins the range is wide on purpose: ±50 % of what is to come
-        case when c.origins >= 8 then least(c.low_ratio, 0) else -0.5 end as range_low_ratio,
-        case when c.origins >= 8 then greatest(c.high_ratio, 0) else 0.5 end as range_high_ratio,
+        case when c.origins >= 8 then -least(c.range_error, 1) else -0.5 end as range_low_ratio,
+        case when c.origins >= 8 then c.range_error else 0.5 end as range_high_ratio,
         c.median_error as backtest_median_error,
     from expected as e
     left join calibration as c using (account, family)

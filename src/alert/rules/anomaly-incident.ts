@@ -51,9 +51,26 @@ const driverId = (d: Pick<Driver, 'family' | 'resource_id'>) => `${d.family}:${d
 const score = (s: SeriesAnomaly) => Math.round(s.worst.score * 10) / 10;
 const lastDay = (s: SeriesAnomaly) => [...s.days].sort().at(-1)!;
 
-export function incidentKey(s: SeriesAnomaly): string {
+/**
+ * The resource that drives a series' anomaly: its biggest driver when that one carries at least two thirds of the
+ * drivers' excess. A leak spread over many short-lived resources (a checkpoint volume a day) or a scale-up of several
+ * like pods has no such driver – keyed by its top one, the incident would change its key, and page again, every time
+ * another resource took the lead.
+ */
+function drivingResource(s: SeriesAnomaly): Driver | undefined {
   const top = s.drivers[0];
-  return top ? `anomaly:${s.account}:driver:${driverId(top)}` : `anomaly:${s.account}:${s.dimension}:${s.seriesId}`;
+  if (!top) return undefined;
+  const total = s.drivers.reduce((n, d) => n + Math.max(0, Number(d.excess)), 0);
+  return 3 * Number(top.excess) >= 2 * total ? top : undefined;
+}
+
+/** A driven incident is its resource's; one spread over several resources is their family's (one incident for the
+ * family and every narrower series it shows in); a series without drivers is its own. */
+export function incidentKey(s: SeriesAnomaly): string {
+  const top = drivingResource(s);
+  if (top) return `anomaly:${s.account}:driver:${driverId(top)}`;
+  const family = s.drivers[0]?.family;
+  return family ? `anomaly:${s.account}:family:${family}` : `anomaly:${s.account}:${s.dimension}:${s.seriesId}`;
 }
 
 function headline(s: SeriesAnomaly): string {
