@@ -127,10 +127,14 @@ async function dataHorizon(store: Store, asOf: string | undefined): Promise<stri
 export async function nothingLoadedAt(store: Store, r: ExploreRequest): Promise<NothingLoaded | undefined> {
   if (r.asOf === undefined) return undefined;
   // to the second it ended in, so a view as loaded at that moment holds the load (extracted_at has microseconds)
-  const row = await store.one<{ at: string | null }>(`select strftime(date_trunc('second', min(extracted_at) + interval 999999 microseconds), '%Y-%m-%dT%H:%M:%SZ') as at from _meta_loads`);
-  const first = row?.at ?? undefined;
-  if (first !== undefined && new Date(first) <= new Date(r.asOf.at)) return undefined;
-  return { request: r, firstLoad: first };
+  const row = await store.one<{ at: string | null; loaded: boolean | null }>(
+    `select strftime(date_trunc('second', min(extracted_at) + interval 999999 microseconds), '%Y-%m-%dT%H:%M:%SZ') as at,
+            min(extracted_at) <= $as_of::timestamptz as loaded
+     from _meta_loads`,
+    { as_of: r.asOf.at },
+  );
+  if (row?.loaded) return undefined;
+  return { request: r, firstLoad: row?.at ?? undefined };
 }
 
 /** The line that says so, for the CSV (which has no page to say it on) and the page's verdict. */

@@ -103,7 +103,7 @@ describe.skipIf(!chromiumAvailable)('every screen at 1,400 px light and dark and
     const context = await ui.browser.newContext({ colorScheme: vp.colorScheme, viewport: { width: vp.width, height: vp.height } });
     const page = await context.newPage();
     const res = await page.goto(path === 'file' ? ui.reportUrl : ui.serve.url + path);
-    if (path !== 'file') expect(res?.status(), path).toBe(200);
+    if (path !== 'file') expect(res?.status(), `${path}: ${await res?.text()}`).toBe(200);
     return page;
   }
 
@@ -177,7 +177,8 @@ describe.skipIf(!chromiumAvailable)('every screen at 1,400 px light and dark and
       const page = await open('/explore?preset=30d&granularity=day&by=family', VIEWPORTS[0]);
       const box = await page.locator('#s-explore .scroll').boundingBox();
       for (const name of ['Total', 'Share', 'Change']) {
-        const th = await page.locator('#explore-table thead th', { hasText: new RegExp(`^${name}$`) }).boundingBox();
+        // Change may say under it which days it compares (a day still loading)
+        const th = await page.locator('#explore-table thead th', { hasText: new RegExp(`^${name}($|to )`) }).boundingBox();
         expect(th!.x, name).toBeGreaterThanOrEqual(box!.x);
         expect(th!.x + th!.width, name).toBeLessThanOrEqual(Math.min(box!.x + box!.width, 1400) + 1);
       }
@@ -196,6 +197,22 @@ describe.skipIf(!chromiumAvailable)('every screen at 1,400 px light and dark and
       await page.context().close();
     });
   
+    it.each([
+      ['the report file', 'file'],
+      ["serve's report page", '/report/nightly'],
+    ])('the Unit costs chart in %s names its metric and scope in its title and legend', async (_where, path) => {
+      const page = await open(path, VIEWPORTS[0]);
+      const figure = page.locator('#s-unit-costs figure.chart');
+      expect(await figure.count()).toBe(1);
+      const subject = 'Cost per GPU-hour, whole account (account sim)';
+      expect(await figure.getAttribute('aria-label')).toBe(`${subject}, trailing 7 days`);
+      const drawn = await figure.locator('svg text').allTextContents();
+      expect(drawn[0]).toBe(`${subject}, trailing 7 days`);
+      expect(drawn).toContain(subject);
+      expect(drawn).not.toContain('Actual');
+      await page.context().close();
+    });
+
     it('/alerts at 1,400 px shows several events at a time in its history box, not one and a bit', async () => {
       const page = await open('/alerts', VIEWPORTS[0]);
       const box = (await page.locator('#s-alerts .scroll').boundingBox())!;
