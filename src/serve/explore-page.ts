@@ -8,8 +8,8 @@
 // then instead of drawing $0.
 import type { Config } from '../config/schema.ts';
 import { exploreChartSvg } from '../explore/chart.ts';
-import { dayLabel, familyColor } from '../report/charts/axes.ts';
-import { isPartial, type ComparedRanges, type PeriodCoverage } from '../explore/coverage.ts';
+import { familyColor } from '../report/charts/axes.ts';
+import { changeHeading, changeText, comparedLine, partialMark, partialNote } from './explore-coverage-text.ts';
 import type { Changes } from '../explore/changed-since.ts';
 import type { ExploreGroup } from '../explore/explore-table.ts';
 import { allocationCategories, exploreChanges, exploreView, nothingLoadedText, offeredUnitMetrics, readExploreRequest, type ExploreAnswer, type NothingLoaded } from '../explore/run-explore.ts';
@@ -19,7 +19,6 @@ import { html, joinHtml, trustedMarkup, type Markup } from '../present/html.ts';
 import type { Store } from '../store/database.ts';
 import { decimalStringToMicros } from '../util/decimal.ts';
 import { usdText } from '../util/money-text.ts';
-import { addDays, daysInclusive } from '../util/utc-days.ts';
 import { servedPage, type PageContext } from './pages.ts';
 
 const PRESET_LABELS: Record<(typeof PRESETS)[number], string> = {
@@ -131,47 +130,6 @@ function groupCells(a: ExploreAnswer, g: ExploreGroup): Markup {
   );
 }
 
-/** A partial period's short mark, under its heading and its bar: "4 of 7 days", "so far, to 12:34 UTC". */
-function partialMark(p: PeriodCoverage, granularity: ExploreRequest['granularity']): string | undefined {
-  if (!isPartial(p)) return undefined;
-  if (granularity === 'day') return p.future > 0 ? 'not loaded yet' : `so far, to ${p.loading!.to} UTC`;
-  return `${p.days - p.future} of ${p.length} days${p.loading || p.future > 0 ? ' so far' : ''}`;
-}
-
-const span = (first: string, last: string) => (first === last ? dayLabel(first) : `${dayLabel(first)} – ${dayLabel(last)}`);
-
-/** The sentence under the chart and the table naming each partial period and why it holds less. */
-function partialNote(a: ExploreAnswer): Markup {
-  const g = a.request.granularity;
-  const partial = a.coverage.filter(isPartial);
-  if (partial.length === 0) return html``;
-  const ahead = partial.filter((p) => p.future === p.days);
-  const parts = partial
-    .filter((p) => p.future < p.days)
-    .map((p) => {
-      const bits: string[] = [];
-      if (g !== 'day' && p.days < p.length) {
-        const cut = p.first > p.start ? `the range starts on ${dayLabel(p.first)}` : `the range ends on ${dayLabel(p.last)}`;
-        bits.push(`holds ${p.days} of its ${p.length} days (${span(p.first, p.last)}: ${cut})`);
-      }
-      if (p.loading) bits.push(`${g === 'day' ? 'is' : `${dayLabel(p.loading.day)} is`} loaded only to ${p.loading.to} UTC, the day so far`);
-      if (p.future > 0) bits.push(`${p.future} of its days not loaded yet`);
-      return `${g === 'day' ? dayLabel(p.start) : `the ${g} of ${dayLabel(p.start)}`} ${bits.join('; ')}`;
-    });
-  if (ahead.length > 0) parts.push(`${span(ahead[0]!.first, ahead.at(-1)!.last)} ${ahead.length === 1 && ahead[0]!.days === 1 ? 'is' : 'are'} not loaded yet`);
-  const sentence = parts.join('; ');
-  return html`<p class="note partial-note">Partial ${g === 'day' ? 'days' : `${g}s`} are drawn lighter and hatched: ${sentence.charAt(0).toLowerCase()}${sentence.slice(1)}.</p>`;
-}
-
-/** What the change compares, said in words: the whole previous range, or like with like while a day is loading. */
-function changeText(r: ExploreRequest, c: ComparedRanges): string {
-  if (c.whole) return `Change: against ${previousText(r)}, the same number of days just before.`;
-  const loading = c.loading ? `${dayLabel(c.loading.day)} is loaded only to ${c.loading.to} UTC (the day so far)` : `the range reaches past the loaded days`;
-  if (!c.current || !c.previous) return `Change: – no day of the range has ended yet (${loading}), so there is nothing like for like to compare.`;
-  const n = daysInclusive(c.current.from, c.current.to);
-  return `Change compares like with like: ${span(c.current.from, c.current.to)} against ${span(c.previous.from, c.previous.to)}, the first ${n} ${n === 1 ? 'day' : 'days'} of ${previousText(r)}; ${loading}, so the days from ${dayLabel(addDays(c.current.to, 1))} on count in the totals, not in the change.`;
-}
-
 const valueText = (r: ExploreRequest) => (r.metric === 'cost' ? (v: string) => usdText(v) : r.metric === 'gpu_hours' ? hoursText : unitText);
 
 function table(a: ExploreAnswer): Markup {
@@ -191,8 +149,7 @@ function table(a: ExploreAnswer): Markup {
     const mark = partialMark(a.coverage[i]!, r.granularity);
     return mark === undefined ? html`<th scope="col" class="num">${p}</th>` : html`<th scope="col" class="num partial">${p}<span class="part">${mark}</span></th>`;
   };
-  const c = a.compared;
-  const changeHead = c.whole ? html`Change` : html`Change<span class="part">${c.current ? `to ${dayLabel(c.current.to)}` : 'none yet'}</span>`;
+  const changeHead = changeHeading(a.compared);
   const head = html`<tr>${r.by.map((d, i) => html`<th scope="col"${i === 0 ? trustedMarkup(' class="pin-l"') : ''}>${dimensionLabel(d)}</th>`)}${t.periods.map(period)}<th scope="col" class="num pin-t">Total</th><th scope="col" class="num pin-s">Share</th><th scope="col" class="num pin-c">${changeHead}</th></tr>`;
   const rows = t.groups.map((g) => html`<tr data-rank="${g.rank}">${groupCells(a, g)}${g.cells.map((c) => num(c))}${num(g.total, ' pin-t')}${pct(g.share, false)}${pct(g.change, true)}</tr>`);
   const total = html`<tr class="total"><th scope="row" class="pin-l" colspan="${r.by.length}">Total</th>${t.periodTotals.map((c) => num(c))}${num(t.total, ' pin-t')}${pct(t.total === null || t.total === '0.000000' ? null : '100.00', false)}${pct(t.change, true)}</tr>`;
@@ -205,10 +162,6 @@ ${partialNote(a)}<p class="note" id="change-note">Top 10 groups by total, the re
   }</p>`;
 }
 
-function previousText(r: ExploreRequest): string {
-  const n = daysInclusive(r.from, r.to);
-  return `the previous ${n} day${n === 1 ? '' : 's'}`;
-}
 
 function chart(a: ExploreAnswer): Markup {
   const r = a.request;
@@ -234,13 +187,6 @@ function chart(a: ExploreAnswer): Markup {
     ...(a.anomalies.length > 0 ? [html`▲ marks the ${a.anomalies.length === 1 ? 'day' : 'days'} an anomaly alert fired on: ${a.anomalies.map((m) => m.day).join(', ')}.`] : []),
   ];
   return html`<figure class="chart" role="img" aria-label="${`Stacked chart of ${series.length} groups over ${a.table.periods.length} periods`}">${CHART_CUE}${trustedMarkup(svg)}</figure>${notes.length ? html`<p class="note">${joinHtml(notes, ' ')}</p>` : ''}`;
-}
-
-/** The headline's line when a day is still loading: the change is of the ended days only. */
-function comparedLine(c: ComparedRanges): string {
-  const loading = c.loading ? `${dayLabel(c.loading.day)} loaded to ${c.loading.to} UTC so far` : 'the range reaches past the loaded days';
-  if (!c.current || !c.previous) return `No change shown: no day of the range has ended yet (${loading})`;
-  return `Change: ${span(c.current.from, c.current.to)} against ${span(c.previous.from, c.previous.to)}, ended days only (${loading})`;
 }
 
 /** An as_of before the first load: no chart and no table – they would draw $0 as if nothing had been spent. */
