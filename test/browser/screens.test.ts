@@ -3,8 +3,9 @@
 // no money column off to the side without the cue, each table's headline amount in view, chart labels big enough
 // and 4.5:1 against the chart in both schemes (test/helpers/layout-check.ts). The data is the demo's: a synced
 // simulator account with the example config (allocation, budgets, alert thresholds) and the alerts it fires.
-// Screenshots of every page × viewport go to out/screens/ so a reviewer can look.
-import { mkdirSync } from 'node:fs';
+// Screenshots of every page × viewport go to out/screens/ so a reviewer can look; the README's pictures are these
+// (README_SCREENS, taken into docs/screenshots/ once a page passes), so they show the pages as this test saw them.
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
@@ -44,6 +45,10 @@ const PAGES: [name: string, path: string][] = [
   ['explore-two-levels', '/explore?preset=30d&granularity=week&by=family&by=template'],
   ['html-report', 'file'],
 ];
+
+/** The pages the README shows, each at every viewport: docs/screenshots/<name>-<viewport>.png. */
+const README_SCREENS = new Set(['html-report', 'report-nightly', 'drill-pod', 'explore-30-days', 'explore-two-levels']);
+const README_SHOTS = 'docs/screenshots';
 
 const VIEWPORTS = [
   { name: 'light', width: 1400, height: 900, colorScheme: 'light' },
@@ -86,6 +91,7 @@ describe.skipIf(!chromiumAvailable)('every screen at 1,400 px light and dark and
       throw e;
     });
     mkdirSync(SCREENS, { recursive: true });
+    mkdirSync(README_SHOTS, { recursive: true });
     return {
       db: tmp.db,
       serve,
@@ -107,6 +113,12 @@ describe.skipIf(!chromiumAvailable)('every screen at 1,400 px light and dark and
     return page;
   }
 
+  it('the README shows the pictures this test takes, every one of them at each viewport', () => {
+    const shown = [...readFileSync('README.md', 'utf8').matchAll(/\]\((docs\/screenshots\/[^)]+\.png)\)/g)].map((m) => m[1]!);
+    const taken = [...README_SCREENS].flatMap((name) => VIEWPORTS.map((vp) => `${README_SHOTS}/${name}-${vp.name}.png`));
+    expect([...new Set(shown)].sort()).toEqual(taken.sort());
+  });
+
   it('the fixture has what the screens show: alert events with their titles', async () => {
     const page = await open('/alerts', VIEWPORTS[0]);
     expect(await page.locator('#s-alerts tbody tr').count()).toBeGreaterThan(3);
@@ -117,8 +129,12 @@ describe.skipIf(!chromiumAvailable)('every screen at 1,400 px light and dark and
     it.each(PAGES)('%s shows nothing cut off, covered or out of sight', async (name, path) => {
       const page = await open(path, vp);
       try {
-        await page.screenshot({ path: join(SCREENS, `${name}-${vp.name}.png`), fullPage: true });
+        const shot = join(SCREENS, `${name}-${vp.name}.png`);
+        await page.screenshot({ path: shot, fullPage: true });
         expect(await layoutProblems(page)).toEqual([]);
+        // only a screen the check passed becomes the README's picture: its first screenful (the whole page of a
+        // report is ~1.6 MB a picture; out/screens/ keeps the whole page)
+        if (README_SCREENS.has(name)) await page.screenshot({ path: join(README_SHOTS, `${name}-${vp.name}.png`) });
       } finally {
         await page.context().close();
       }
