@@ -1,7 +1,9 @@
 // The explorer's SQL, made from the whitelisted fragments of facts.ts and nothing else: the range, the category and
 // every filter value are bound parameters ($from, $to, $category, $f0 …), so no text from the URL reaches the SQL.
 // Sums stay DECIMAL in DuckDB; the page adds the groups up as exact micro-units (explore-table.ts).
+import { addDays } from '../util/utc-days.ts';
 import { dimensionSql, factsSource, type DimensionSql, type FactsSource } from './facts.ts';
+import type { ComparedRanges } from './coverage.ts';
 import { dimensionText, previousRange, type ExploreRequest } from './request.ts';
 
 export interface BuiltQuery {
@@ -112,11 +114,17 @@ order by c.period_start, c.k1, c.k2`;
 /**
  * What the page draws, in one statement over one read of the range and one of the previous range:
  * - kind 'cell': per period, each of the top groups (rank 1…10) and the rest together (rank 11);
- * - kind 'group': per top group its keys, names, total and the previous range's total; rank 11 is "other".
+ * - kind 'group': per top group its keys, names, total, the figure the change compares (`compared`: the range's days
+ *   `compared` names, coverage.ts) and the previous range's figure for as many days (`previous`); rank 11 is "other".
+ * Without `compared`, the change compares the whole range with the whole previous one.
  */
-export function pageQuery(r: ExploreRequest): BuiltQuery {
+export function pageQuery(r: ExploreRequest, compared?: Pick<ComparedRanges, 'current' | 'previous'>): BuiltQuery {
   const p = parts(r);
   const previous = previousRange(r.from, r.to);
+  const { current: cmp, previous: prev } = compared ?? { current: { from: r.from, to: r.to }, previous };
+  // no ended day to compare: windows that hold no day, so every compared figure is null and so is every change
+  const cmpTo = cmp?.to ?? addDays(r.from, -1);
+  const prevTo = prev?.to ?? addDays(previous.from, -1);
   const other = TOP_GROUPS + 1;
   // one scan covers the range and the previous one: the facts are not stored in day order, so each range read
   // alone would read (and decompress) the whole amount column again
@@ -130,33 +138,38 @@ ranked as (select k1, k2, total, row_number() over (order by total desc, k1, k2)
 top as (select * from ranked where rank <= ${TOP_GROUPS}),
 ${namesSql(p, 0)},
 ${namesSql(p, 1)},
-previous as (select k1, k2, sum(v) as v from both_ranges where not current group by all),
+previous as (select k1, k2, sum(v) as v from both_ranges where not current and day <= $prev_to::date group by all),
+compared as (select k1, k2, sum(v) as v from facts where day <= $cmp_to::date group by all),
 ${r.metric === 'unit_cost' ? `quantity as (select *, day >= $from::date as current from (${quantitySql(p, r, 'prev_from')})),` : ''}
 final as (
-    select 'cell' as kind, c.period_start, coalesce(t.rank, ${other}) as rank, null as k1, null as n1, null as k2, null as n2, sum(c.v) as v, null as previous
+    select 'cell' as kind, c.period_start, coalesce(t.rank, ${other}) as rank, null as k1, null as n1, null as k2, null as n2, sum(c.v) as v, null as previous, null as compared
     from cells as c left join top as t using (k1, k2)
     group by all
     union all
-    select 'group', null, t.rank, t.k1, names1.n1, t.k2, names2.n2, t.total, pr.v
+    select 'group', null, t.rank, t.k1, names1.n1, t.k2, names2.n2, t.total, pr.v, cmp.v
     from top as t
     left join previous as pr using (k1, k2)
+    left join compared as cmp using (k1, k2)
     left join names1 using (k1)
     left join names2 using (k2)
     union all
     select 'group', null, ${other}, null, null, null, null,
         (select sum(total) from ranked where rank > ${TOP_GROUPS}),
-        (select sum(pr.v) from previous as pr anti join top using (k1, k2))${
+        (select sum(pr.v) from previous as pr anti join top using (k1, k2)),
+        (select sum(cmp.v) from compared as cmp anti join top using (k1, k2))${
     r.metric === 'unit_cost'
       ? `
     union all
-    select 'quantity', period_start, 0, null, null, null, null, sum(q), null from quantity where current group by period_start
+    select 'quantity', period_start, 0, null, null, null, null, sum(q), null, null from quantity where current group by period_start
     union all
-    select 'quantity_previous', null, 0, null, null, null, null, sum(q), null from quantity where not current`
+    select 'quantity_previous', null, 0, null, null, null, null, sum(q), null, null from quantity where not current and day <= $prev_to::date
+    union all
+    select 'quantity_compared', null, 0, null, null, null, null, sum(q), null, null from quantity where current and day <= $cmp_to::date`
       : ''
   }
 )
 select * from final order by kind, rank, period_start`;
-  return { sql, params: { ...p.params, from: r.from, to: r.to, prev_from: previous.from } };
+  return { sql, params: { ...p.params, from: r.from, to: r.to, prev_from: previous.from, prev_to: prevTo, cmp_to: cmpTo } };
 }
 
 /** Whether a filter's value occurs in the facts at all (any day): an unknown one is refused, not shown as $0. */

@@ -2,7 +2,9 @@
 // config drawn as a line where it watches exactly this view (budgets.ts), and the days an anomaly alert fired on
 // marked under the axis with the alert's title as the tooltip. Plain SVG from the report's chart parts
 // (report/charts/axes.ts), the same classes the page's style recolours in dark mode. Figures are drawn from numbers;
-// the exact ones are in the table.
+// the exact ones are in the table. A period the figures cover only in part (a week the range cuts, the day still
+// loading: coverage.ts) is drawn lighter and hatched, its first and last ones labelled under the axis ("4 of 7
+// days"), so a short week never reads as a fall in spend.
 import { bands, dayLabel, esc, INK, MUTED, PALETTE, stackedRange, stackedSegments, svgDocument, title, usdShort, yAxis, yScale, type Frame } from '../report/charts/axes.ts';
 import type { AnomalyMark } from './anomalies.ts';
 import type { DrawnBudget } from './budgets.ts';
@@ -16,6 +18,8 @@ export interface ExploreChartInput {
   budgets: DrawnBudget[];
   anomalies: AnomalyMark[];
   unit: 'usd' | 'hours';
+  /** Per period (in `periods` order): a short note when the period is partial ("4 of 7 days"), else undefined. */
+  partial?: (string | undefined)[];
   width?: number;
   height?: number;
 }
@@ -36,6 +40,10 @@ interface Key {
 }
 
 const LEGEND_ROW = 18;
+/** The line under the day labels that names a partial first or last period. */
+const PARTIAL_ROW = 15;
+// stripes in the chart's own background colour (the page's style sets c-hatch per scheme) over a lighter bar
+const HATCH = `<defs><pattern id="partial-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="6" stroke="#ffffff" stroke-width="2.5" class="c-hatch"/></pattern></defs>`;
 const keyWidth = (k: Key) => 19 + k.label.length * 6.5 + 18;
 
 /** The legend's keys in rows that fit the width (eleven groups do not fit one line). */
@@ -71,10 +79,13 @@ export function exploreChartSvg(input: ExploreChartInput): string {
   const keys: Key[] = input.series.map((s, k) => ({ label: s.label.length > 60 ? `${s.label.slice(0, 59)}…` : s.label, color: colorOf(s, k), dashed: false }));
   if (input.budgets.length > 0) keys.push({ label: 'budget', color: ALERT, dashed: true });
   const rows = legendRows(keys, width - 68 - 24);
-  const extra = (rows.length - 1) * LEGEND_ROW;
-  const frame: Frame = { width, height: (input.height ?? 340) + extra, left: 68, right: 24, top: 40, bottom: 64 + extra };
+  const partial = input.partial ?? [];
   const n = input.periods.length;
-  let body = title(frame, input.title, FONT);
+  // only the first and last periods can be cut by the range; a later one is partial only while loading or ahead
+  const labelled = [...new Set([0, n - 1])].filter((i) => i >= 0 && partial[i] !== undefined);
+  const extra = (rows.length - 1) * LEGEND_ROW + (labelled.length > 0 ? PARTIAL_ROW : 0);
+  const frame: Frame = { width, height: (input.height ?? 340) + extra, left: 68, right: 24, top: 40, bottom: 64 + extra };
+  let body = (partial.some((p) => p !== undefined) ? HATCH : '') + title(frame, input.title, FONT);
   const budgetValues = input.budgets.map((b) => Number(b.amount));
   const range = stackedRange(input.series, n);
   const scale = yScale(frame, range.min, Math.max(range.max, ...budgetValues));
@@ -84,7 +95,11 @@ export function exploreChartSvg(input: ExploreChartInput): string {
   for (const { k, i, v, from, to } of stackedSegments(input.series, n)) {
     const s = input.series[k]!;
     const [y0, y1] = [scale.y(from), scale.y(to)];
-    body += `<rect x="${(xAt(i) - barW / 2).toFixed(1)}" y="${Math.min(y0, y1).toFixed(1)}" width="${barW.toFixed(1)}" height="${Math.max(0.5, Math.abs(y1 - y0)).toFixed(1)}" fill="${colorOf(s, k)}"><title>${esc(`${s.label} · ${input.periods[i]}: ${format(v)}`)}</title></rect>`;
+    const box = `x="${(xAt(i) - barW / 2).toFixed(1)}" y="${Math.min(y0, y1).toFixed(1)}" width="${barW.toFixed(1)}" height="${Math.max(0.5, Math.abs(y1 - y0)).toFixed(1)}"`;
+    const part = partial[i];
+    const tip = `${s.label} · ${input.periods[i]}${part ? ` (${part})` : ''}: ${format(v)}`;
+    if (part === undefined) body += `<rect ${box} fill="${colorOf(s, k)}"><title>${esc(tip)}</title></rect>`;
+    else body += `<rect ${box} fill="${colorOf(s, k)}" fill-opacity="0.55" class="partial"><title>${esc(tip)}</title></rect><rect ${box} fill="url(#partial-hatch)" pointer-events="none"/>`;
   }
   for (const [i, b] of input.budgets.entries()) {
     const y = scale.y(budgetValues[i]!).toFixed(1);
@@ -104,6 +119,11 @@ export function exploreChartSvg(input: ExploreChartInput): string {
   const every = Math.max(1, Math.ceil(n / 10));
   for (let i = 0; i < n; i += every) {
     body += `<text x="${xAt(i).toFixed(1)}" y="${frame.height - frame.bottom + 26}" text-anchor="middle" font-size="11" fill="${MUTED}" class="c-muted" font-family="${FONT}">${esc(dayLabel(input.periods[i]!))}</text>`;
+  }
+  for (const i of labelled) {
+    // the first one starts at its bar's left edge, the last one ends at its bar's right: neither runs off the chart
+    const [x, anchor] = n === 1 ? [xAt(i), 'middle'] : i === 0 ? [xAt(i) - barW / 2, 'start'] : [xAt(i) + barW / 2, 'end'];
+    body += `<text x="${x.toFixed(1)}" y="${frame.height - frame.bottom + 26 + PARTIAL_ROW}" text-anchor="${anchor}" font-size="11" fill="${MUTED}" class="c-muted partial-note" font-family="${FONT}">${esc(partial[i]!)}</text>`;
   }
   return svgDocument(frame, body + legendSvg(frame, rows));
 }

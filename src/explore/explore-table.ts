@@ -2,9 +2,7 @@
 // group's total, share and change against the previous range of the same length, and the totals – added up as exact
 // micro-units (BigInt), so the total row is the sum of the rows and of the CSV's column to the last micro-unit.
 import { decimalStringToMicros, microsToDecimalString } from '../util/decimal.ts';
-import { daysFromTo, monthStart, weekStart } from '../util/utc-days.ts';
 import { TOP_GROUPS } from './build-query.ts';
-import type { Granularity } from './request.ts';
 
 export interface ExploreGroup {
   /** 1…10 for a named group, 11 for "other". */
@@ -16,11 +14,14 @@ export interface ExploreGroup {
    * cost where the period has no quantity. */
   cells: (string | null)[];
   total: string | null;
-  /** The previous range's total; null where the group had none there. */
+  /** The figure the change compares: the range's compared days (the whole range unless a day is still loading,
+   * coverage.ts); null where the group had none then. */
+  compared: string | null;
+  /** The previous range's figure for as many days; null where the group had none there. */
   previous: string | null;
   /** Percent of the grand total, 2 decimals (null when the grand total is 0). */
   share: string | null;
-  /** Percent change against previous, 1 decimal (null when there was nothing before). */
+  /** Percent change of compared against previous, 1 decimal (null when there was nothing before). */
   change: string | null;
 }
 
@@ -30,22 +31,9 @@ export interface ExploreTable {
   /** Per period, the sum of every group. */
   periodTotals: (string | null)[];
   total: string | null;
+  compared: string | null;
   previous: string | null;
   change: string | null;
-}
-
-/** Each period's first day in [from, to]; a week starts on Monday (DuckDB's date_trunc('week')), a month on the 1st. */
-export function periodStarts(from: string, to: string, granularity: Granularity): string[] {
-  const start = (day: string) => {
-    if (granularity === 'day') return day;
-    return granularity === 'month' ? monthStart(day) : weekStart(day);
-  };
-  const out: string[] = [];
-  for (const day of daysFromTo(from, to)) {
-    const s = start(day);
-    if (out.at(-1) !== s) out.push(s);
-  }
-  return out;
 }
 
 /** a ÷ b in percent, rounded half away from zero to `decimals` places, exactly. */
@@ -72,7 +60,7 @@ export function divideMicros(a: bigint, b: bigint): bigint | null {
 }
 
 export interface PageRow {
-  kind: 'cell' | 'group' | 'quantity' | 'quantity_previous';
+  kind: 'cell' | 'group' | 'quantity' | 'quantity_previous' | 'quantity_compared';
   period_start: string | null;
   rank: number | string;
   k1: string | null;
@@ -81,11 +69,12 @@ export interface PageRow {
   n2: string | null;
   v: string | null;
   previous: string | null;
+  compared: string | null;
 }
 
 export function exploreTable(rows: readonly PageRow[], periods: string[], levels: number): ExploreTable {
   const cost = costTable(rows, periods, levels);
-  if (!rows.some((r) => r.kind === 'quantity' || r.kind === 'quantity_previous')) return cost;
+  if (!rows.some((r) => r.kind.startsWith('quantity'))) return cost;
   return unitCostTable(cost, rows);
 }
 
@@ -95,9 +84,11 @@ function unitCostTable(cost: ExploreTable, rows: readonly PageRow[]): ExploreTab
   const quantity = cost.periods.map(() => 0n);
   const at = new Map(cost.periods.map((p, i) => [p, i]));
   let previousQuantity = 0n;
+  let comparedQuantity = 0n;
   for (const r of rows) {
     if (r.kind === 'quantity') quantity[at.get(r.period_start!)!]! += micros(r.v);
     if (r.kind === 'quantity_previous') previousQuantity += micros(r.v);
+    if (r.kind === 'quantity_compared') comparedQuantity += micros(r.v);
   }
   const range = quantity.reduce((a, b) => a + b, 0n);
   const per = (value: string | null, q: bigint) => {
@@ -107,13 +98,13 @@ function unitCostTable(cost: ExploreTable, rows: readonly PageRow[]): ExploreTab
   };
   const changeOf = (now: string | null, before: string | null) => (now === null || before === null ? null : percent(micros(now) - micros(before), micros(before), 1));
   const groups = cost.groups.map((g) => {
-    const total = per(g.total, range);
+    const compared = per(g.compared, comparedQuantity);
     const previous = per(g.previous, previousQuantity);
-    return { ...g, cells: g.cells.map((c, i) => per(c, quantity[i]!)), total, previous, change: changeOf(total, previous) };
+    return { ...g, cells: g.cells.map((c, i) => per(c, quantity[i]!)), total: per(g.total, range), compared, previous, change: changeOf(compared, previous) };
   });
-  const total = per(cost.total, range);
+  const compared = per(cost.compared, comparedQuantity);
   const previous = per(cost.previous, previousQuantity);
-  return { periods: cost.periods, groups, periodTotals: cost.periodTotals.map((c, i) => per(c, quantity[i]!)), total, previous, change: changeOf(total, previous) };
+  return { periods: cost.periods, groups, periodTotals: cost.periodTotals.map((c, i) => per(c, quantity[i]!)), total: per(cost.total, range), compared, previous, change: changeOf(compared, previous) };
 }
 
 function costTable(rows: readonly PageRow[], periods: string[], levels: number): ExploreTable {
@@ -135,6 +126,7 @@ function costTable(rows: readonly PageRow[], periods: string[], levels: number):
   const micros = (s: string | null) => (s === null ? 0n : decimalStringToMicros(s));
   const total = [...byRank.values()].reduce((sum, e) => sum + e.cells.reduce((a, b) => a + b, 0n), 0n);
   const previous = [...byRank.values()].reduce((sum, e) => sum + micros(e.row?.previous ?? null), 0n);
+  const compared = [...byRank.values()].reduce((sum, e) => sum + micros(e.row?.compared ?? null), 0n);
   const groups: ExploreGroup[] = [...byRank.entries()]
     .filter(([, e]) => e.row !== undefined)
     .sort(([a], [b]) => a - b)
@@ -144,17 +136,28 @@ function costTable(rows: readonly PageRow[], periods: string[], levels: number):
       const keys = rank > TOP_GROUPS ? [] : [row.k1 ?? '', row.k2 ?? ''].slice(0, levels);
       const names = rank > TOP_GROUPS ? [] : [row.n1, row.n2].slice(0, levels);
       const before = row.previous === null ? null : micros(row.previous);
+      // a group with nothing in the compared days but something before fell by all of it
+      const now = micros(row.compared);
       return {
         rank,
         keys,
         names,
         cells: e.cells.map(microsToDecimalString),
         total: microsToDecimalString(groupTotal),
+        compared: row.compared === null ? null : microsToDecimalString(now),
         previous: before === null ? null : microsToDecimalString(before),
         share: percent(groupTotal, total, 2),
-        change: before === null ? null : percent(groupTotal - before, before, 1),
+        change: before === null ? null : percent(now - before, before, 1),
       };
     });
   const periodTotals = periods.map((_, i) => microsToDecimalString([...byRank.values()].reduce((sum, e) => sum + e.cells[i]!, 0n)));
-  return { periods, groups, periodTotals, total: microsToDecimalString(total), previous: microsToDecimalString(previous), change: percent(total - previous, previous, 1) };
+  return {
+    periods,
+    groups,
+    periodTotals,
+    total: microsToDecimalString(total),
+    compared: microsToDecimalString(compared),
+    previous: microsToDecimalString(previous),
+    change: percent(compared - previous, previous, 1),
+  };
 }

@@ -12,7 +12,8 @@ import { withFiguresAsOf } from './as-of.ts';
 import { changesSince, changesTable, type Changes } from './changed-since.ts';
 import { matchingBudgets, type DrawnBudget } from './budgets.ts';
 import { csvQuery, pageQuery, someValuesQuery, unitMetricsQuery, valueExistsQuery } from './build-query.ts';
-import { divideMicros, exploreTable, periodStarts, type ExploreTable, type PageRow } from './explore-table.ts';
+import { comparedRanges, periodCoverage, type ComparedRanges, type PeriodCoverage } from './coverage.ts';
+import { divideMicros, exploreTable, type ExploreTable, type PageRow } from './explore-table.ts';
 import { decimalStringToMicros, microsToDecimalString } from '../util/decimal.ts';
 import { dimensionText, ExploreRequestError, filterText, parseExploreRequest, parseFilter, type ExploreRequest } from './request.ts';
 
@@ -99,17 +100,66 @@ export interface ExploreAnswer {
   table: ExploreTable;
   budgets: DrawnBudget[];
   anomalies: AnomalyMark[];
+  /** Each period of the table with how much of it the figures cover (partial weeks, months and days: coverage.ts). */
+  coverage: PeriodCoverage[];
+  /** The days the change compares (like with like while a day is still loading). */
+  compared: ComparedRanges;
+}
+
+/** An as_of before the first load: nothing was loaded then, so there are no figures – not figures of $0. */
+export interface NothingLoaded {
+  request: ExploreRequest;
+  /** When the first load was (UTC, to the second), or undefined when the store holds no load at all. */
+  firstLoad: string | undefined;
+}
+
+/**
+ * How far the figures reach: the data horizon (report_clock: the latest loaded_through), and for figures as loaded at
+ * a past moment no further than that moment – nothing was loaded past the wall clock of its load.
+ */
+async function dataHorizon(store: Store, asOf: string | undefined): Promise<string> {
+  const row = await store.one<{ at: string }>(`select strftime(as_of, '%Y-%m-%dT%H:%M:%SZ') as at from report_clock`);
+  const horizon = row!.at;
+  return asOf !== undefined && new Date(asOf) < new Date(horizon) ? new Date(asOf).toISOString() : horizon;
+}
+
+/** The first load's moment when `asOf` is before it (or nothing is loaded at all): the figures then are none. */
+export async function nothingLoadedAt(store: Store, r: ExploreRequest): Promise<NothingLoaded | undefined> {
+  if (r.asOf === undefined) return undefined;
+  // to the second it ended in, so a view as loaded at that moment holds the load (extracted_at has microseconds)
+  const row = await store.one<{ at: string | null; loaded: boolean | null }>(
+    `select strftime(date_trunc('second', min(extracted_at) + interval 999999 microseconds), '%Y-%m-%dT%H:%M:%SZ') as at,
+            min(extracted_at) <= $as_of::timestamptz as loaded
+     from _meta_loads`,
+    { as_of: r.asOf.at },
+  );
+  if (row?.loaded) return undefined;
+  return { request: r, firstLoad: row?.at ?? undefined };
+}
+
+/** The line that says so, for the CSV (which has no page to say it on) and the page's verdict. */
+export function nothingLoadedText(n: NothingLoaded): string {
+  const at = n.request.asOf!.at;
+  return n.firstLoad === undefined ? `nothing had been loaded at ${at}: the store holds no load yet` : `nothing had been loaded at ${at}: the first load was at ${n.firstLoad}`;
+}
+
+/** What the page shows: the answer, or – for an as_of before the first load – that nothing was loaded then. */
+export async function exploreView(store: Store, config: Config, request: ExploreRequest): Promise<ExploreAnswer | NothingLoaded> {
+  return (await nothingLoadedAt(store, request)) ?? exploreAnswer(store, config, request);
 }
 
 export async function exploreAnswer(store: Store, config: Config, request: ExploreRequest): Promise<ExploreAnswer> {
   const r = await withUnitScope(store, request);
   await checkValues(store, r);
+  const horizon = await dataHorizon(store, r.asOf?.at);
+  const compared = comparedRanges(r.from, r.to, horizon);
+  const coverage = periodCoverage(r.from, r.to, r.granularity, horizon);
   return withFiguresAsOf(store, r.asOf?.at, async () => {
-    const q = pageQuery(r);
+    const q = pageQuery(r, compared);
     const rows = (await store.all<PageRow & Record<string, unknown>>(q.sql, q.params)) as PageRow[];
-    const table = exploreTable(rows, periodStarts(r.from, r.to, r.granularity), r.by.length);
+    const table = exploreTable(rows, coverage.map((c) => c.start), r.by.length);
     const anomalies = r.metric === 'cost' ? await anomalyDays(store, r, r.asOf?.at) : [];
-    return { request: r, table, budgets: matchingBudgets(config.alerts.budgets, r), anomalies };
+    return { request: r, table, budgets: matchingBudgets(config.alerts.budgets, r), anomalies, coverage, compared };
   });
 }
 
@@ -129,6 +179,9 @@ export async function exploreChanges(store: Store, r: ExploreRequest): Promise<C
 export async function exploreCsvTable(store: Store, request: ExploreRequest): Promise<Table> {
   if (request.changedSince) return changesTable(await exploreChanges(store, request));
   const r = await withUnitScope(store, request);
+  // an empty CSV would read as no spend: a moment before the first load is refused, saying when the first load was
+  const nothing = await nothingLoadedAt(store, r);
+  if (nothing) throw new ExploreRequestError(`as_of ${r.asOf!.text}: ${nothingLoadedText(nothing)}; ask for a later moment, or leave as_of out for the figures as loaded now`);
   await checkValues(store, r);
   return withFiguresAsOf(store, r.asOf?.at, async () => {
     const q = csvQuery(r);

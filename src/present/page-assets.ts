@@ -39,6 +39,10 @@ main { padding: 0 24px 32px; max-width: 1400px; }
 /* the budget and forecast lines and their labels, 4.5:1 (text) and 3:1 (line) against the chart in either scheme */
 .chart .c-budget { stroke: var(--budget); } .chart .c-budget-ink { fill: var(--budget); }
 .chart .c-forecast { stroke: var(--forecast); } .chart .c-forecast-ink { fill: var(--forecast-ink); }
+/* a partial period's bar (the explorer's first or last week cut by the range, the day still loading): lighter, with
+   stripes in the chart's background colour, so it reads as "not all of it" in either scheme */
+.chart .c-hatch { stroke: var(--card); }
+th .part { display: block; color: var(--muted); font-size: 12px; font-weight: 400; }
 /* a chart alone in its row is drawn no bigger than two side by side would be: its labels the size of theirs */
 .chart { max-width: 960px; }
 figcaption.chart-cue { display: none; }

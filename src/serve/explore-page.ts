@@ -3,19 +3,22 @@
 // the change against the previous range of the same length; every group a link that adds it as a filter. The figures
 // are the explorer's (src/explore/); this file only draws them, every value through the html template. With
 // changed_since the page is the restatements view instead: the cells whose figure moved since then, before and now.
+// A period the figures cover only in part is marked in the chart and the table (coverage.ts), the change says which
+// days it compares when a day is still loading, and an as_of before the first load says that nothing was loaded
+// then instead of drawing $0.
 import type { Config } from '../config/schema.ts';
 import { exploreChartSvg } from '../explore/chart.ts';
 import { familyColor } from '../report/charts/axes.ts';
+import { changeHeading, changeText, comparedLine, partialMark, partialNote } from './explore-coverage-text.ts';
 import type { Changes } from '../explore/changed-since.ts';
 import type { ExploreGroup } from '../explore/explore-table.ts';
-import { allocationCategories, exploreAnswer, exploreChanges, offeredUnitMetrics, readExploreRequest, type ExploreAnswer } from '../explore/run-explore.ts';
+import { allocationCategories, exploreChanges, exploreView, nothingLoadedText, offeredUnitMetrics, readExploreRequest, type ExploreAnswer, type NothingLoaded } from '../explore/run-explore.ts';
 import { dimensionText, filterText, GRANULARITIES, PLAIN_DIMENSIONS, PRESETS, requestParams, type Dimension, type ExploreRequest, type Filter } from '../explore/request.ts';
 import { CHART_CUE } from '../present/chart-figure.ts';
 import { html, joinHtml, trustedMarkup, type Markup } from '../present/html.ts';
 import type { Store } from '../store/database.ts';
 import { decimalStringToMicros } from '../util/decimal.ts';
 import { usdText } from '../util/money-text.ts';
-import { daysInclusive } from '../util/utc-days.ts';
 import { servedPage, type PageContext } from './pages.ts';
 
 const PRESET_LABELS: Record<(typeof PRESETS)[number], string> = {
@@ -142,22 +145,23 @@ function table(a: ExploreAnswer): Markup {
     const cls = change ? (up ? 'num up' : Number(v) < 0 ? 'num down' : 'num') : 'num';
     return html`<td class="${cls}${pin}" data-v="${v}">${change && up ? '+' : ''}${v}%</td>`;
   };
-  const head = html`<tr>${r.by.map((d, i) => html`<th scope="col"${i === 0 ? trustedMarkup(' class="pin-l"') : ''}>${dimensionLabel(d)}</th>`)}${t.periods.map((p) => html`<th scope="col" class="num">${p}</th>`)}<th scope="col" class="num pin-t">Total</th><th scope="col" class="num pin-s">Share</th><th scope="col" class="num pin-c">Change</th></tr>`;
+  const period = (p: string, i: number) => {
+    const mark = partialMark(a.coverage[i]!, r.granularity);
+    return mark === undefined ? html`<th scope="col" class="num">${p}</th>` : html`<th scope="col" class="num partial">${p}<span class="part">${mark}</span></th>`;
+  };
+  const changeHead = changeHeading(a.compared);
+  const head = html`<tr>${r.by.map((d, i) => html`<th scope="col"${i === 0 ? trustedMarkup(' class="pin-l"') : ''}>${dimensionLabel(d)}</th>`)}${t.periods.map(period)}<th scope="col" class="num pin-t">Total</th><th scope="col" class="num pin-s">Share</th><th scope="col" class="num pin-c">${changeHead}</th></tr>`;
   const rows = t.groups.map((g) => html`<tr data-rank="${g.rank}">${groupCells(a, g)}${g.cells.map((c) => num(c))}${num(g.total, ' pin-t')}${pct(g.share, false)}${pct(g.change, true)}</tr>`);
   const total = html`<tr class="total"><th scope="row" class="pin-l" colspan="${r.by.length}">Total</th>${t.periodTotals.map((c) => num(c))}${num(t.total, ' pin-t')}${pct(t.total === null || t.total === '0.000000' ? null : '100.00', false)}${pct(t.change, true)}</tr>`;
   const empty = t.groups.length === 0 ? html`<p class="note">No ${r.metric === 'gpu_hours' ? 'GPU-hours' : 'cost'} in this range with these filters.</p>` : '';
   return html`${empty}<p class="cue" hidden></p><div class="scroll" tabindex="0" role="region" aria-label="Groups by period"><table id="explore-table"><thead>${head}</thead><tbody>${rows}</tbody><tfoot>${total}</tfoot></table></div>
-<p class="note">Top 10 groups by total, the rest as Other. Change: against ${previousText(r)}, the same number of days just before.${
+${partialNote(a)}<p class="note" id="change-note">Top 10 groups by total, the rest as Other. ${changeText(r, a.compared)}${
     r.metric === 'unit_cost'
       ? ` Each figure is the group's cost ÷ ${r.unitScope === '' ? "the whole account's" : `the ${r.unitScope.replace(':', ' ')}'s`} ${r.unitMetric} in that period (– where there was none), so the groups add up to the total; share is of the cost.`
       : ''
   }</p>`;
 }
 
-function previousText(r: ExploreRequest): string {
-  const n = daysInclusive(r.from, r.to);
-  return `the previous ${n} day${n === 1 ? '' : 's'}`;
-}
 
 function chart(a: ExploreAnswer): Markup {
   const r = a.request;
@@ -176,12 +180,23 @@ function chart(a: ExploreAnswer): Markup {
     budgets: a.budgets,
     anomalies: a.anomalies,
     unit: r.metric === 'gpu_hours' ? 'hours' : 'usd',
+    partial: a.coverage.map((p) => partialMark(p, r.granularity)),
   });
   const notes = [
     ...a.budgets.map((b) => html`Budget ${b.name}: ${usdText(b.amount)} per ${r.granularity} (dashed line).`),
     ...(a.anomalies.length > 0 ? [html`▲ marks the ${a.anomalies.length === 1 ? 'day' : 'days'} an anomaly alert fired on: ${a.anomalies.map((m) => m.day).join(', ')}.`] : []),
   ];
   return html`<figure class="chart" role="img" aria-label="${`Stacked chart of ${series.length} groups over ${a.table.periods.length} periods`}">${CHART_CUE}${trustedMarkup(svg)}</figure>${notes.length ? html`<p class="note">${joinHtml(notes, ' ')}</p>` : ''}`;
+}
+
+/** An as_of before the first load: no chart and no table – they would draw $0 as if nothing had been spent. */
+function nothingLoadedSection(n: NothingLoaded): Markup {
+  const r = n.request;
+  const now = explorerLink(r, (p) => p.delete('as_of'));
+  const first = n.firstLoad === undefined ? '' : html` · <a href="${explorerLink(r, (p) => p.set('as_of', n.firstLoad!))}">the view as loaded at the first load</a>`;
+  const text = nothingLoadedText(n);
+  return html`<section id="s-explore">${filterList(r)}<p class="verdict" id="nothing-loaded">${text.charAt(0).toUpperCase()}${text.slice(1)}. There are no figures as loaded then, so no chart or table is drawn: $0 would read as no spend.</p>
+<p class="note"><a href="${now}">The view as loaded now</a>${first}.</p></section>`;
 }
 
 /** The restatements view: one row per period and group whose figure moved, and a one-line verdict. */
@@ -221,12 +236,13 @@ export async function explorePage(store: Store, ctx: PageContext, config: Config
     const body = html`<section id="s-changes">${filterList(r)}${changesSection(r, changes)}</section>`;
     return servedPage(ctx, 'Cost explorer: restatements', lines, body, controls(r, categories, unitMetrics, ctx.url));
   }
-  const [answer, categories, unitMetrics] = [await exploreAnswer(store, config, request), await allocationCategories(store), await offeredUnitMetrics(store)];
+  const [answer, categories, unitMetrics] = [await exploreView(store, config, request), await allocationCategories(store), await offeredUnitMetrics(store)];
   const r = answer.request;
   const lines = [
     `${r.from} – ${r.to}, per ${r.granularity} · ${r.metric === 'cost' ? 'amounts in USD' : r.metric === 'gpu_hours' ? 'estimated GPU-hours' : `USD per ${r.unitMetric}`}`,
     ...(r.asOf ? [`Figures as loaded at ${r.asOf.at}`] : []),
+    ...('table' in answer && !answer.compared.whole ? [comparedLine(answer.compared)] : []),
   ];
-  const body = html`<section id="s-explore">${filterList(r)}${chart(answer)}${table(answer)}</section>`;
+  const body = 'table' in answer ? html`<section id="s-explore">${filterList(r)}${chart(answer)}${table(answer)}</section>` : nothingLoadedSection(answer);
   return servedPage(ctx, 'Cost explorer', lines, body, controls(r, categories, unitMetrics, ctx.url));
 }

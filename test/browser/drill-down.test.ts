@@ -124,22 +124,22 @@ describe.skipIf(!chromiumAvailable)('drill-down levels and the SQL page in Chrom
     await page.context().close();
   });
 
-  // the README's pictures of the drill-down, taken from the page as it is now (a picture of an old page misleads)
-  it.each(['light', 'dark'] as const)('shows a family\'s level in %s mode (screenshot for docs/)', async (scheme) => {
+  // a family's level light, dark and on a phone, for a reviewer (the README's pictures are the layout test's)
+  it.each(['light', 'dark'] as const)('shows a family\'s level in %s mode (screenshot under out/)', async (scheme) => {
     const w = await watchedPage(ui.browser, { allow: loopback, colorScheme: scheme });
     await w.page.goto(`${ui.serve.url}/drill?period=2026-11-01..2026-11-20&family=serverless`);
     expect(await w.page.locator('figure.chart svg').count()).toBeGreaterThan(0);
-    await w.page.screenshot({ path: 'docs/screenshots/serve-drill-' + scheme + '.png' });
+    await w.page.screenshot({ path: 'out/screens/drill-test-' + scheme + '.png' });
     expect(w.errors).toEqual([]);
     await w.page.context().close();
   });
 
-  it('fits a phone (screenshot for docs/)', async () => {
+  it('fits a phone (screenshot under out/)', async () => {
     const context = await ui.browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     await page.goto(`${ui.serve.url}/drill?period=2026-11-01..2026-11-20&family=serverless`);
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: 'docs/screenshots/serve-drill-phone.png' });
+    await page.screenshot({ path: 'out/screens/drill-test-phone.png' });
     await context.close();
   });
 

@@ -1,6 +1,7 @@
 // The cost explorer in Chromium (issue 27 §2): the URL is the state (load, change a control, submit, reload: the
 // same view), the controls are reached with the keyboard, dark mode draws in the page's dark colours, a group link
-// adds its filter, and a hostile template name stays text. Screenshots (light, dark, phone) go to docs/screenshots/.
+// adds its filter, and a hostile template name stays text. Screenshots (light, dark, phone) go to out/screens/ (the README's
+// pictures are the layout test's, test/browser/screens.test.ts).
 import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COST_FAMILIES, FAMILIES } from '../../src/model/index.ts';
@@ -16,7 +17,7 @@ declare const window: any;
 declare function getComputedStyle(element: any): any;
 
 const HOSTILE = `<img src=x onerror="window.__pwned=1">"'&`;
-const SHOTS = 'docs/screenshots';
+const SHOTS = 'out/screens';
 
 describe.skipIf(!chromiumAvailable)('the cost explorer in Chromium', () => {
   const ui = suiteFixture(async () => {
@@ -129,7 +130,7 @@ describe.skipIf(!chromiumAvailable)('the cost explorer in Chromium', () => {
     await page.context().close();
   });
 
-  it.each(['light', 'dark'] as const)('renders in %s mode (screenshot for docs/)', async (scheme) => {
+  it.each(['light', 'dark'] as const)('renders in %s mode (screenshot under out/)', async (scheme) => {
     const w = await open(scheme);
     const page = w.page;
     await page.goto(`${ui.serve.url}/explore?preset=30d&granularity=day&by=family`);
@@ -137,18 +138,18 @@ describe.skipIf(!chromiumAvailable)('the cost explorer in Chromium', () => {
     expect(bg).toBe(scheme === 'dark' ? 'rgb(15, 20, 25)' : 'rgb(255, 255, 255)');
     const chartBg = await page.locator('figure.chart svg .c-bg').evaluate((el: any) => getComputedStyle(el).fill);
     expect(chartBg).toBe(scheme === 'dark' ? 'rgb(22, 27, 34)' : 'rgb(255, 255, 255)');
-    await page.screenshot({ path: `${SHOTS}/explore-${scheme}.png`, fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/explore-state-${scheme}.png`, fullPage: true });
     expect(w.errors).toEqual([]);
     await page.context().close();
   });
 
-  it('fits a phone (screenshot for docs/)', async () => {
+  it('fits a phone (screenshot under out/)', async () => {
     const context = await ui.browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     await page.goto(`${ui.serve.url}/explore?preset=7d&by=family`);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `${SHOTS}/explore-phone.png`, fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/explore-state-phone.png`, fullPage: true });
     await context.close();
   });
 });

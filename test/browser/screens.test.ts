@@ -3,8 +3,9 @@
 // no money column off to the side without the cue, each table's headline amount in view, chart labels big enough
 // and 4.5:1 against the chart in both schemes (test/helpers/layout-check.ts). The data is the demo's: a synced
 // simulator account with the example config (allocation, budgets, alert thresholds) and the alerts it fires.
-// Screenshots of every page × viewport go to out/screens/ so a reviewer can look.
-import { mkdirSync } from 'node:fs';
+// Screenshots of every page × viewport go to out/screens/ so a reviewer can look; the README's pictures are these
+// (README_SCREENS, taken into docs/screenshots/ once a page passes), so they show the pages as this test saw them.
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
@@ -44,6 +45,10 @@ const PAGES: [name: string, path: string][] = [
   ['explore-two-levels', '/explore?preset=30d&granularity=week&by=family&by=template'],
   ['html-report', 'file'],
 ];
+
+/** The pages the README shows, each at every viewport: docs/screenshots/<name>-<viewport>.png. */
+const README_SCREENS = new Set(['html-report', 'report-nightly', 'drill-pod', 'explore-30-days', 'explore-two-levels']);
+const README_SHOTS = 'docs/screenshots';
 
 const VIEWPORTS = [
   { name: 'light', width: 1400, height: 900, colorScheme: 'light' },
@@ -86,6 +91,7 @@ describe.skipIf(!chromiumAvailable)('every screen at 1,400 px light and dark and
       throw e;
     });
     mkdirSync(SCREENS, { recursive: true });
+    mkdirSync(README_SHOTS, { recursive: true });
     return {
       db: tmp.db,
       serve,
@@ -103,9 +109,15 @@ describe.skipIf(!chromiumAvailable)('every screen at 1,400 px light and dark and
     const context = await ui.browser.newContext({ colorScheme: vp.colorScheme, viewport: { width: vp.width, height: vp.height } });
     const page = await context.newPage();
     const res = await page.goto(path === 'file' ? ui.reportUrl : ui.serve.url + path);
-    if (path !== 'file') expect(res?.status(), path).toBe(200);
+    if (path !== 'file') expect(res?.status(), `${path}: ${await res?.text()}`).toBe(200);
     return page;
   }
+
+  it('the README shows the pictures this test takes, every one of them at each viewport', () => {
+    const shown = [...readFileSync('README.md', 'utf8').matchAll(/\]\((docs\/screenshots\/[^)]+\.png)\)/g)].map((m) => m[1]!);
+    const taken = [...README_SCREENS].flatMap((name) => VIEWPORTS.map((vp) => `${README_SHOTS}/${name}-${vp.name}.png`));
+    expect([...new Set(shown)].sort()).toEqual(taken.sort());
+  });
 
   it('the fixture has what the screens show: alert events with their titles', async () => {
     const page = await open('/alerts', VIEWPORTS[0]);
@@ -117,8 +129,12 @@ describe.skipIf(!chromiumAvailable)('every screen at 1,400 px light and dark and
     it.each(PAGES)('%s shows nothing cut off, covered or out of sight', async (name, path) => {
       const page = await open(path, vp);
       try {
-        await page.screenshot({ path: join(SCREENS, `${name}-${vp.name}.png`), fullPage: true });
+        const shot = join(SCREENS, `${name}-${vp.name}.png`);
+        await page.screenshot({ path: shot, fullPage: true });
         expect(await layoutProblems(page)).toEqual([]);
+        // only a screen the check passed becomes the README's picture: its first screenful (the whole page of a
+        // report is ~1.6 MB a picture; out/screens/ keeps the whole page)
+        if (README_SCREENS.has(name)) await page.screenshot({ path: join(README_SHOTS, `${name}-${vp.name}.png`) });
       } finally {
         await page.context().close();
       }
@@ -177,7 +193,8 @@ describe.skipIf(!chromiumAvailable)('every screen at 1,400 px light and dark and
       const page = await open('/explore?preset=30d&granularity=day&by=family', VIEWPORTS[0]);
       const box = await page.locator('#s-explore .scroll').boundingBox();
       for (const name of ['Total', 'Share', 'Change']) {
-        const th = await page.locator('#explore-table thead th', { hasText: new RegExp(`^${name}$`) }).boundingBox();
+        // Change may say under it which days it compares (a day still loading)
+        const th = await page.locator('#explore-table thead th', { hasText: new RegExp(`^${name}($|to )`) }).boundingBox();
         expect(th!.x, name).toBeGreaterThanOrEqual(box!.x);
         expect(th!.x + th!.width, name).toBeLessThanOrEqual(Math.min(box!.x + box!.width, 1400) + 1);
       }
@@ -196,6 +213,22 @@ describe.skipIf(!chromiumAvailable)('every screen at 1,400 px light and dark and
       await page.context().close();
     });
   
+    it.each([
+      ['the report file', 'file'],
+      ["serve's report page", '/report/nightly'],
+    ])('the Unit costs chart in %s names its metric and scope in its title and legend', async (_where, path) => {
+      const page = await open(path, VIEWPORTS[0]);
+      const figure = page.locator('#s-unit-costs figure.chart');
+      expect(await figure.count()).toBe(1);
+      const subject = 'Cost per GPU-hour, whole account (account sim)';
+      expect(await figure.getAttribute('aria-label')).toBe(`${subject}, trailing 7 days`);
+      const drawn = await figure.locator('svg text').allTextContents();
+      expect(drawn[0]).toBe(`${subject}, trailing 7 days`);
+      expect(drawn).toContain(subject);
+      expect(drawn).not.toContain('Actual');
+      await page.context().close();
+    });
+
     it('/alerts at 1,400 px shows several events at a time in its history box, not one and a bit', async () => {
       const page = await open('/alerts', VIEWPORTS[0]);
       const box = (await page.locator('#s-alerts .scroll').boundingBox())!;

@@ -3,6 +3,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { csvQuery, pageQuery, valueExistsQuery } from '../../src/explore/build-query.ts';
+import { comparedRanges } from '../../src/explore/coverage.ts';
 import { parseExploreRequest } from '../../src/explore/request.ts';
 
 const parse = (query: string) => parseExploreRequest(new URLSearchParams(query), '2026-11-20');
@@ -17,7 +18,7 @@ describe('explorer SQL', () => {
       expect(Object.values(q.params)).toContain(HOSTILE);
     }
     const page = pageQuery(r);
-    expect(page.params).toEqual({ category: HOSTILE, f0: HOSTILE, f1: HOSTILE, from: '2026-11-01', to: '2026-11-20', prev_from: '2026-10-12' });
+    expect(page.params).toEqual({ category: HOSTILE, f0: HOSTILE, f1: HOSTILE, from: '2026-11-01', to: '2026-11-20', prev_from: '2026-10-12', prev_to: '2026-10-31', cmp_to: '2026-11-20' });
     expect(page.sql).toContain("coalesce(template_name, '(none)') in ($f0)");
     expect(page.sql).toContain("coalesce(endpoint_name, '(none)') not in ($f1)");
     expect(page.sql).toContain('from cost_allocated');
@@ -73,6 +74,16 @@ describe('explorer SQL', () => {
     const page = pageQuery(parse('from=2026-11-01&to=2026-11-10&by=resource'));
     const groups = (await c.runAndReadAll(page.sql, page.params)).getRowObjectsJson().filter((g) => g.kind === 'group');
     expect(groups.map((g) => [g.rank, g.k1, g.n1, g.v])).toEqual([['1', 'r2', 'two', '2.250000'], ['2', 'r1', 'one', '1.500000'], ['11', null, null, null]]);
+    // a day still loading: the change compares the ended days with as many days from the previous range's start
+    const partial = parse('from=2026-11-02&to=2026-11-03&by=family');
+    const like = pageQuery(partial, comparedRanges(partial.from, partial.to, '2026-11-03T12:00:00Z'));
+    expect(like.params).toMatchObject({ cmp_to: '2026-11-02', prev_from: '2026-10-31', prev_to: '2026-10-31' });
+    const pod = (await c.runAndReadAll(like.sql, like.params)).getRowObjectsJson().find((g) => g.kind === 'group' && g.k1 === 'pod')!;
+    expect([pod.v, pod.compared]).toEqual(['3.750000', '1.500000']);
+    // no ended day yet: nothing compared, so no change
+    const none = pageQuery(partial, comparedRanges(partial.from, partial.to, '2026-11-02T06:00:00Z'));
+    const unended = (await c.runAndReadAll(none.sql, none.params)).getRowObjectsJson().filter((g) => g.kind === 'group' && g.k1 === 'pod');
+    expect(unended.map((g) => [g.v, g.compared, g.previous])).toEqual([['3.750000', null, null]]);
     c.closeSync();
     db.closeSync();
   });

@@ -73,7 +73,10 @@ export function cumulativeData(def: ChartDefinition, result: QueryResult, where:
   const rows = [...result.rows].sort((a, b) => day(a[idx.x]).localeCompare(day(b[idx.x])));
   const pick = (i: number) => rows.map((r) => (i < 0 ? null : num(r[i])));
   const budget = idx.budget < 0 ? null : (rows.map((r) => num(r[idx.budget])).find((v) => v !== null) ?? null);
+  const si = column(result, def.subject, where, 'subject');
+  const subject = si < 0 ? undefined : rows.map((r) => r[si]).find((v) => v !== null && v !== undefined && v !== '');
   return {
+    subject: subject === undefined ? undefined : String(subject),
     days: rows.map((r) => day(r[idx.x])),
     actual: pick(idx.actual),
     forecast: pick(idx.forecast),
@@ -93,6 +96,8 @@ export async function buildChart(store: Store, def: ChartDefinition, params: Que
     const data = cumulativeData(def, result, where);
     // "against forecast and budget" only when a budget is configured: a title must not promise a line that is not drawn
     if (data.budget !== null && def.titleWithBudget !== undefined) title = def.titleWithBudget;
+    // a line of one metric and scope among several says which (the Unit costs chart named neither)
+    if (data.subject !== undefined && def.titleWithSubject !== undefined) title = def.titleWithSubject.replaceAll('{subject}', data.subject);
     svg = cumulativeSvg(title, data, size);
   }
   return { id: def.id, title, svg, png: renderPng(svg, font), width: def.width, height: def.height, email: def.email, sql: def.sql };

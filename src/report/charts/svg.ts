@@ -12,6 +12,7 @@ import {
   stackedSegments,
   svgDocument,
   title,
+  usdFine,
   usdFull,
   yAxis,
   yScale,
@@ -40,6 +41,8 @@ export interface CumulativeData {
   low: (number | null)[];
   high: (number | null)[];
   budget: number | null;
+  /** What the actual line measures ("Cost per GPU-hour, whole account"): its legend label instead of "Actual". */
+  subject?: string;
 }
 
 function frameOf(size: ChartSize): Frame {
@@ -99,7 +102,10 @@ export function cumulativeSvg(chartTitle: string, data: CumulativeData, size: Ch
   const scale = yScale(frame, Math.min(0, ...values), Math.max(...values));
   const plotW = frame.width - frame.left - frame.right;
   const xAt = (i: number) => frame.left + (n === 1 ? plotW / 2 : (plotW * i) / (n - 1));
-  body += yAxis(frame, scale, size.font);
+  // a line below a dollar (a unit cost) is labelled to four decimals, its axis too
+  const fine = Math.max(...values.map(Math.abs)) < 1;
+  const usd = fine ? usdFine : usdFull;
+  body += fine ? yAxis(frame, scale, size.font, usdFine) : yAxis(frame, scale, size.font);
   const items: LegendItem[] = [];
   const lastActual = data.actual.reduce<number>((last, v, i) => (v !== null ? i : last), -1);
 
@@ -121,7 +127,7 @@ export function cumulativeSvg(chartTitle: string, data: CumulativeData, size: Ch
     if (lastActual >= 0 && lastActual < fIdx[0]!) pts.unshift([xAt(lastActual), scale.y(data.actual[lastActual]!)]);
     body += `<path d="${path(pts)}" fill="none" stroke="#d55e00" stroke-width="2" stroke-dasharray="6 4" class="c-forecast"/>`;
     const end = fIdx.at(-1)!;
-    body += `<text x="${(xAt(end) - 4).toFixed(1)}" y="${(scale.y(data.forecast[end]!) - 8).toFixed(1)}" text-anchor="end" font-size="11" fill="#d55e00" class="c-forecast-ink" font-family="${size.font}">${esc(`forecast ${usdFull(data.forecast[end]!)}`)}</text>`;
+    body += `<text x="${(xAt(end) - 4).toFixed(1)}" y="${(scale.y(data.forecast[end]!) - 8).toFixed(1)}" text-anchor="end" font-size="11" fill="#d55e00" class="c-forecast-ink" font-family="${size.font}">${esc(`forecast ${usd(data.forecast[end]!)}`)}</text>`;
     items.push({ label: 'Forecast', color: '#d55e00', kind: 'dash', className: 'c-forecast' });
   }
   if (data.budget !== null) {
@@ -129,7 +135,7 @@ export function cumulativeSvg(chartTitle: string, data: CumulativeData, size: Ch
     body += `<line x1="${frame.left}" x2="${frame.width - frame.right}" y1="${y}" y2="${y}" stroke="#c00000" stroke-width="1.5" stroke-dasharray="3 3" class="c-budget"/>`;
     // a budget at the top of the scale is labelled under its line, clear of the chart's title
     const dy = Number(y) - frame.top < 14 ? 13 : -5;
-    body += `<text x="${frame.left + 6}" y="${y}" dy="${dy}" font-size="11" fill="#c00000" class="c-budget-ink" font-family="${size.font}">${esc(`budget ${usdFull(data.budget)}`)}</text>`;
+    body += `<text x="${frame.left + 6}" y="${y}" dy="${dy}" font-size="11" fill="#c00000" class="c-budget-ink" font-family="${size.font}">${esc(`budget ${usd(data.budget)}`)}</text>`;
     items.push({ label: 'Budget', color: '#c00000', kind: 'dash', className: 'c-budget' });
   }
   if (lastActual >= 0) {
@@ -139,8 +145,8 @@ export function cumulativeSvg(chartTitle: string, data: CumulativeData, size: Ch
     body += `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="3.5" fill="#3b6ea8"/>`;
     // near the right edge the label goes left of the point, else it would be cut off
     const leftOf = x > frame.left + (frame.width - frame.left - frame.right) * 0.75;
-    body += `<text x="${(leftOf ? x - 6 : x + 6).toFixed(1)}" y="${(y + 16).toFixed(1)}" text-anchor="${leftOf ? 'end' : 'start'}" font-size="11" font-weight="bold" fill="${INK}" class="c-ink" font-family="${size.font}">${esc(usdFull(data.actual[lastActual]!))}</text>`;
-    items.unshift({ label: 'Actual', color: '#3b6ea8', kind: 'line' });
+    body += `<text x="${(leftOf ? x - 6 : x + 6).toFixed(1)}" y="${(y + 16).toFixed(1)}" text-anchor="${leftOf ? 'end' : 'start'}" font-size="11" font-weight="bold" fill="${INK}" class="c-ink" font-family="${size.font}">${esc(usd(data.actual[lastActual]!))}</text>`;
+    items.unshift({ label: data.subject ?? 'Actual', color: '#3b6ea8', kind: 'line' });
   }
   body += xLabels(frame, data.days, xAt, n > 20 ? 5 : 2, size.font);
   return svgDocument(frame, body + legend(frame, items, size.font));

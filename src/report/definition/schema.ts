@@ -148,6 +148,14 @@ export const chartSchema = z
       .min(1)
       .optional()
       .describe('cumulative: the title when the budget column holds a budget (a title names a budget only when there is one).'),
+    subject: identifier
+      .optional()
+      .describe('cumulative: a column naming what the line measures – its metric and scope – the same on every row; titleWithSubject and the legend name it.'),
+    titleWithSubject: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('cumulative: the title when the subject column holds a value, {subject} replaced by it (a chart of one of several metrics says which).'),
     sql: z.string().min(1),
     x: identifier.describe('The x column (a DATE).'),
     series: identifier.optional().describe('stacked_bars: the column naming the stack segment.'),
