@@ -46,3 +46,35 @@ describe('complete through', () => {
     expect(rows).toEqual([{ any_complete: false }]);
   });
 });
+
+// issue 38: the finance report evaluates a closed month as of its last second (report-clock.ts); printed, it said
+// "Complete = No" for every family and for the 31st of a month whose billing had been final for 30 days
+describe('complete through, for a closed month evaluated as of its last second', () => {
+  const store = viewStoreForSuite(async (store) => {
+    for (const day of ['2026-10-29', '2026-10-30', '2026-10-31', '2026-11-01']) {
+      await billPods(store, [{ pod: 'p1', start: `${day}T00:00:00Z`, gpu: '10.000000' }]);
+    }
+    await setWatermark(store, { source: 'pods', size: 'day', from: '2026-10-01T00:00:00Z', through: '2026-11-30T06:00:00Z', complete: '2026-11-29T00:00:00Z' });
+  });
+  const asOf = (t: string) => store.run(`set variable gpuledger_as_of = timestamptz '${t}'`);
+
+  it('calls the month and its last day complete once its billing is final', async () => {
+    await asOf('2026-10-31T23:59:59Z');
+    expect(await store.all(`select day::varchar as day, is_complete from rpt_spend_daily where day >= '2026-10-30' order by day`)).toEqual([
+      { day: '2026-10-30', is_complete: true },
+      { day: '2026-10-31', is_complete: true },
+    ]);
+    expect(await store.all(`select family, is_complete from rpt_spend_monthly where month = '2026-10-01'`)).toEqual([{ family: 'pod', is_complete: true }]);
+    expect(await store.all(`select last_complete_day::varchar as d from rpt_complete_through`)).toEqual([{ d: '2026-10-31' }]);
+  });
+
+  it('keeps the day containing an earlier as_of open, however final its billing', async () => {
+    await asOf('2026-10-31T12:00:00Z');
+    expect(await store.all(`select day::varchar as day, is_complete from rpt_spend_daily where day >= '2026-10-30' order by day`)).toEqual([
+      { day: '2026-10-30', is_complete: true },
+      { day: '2026-10-31', is_complete: false },
+    ]);
+    expect(await store.all(`select family, is_complete from rpt_spend_monthly where month = '2026-10-01'`)).toEqual([{ family: 'pod', is_complete: false }]);
+    expect(await store.all(`select last_complete_day::varchar as d from rpt_complete_through`)).toEqual([{ d: '2026-10-30' }]);
+  });
+});

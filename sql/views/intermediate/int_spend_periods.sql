@@ -2,7 +2,7 @@
 -- period, from the family's first billed period up to the period containing as_of_date of report_clock (zero in
 -- periods without cost), with the previous period's amount (null in the family's first period) and the change (the
 -- whole amount in that first period: new); is_complete once the period has ended by
--- as_of and every billing route's buckets of it are final (int_complete_through – the complete-through the
+-- as_of (report_clock.open_date: a closed month evaluated as of its last second has ended) and every billing route's buckets of it are final (int_complete_through – the complete-through the
 -- freshness table shows). rpt_spend_daily, rpt_spend_weekly and rpt_spend_monthly are its three grains.
 create or replace view int_spend_periods as
 with clock as (
@@ -94,7 +94,7 @@ final as (
         -- changes of a period's rows add up to the change of its total (issue 38 §5); the percentage stays null
         c.amount - coalesce(c.previous_amount, 0) as change_amount,
         int_change_pct(c.amount, c.previous_amount) as change_pct,
-        c.period_end <= clock.as_of_date and coalesce(c.period_end <= f.complete_through_date, false) as is_complete,
+        c.period_end <= clock.open_date and coalesce(c.period_end <= f.complete_through_date, false) as is_complete,
     from compared as c
     cross join clock
     left join final_through as f on f.account = c.account

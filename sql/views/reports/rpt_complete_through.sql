@@ -1,6 +1,6 @@
 -- One row per account with loaded billing: how far its billing is final (complete_through, int_complete_through –
 -- the same answer Daily spend's Complete column gives) and the last UTC day that is both final and ended by as_of
--- of report_clock (last_complete_day).
+-- of report_clock (last_complete_day; open_date: a closed month's last day has ended at its last second).
 create or replace view rpt_complete_through as
 with final_through as (
     select * from int_complete_through
@@ -15,7 +15,7 @@ final as (
         f.account,
         f.complete_through,
         -- a day is complete when it ended by both: the day before the earlier of the two
-        (least(f.complete_through_date, clock.as_of_date) - 1)::date as last_complete_day,
+        (least(f.complete_through_date, clock.open_date) - 1)::date as last_complete_day,
     from final_through as f, clock
 )
 

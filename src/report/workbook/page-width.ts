@@ -8,21 +8,24 @@ const PAGE_CHARS = 160;
 const MIN_NARROWED = 12;
 
 /** Excel's column width in characters → pixels (Calibri 11: 7 px a character plus 5 px padding). */
-function widthPx(chars: number): number {
+export function widthPx(chars: number): number {
   return Math.floor(chars * 7 + 5);
 }
 
 /**
  * Column widths that fit one page width and hold the widest chart: the widest columns give way first (never below
- * MIN_NARROWED), then the last column grows until the columns are as wide as the charts, so a chart never reaches
- * past the printed columns (LibreOffice cuts it there).
+ * MIN_NARROWED, nor below a column's floor: what must stay on one line, such as the SIMULATED DATA label), then the
+ * last column grows until the columns are as wide as the charts, so a chart never reaches past the printed columns
+ * (LibreOffice cuts it there).
  */
-export function pageWidths(natural: readonly number[], chartPx: number): number[] {
+export function pageWidths(natural: readonly number[], chartPx: number, floors: readonly number[] = []): number[] {
   const widths = [...natural];
   const total = () => widths.reduce((a, b) => a + b, 0);
+  const least = (i: number) => Math.max(MIN_NARROWED, floors[i] ?? 0);
   while (total() > PAGE_CHARS) {
-    const widest = widths.indexOf(Math.max(...widths));
-    if (widths[widest]! <= MIN_NARROWED) break;
+    const narrowable = widths.map((w, i) => (w > least(i) ? w : -1));
+    const widest = narrowable.indexOf(Math.max(...narrowable));
+    if (narrowable[widest]! < 0) break;
     widths[widest] = widths[widest]! - 1;
   }
   const px = widths.reduce((a, w) => a + widthPx(w), 0);
@@ -31,8 +34,16 @@ export function pageWidths(natural: readonly number[], chartPx: number): number[
 }
 
 export function wrapStyle(style: object): object {
-  const s = style as { alignment?: object };
-  return { ...style, alignment: { ...s.alignment, wrapText: true, vertical: 'top' } };
+  return topAligned({ ...style, alignment: { ...(style as { alignment?: object }).alignment, wrapText: true } });
+}
+
+/**
+ * The style at the top of its row. A wrapped cell reads from its row's top, and a cell beside it keeps the default
+ * bottom alignment: printed, a figure's value or a row's amount then sits lines below its label or its "Why" text,
+ * read as the next row's. Every cell of a row that may grow is top-aligned, so a row prints as one line.
+ */
+export function topAligned(style: object): object {
+  return { ...style, alignment: { ...(style as { alignment?: object }).alignment, vertical: 'top' } };
 }
 
 

@@ -1,11 +1,13 @@
 // The summary sheet, read top-down like an analyst's front page: heading (and the SIMULATED DATA banner), the key
 // figures, the charts, then the small tables (top movers, waste, data freshness, accounts). What it says is read by
 // summary-content.ts (the HTML report draws the same model); here it becomes rows through the streaming writer.
+import type ExcelJS from 'exceljs';
 import { cellStyle, COLORS, displayLength, isNumericFormat, STYLE, toCellValue, withinCell, type CellValue, type ColumnFormat } from '../cells/index.ts';
 import { isNewRow, newRowColumns, NEW_ROW_TEXT } from '../../present/index.ts';
 import type { SummaryBlock, SummaryContent } from '../summary-content.ts';
-import { headingRows, SIMULATED_LABEL, writeHeading, type Heading } from './sheet-heading.ts';
-import { pageWidths, wrappedRowHeight, wrapStyle } from './page-width.ts';
+import { headingPoints, headingRows, SIMULATED_LABEL, writeHeading, type Heading } from './sheet-heading.ts';
+import { pagePoints, PT_PER_PX } from './print-page.ts';
+import { pageWidths, topAligned, widthPx, wrappedRowHeight, wrapStyle } from './page-width.ts';
 import { addChangeColors, excelColumn } from './table-sheet.ts';
 import type { XlsxWriter } from './xlsx-writer.ts';
 
@@ -15,6 +17,18 @@ type Cell = { value: CellValue; style: object; format?: ColumnFormat };
 type Line = { cells: Cell[]; height?: number; changeCols?: number[] };
 
 const ROW_PX = 20; // default row height (15 pt) in pixels
+const ROW_PT = 15;
+const LINE_HEIGHT = 20; // a key figure's line (its value is 13 pt): taller, it holds wrapped text
+
+// the SIMULATED DATA label is bold 12 pt capitals, about half as wide again as the 11 pt digits a column's width
+// counts: measured as plain text its column was too narrow, and printed it read "SIMULATED DA"
+const ALERT_WIDTH = 1.5;
+
+/** The characters a cell needs of its column's width. */
+function cellChars(c: Cell): number {
+  const n = displayLength(c.value, c.format ?? 'text');
+  return c.style === STYLE.alert ? Math.ceil(n * ALERT_WIDTH) : n;
+}
 
 function blockLines(block: SummaryBlock, timeZone: string): Line[] {
   const lines: Line[] = [{ cells: [{ value: withinCell(block.title), style: STYLE.section }], height: 20 }];
@@ -45,7 +59,7 @@ function blockLines(block: SummaryBlock, timeZone: string): Line[] {
         ? { ...cellStyle(f.format, { signed: true, big: true }), font: { bold: true, size: 13, color: { argb: n > 0 ? COLORS.increase : COLORS.decrease } } }
         : cellStyle(f.format, { big: true });
     lines.push({
-      height: 20,
+      height: LINE_HEIGHT,
       cells: [
         { value: f.label, style: STYLE.label },
         { value: toCellValue(f.value, f.format, timeZone), style: valueStyle, format: f.format },
@@ -67,10 +81,12 @@ export function writeSummarySheet(writer: XlsxWriter, content: SummaryContent, h
   const all = [...before, ...after].filter((l) => l.cells.length > 1);
   const ncols = Math.max(3, ...all.map((l) => l.cells.length));
   const natural = Array.from({ length: ncols }, (_, i) => {
-    const w = Math.max(0, ...all.map((l) => (l.cells[i] ? displayLength(l.cells[i].value, l.cells[i].format ?? 'text') : 0)));
+    const w = Math.max(0, ...all.map((l) => (l.cells[i] ? cellChars(l.cells[i]) : 0)));
     return Math.min(i === 2 ? 24 : 48, Math.max(10, w + 2));
   });
-  const widths = pageWidths(natural, Math.max(0, ...charts.map((c) => c.width)));
+  // the SIMULATED DATA label never wraps: narrowed, it printed on two lines or clipped
+  const floors = natural.map((_, i) => Math.max(0, ...all.map((l) => (l.cells[i]?.style === STYLE.alert ? cellChars(l.cells[i]) + 2 : 0))));
+  const widths = pageWidths(natural, Math.max(0, ...charts.map((c) => c.width)), floors);
   const wrapped = widths.map((w, i) => w < natural[i]!);
   for (const l of [...before, ...after]) {
     if (l.cells.length < 2) continue;
@@ -81,12 +97,20 @@ export function writeSummarySheet(writer: XlsxWriter, content: SummaryContent, h
       if (typeof c.value === 'string') texts.push({ text: c.value, width: widths[i]! });
     });
     if (texts.length) l.height = wrappedRowHeight(texts, l.height ?? 15);
+    // a line grown to hold wrapped text prints as one line only with every cell at its top (page-width.ts)
+    if ((l.height ?? 15) > LINE_HEIGHT) for (const c of l.cells) c.style = topAligned(c.style);
   }
 
   // the heading (title, period, banner) heads every printed page
   const ws = writer.addSheet(content.name, { showGridLines: false, tabColor: COLORS.headerFill, printTitleRows: { first: 1, last: headingRows(heading) } });
   ws.columns = widths.map((width) => ({ width }));
   let rowNo = writeHeading(ws, heading);
+  // where the printed page stands: a chart that would reach past its foot starts the next page instead, so no page
+  // break cuts it (the heading heads every page, so each holds that much less)
+  const page = pagePoints(widths.reduce((a, w) => a + widthPx(w), 0));
+  const titles = headingPoints(heading);
+  let used = titles;
+  let last: ExcelJS.Row | undefined;
   const changeCells = new Map<number, string[]>();
   const put = (l: Line) => {
     const row = ws.addRow(l.cells.map((c) => c.value));
@@ -94,13 +118,23 @@ export function writeSummarySheet(writer: XlsxWriter, content: SummaryContent, h
     if (l.height) row.height = l.height;
     row.commit();
     rowNo += 1;
+    used += l.height ?? ROW_PT;
+    if (used > page) used = titles + (l.height ?? ROW_PT);
+    last = row;
     for (const i of l.changeCols ?? []) changeCells.set(i, [...(changeCells.get(i) ?? []), `${excelColumn(i + 1)}${rowNo}`]);
   };
   before.forEach(put);
   const images = [];
   for (const chart of charts) {
-    images.push({ png: chart.png, col: 0, row: rowNo, width: chart.width, height: chart.height, name: chart.title });
     const rows = Math.ceil(chart.height / ROW_PX) + 1;
+    if (last && used + chart.height * PT_PER_PX > page) {
+      // the chart starts one row below the break: a picture whose top lies on a page's last line is drawn on that
+      // page too (clipped), and it should belong to one page only
+      last.addPageBreak();
+      used = titles;
+      put({ cells: [] });
+    }
+    images.push({ png: chart.png, col: 0, row: rowNo, width: chart.width, height: chart.height, name: chart.title });
     for (let k = 0; k < rows; k++) put({ cells: [] });
   }
   after.forEach(put);

@@ -14,7 +14,7 @@ import { lowerMemoryLimit, streamUnderLimit, underLimit } from '../memory-budget
 import { queryColumns, type QueryParameters } from '../query.ts';
 import { cellStyle, COLORS, isNumericFormat, rawConverter, STYLE, toCellValue, type CellValue, type RawConverter } from '../cells/index.ts';
 import { resolveColumns } from '../table-columns.ts';
-import { wrappedRowHeight, wrapStyle } from './page-width.ts';
+import { topAligned, wrappedRowHeight, wrapStyle } from './page-width.ts';
 import { headingRows, writeHeading } from './sheet-heading.ts';
 import { fitWidth, readSmall, sqlStats, type Stats } from './table-stats.ts';
 import type { SheetWriter, XlsxWriter } from './xlsx-writer.ts';
@@ -90,8 +90,12 @@ async function writeSheet(writer: XlsxWriter, spec: TableSheetSpec, timeZone: st
   const widths = columns.map((c) => fitWidth(c, stats));
   // text wider than its column wraps, in a row tall enough to show it (LibreOffice would cut or overprint it)
   const wraps = columns.map((c, i) => c.format === 'text' && (stats.widest.get(c.index) ?? 0) > widths[i]!);
-  const styles = columns.map((c, i) => (wraps[i] ? wrapStyle(cellStyle(c.format, { signed: c.upIsBad })) : cellStyle(c.format, { signed: c.upIsBad })));
   const wrapped = wraps.flatMap((w, i) => (w ? [i] : []));
+  // beside a wrapped column every cell reads from its row's top, as the wrapped text does (page-width.ts topAligned)
+  const styles = columns.map((c, i) => {
+    const style = cellStyle(c.format, { signed: c.upIsBad });
+    return wraps[i] ? wrapStyle(style) : wrapped.length ? topAligned(style) : style;
+  });
   ws.columns = columns.map((c, i) => ({ key: c.field, width: widths[i]! }));
   writeHeading(ws, spec.heading);
 

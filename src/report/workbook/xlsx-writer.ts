@@ -10,6 +10,7 @@
 import ExcelJS from 'exceljs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CellValue } from '../cells/index.ts';
+import { PRINT_MARGINS } from './print-page.ts';
 import { createRowXml, type StyleIds } from './row-xml.ts';
 
 export interface SheetImage {
@@ -114,7 +115,7 @@ function printSetup(footer: PrintFooter | undefined, titles: SheetOptions['print
       fitToPage: true,
       fitToWidth: 1,
       fitToHeight: 0,
-      margins: { left: 0.4, right: 0.4, top: 0.5, bottom: 0.6, header: 0.2, footer: 0.25 },
+      margins: { ...PRINT_MARGINS },
       ...(titles ? { printTitlesRow: `${titles.first}:${titles.last}` } : {}),
     },
     ...(footer ? { headerFooter: { oddFooter: `&L${footerText(footer.left)}&C${footerText(footer.center)}&RPage &P of &N` } } : {}),
