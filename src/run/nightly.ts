@@ -14,7 +14,7 @@ import { SESSION_WAIT_MS, writeSessions } from '../store/shared-database.ts';
 import { EXIT, errorMessage, isGpuledgerError, type ExitCode } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import { displayPath } from '../util/display-path.ts';
-import { storingRules } from '../allocation/load-rules.ts';
+import { storingConfig } from '../alert/store-config.ts';
 
 export interface NightlyOptions {
   config: Config;
@@ -71,7 +71,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
   const lock = await acquireSyncLock(options.dbPath, { command: 'run', waitMs: options.waitMs, onWait: (m) => log.info(m) });
   const waited = describeWait(lock, 'its run');
   if (waited) log.info(waited);
-  const writer = { dbPath: options.dbPath, command: 'run', waitMs: Math.max(options.waitMs ?? 0, SESSION_WAIT_MS), log, prepare: storingRules(config.allocation) };
+  const writer = { dbPath: options.dbPath, command: 'run', waitMs: Math.max(options.waitMs ?? 0, SESSION_WAIT_MS), log, prepare: storingConfig(config) };
   const steps = async (): Promise<void> => {
     try {
       const sync = await runSync({

@@ -62,14 +62,18 @@ export function registerQuery(program: Command, _exit: ExitState): void {
       const { settings } = contextFor(command);
       const out = flags.out === undefined ? undefined : checkFileOutput({ flag: '--out', path: flags.out, dbPath: settings.dbPath });
       // DuckDB loads only when the command runs, so --help and other commands start fast (issue 11)
-      const [{ withRulesReader }, { runReadOnlyQuery }, { resolveReadGrants }] = await Promise.all([
+      const [{ withRulesReader }, { withBudgets }, { runReadOnlyQuery }, { resolveReadGrants }] = await Promise.all([
         import('../../allocation/reader-rules.ts'),
+        import('../../alert/load-budgets.ts'),
         import('../../query/run-query.ts'),
         import('../../query/sandbox.ts'),
       ]);
       const allowRead = resolveReadGrants(flags.allowRead, settings.dbPath);
-      // the allocation views answer with this config's rules, whatever the last writer stored (reader-rules.ts)
-      const table = await withRulesReader(settings.dbPath, settings.config.allocation, (store) => runReadOnlyQuery(store, sql, { asOf, allowRead }));
+      // the allocation views answer with this config's rules and rpt_budgets with its budgets, whatever the last writer
+      // stored (reader-rules.ts, load-budgets.ts)
+      const table = await withRulesReader(settings.dbPath, settings.config.allocation, (store) =>
+        withBudgets(store, settings.config.alerts.budgets, (s) => runReadOnlyQuery(s, sql, { asOf, allowRead })),
+      );
       emit(table, { format, out, dbPath: settings.dbPath, csv: { formulaSafe: Boolean(flags.csvSafe) } });
     });
 }
@@ -88,14 +92,17 @@ async function queryToFile(sql: string, flags: QueryFlags, format: FileFormat, c
   const [{ contextFor }, { checkFileOutput }] = await Promise.all([import('../context.ts'), import('../../outputs/output-guard.ts')]);
   const { settings } = contextFor(command);
   const out = checkFileOutput({ flag: '--out', path: flags.out, dbPath: settings.dbPath });
-  const [{ withRulesReader }, { runReadOnlyQueryTyped }, { resolveReadGrants }, { writeParquetResult }, { writeXlsxResult }] = await Promise.all([
+  const [{ withRulesReader }, { withBudgets }, { runReadOnlyQueryTyped }, { resolveReadGrants }, { writeParquetResult }, { writeXlsxResult }] = await Promise.all([
     import('../../allocation/reader-rules.ts'),
+    import('../../alert/load-budgets.ts'),
     import('../../query/run-query.ts'),
     import('../../query/sandbox.ts'),
     import('../../query/parquet-result.ts'),
     import('../../report/workbook/result-workbook.ts'),
   ]);
   const allowRead = resolveReadGrants(flags.allowRead, settings.dbPath);
-  const result = await withRulesReader(settings.dbPath, settings.config.allocation, (store) => runReadOnlyQueryTyped(store, sql, { asOf, allowRead }));
+  const result = await withRulesReader(settings.dbPath, settings.config.allocation, (store) =>
+    withBudgets(store, settings.config.alerts.budgets, (s) => runReadOnlyQueryTyped(s, sql, { asOf, allowRead })),
+  );
   await (format === 'parquet' ? writeParquetResult : writeXlsxResult)(result, out, settings.dbPath);
 }
