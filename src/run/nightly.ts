@@ -15,6 +15,7 @@ import { EXIT, errorMessage, isGpuledgerError, type ExitCode } from '../util/err
 import type { Logger } from '../util/log.ts';
 import { displayPath } from '../util/display-path.ts';
 import { storingConfig } from '../alert/store-config.ts';
+import { withBudgets } from '../alert/load-budgets.ts';
 
 export interface NightlyOptions {
   config: Config;
@@ -102,8 +103,10 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
 
     try {
       // the workbook always (it is what the email carries), the HTML page beside it when the definition or the config asks
-      const rendered = await withRulesReader(options.dbPath, config.allocation, (store) =>
-        renderReportFormats({ store, config, report, outDir: options.outDir, logger: log.child('report'), ensure: ['xlsx'] }),
+      const rendered = await withRulesReader(options.dbPath, config.allocation, (reader) =>
+        withBudgets(reader, config.alerts.budgets, (store) =>
+          renderReportFormats({ store, config, report, outDir: options.outDir, logger: log.child('report'), ensure: ['xlsx'] }),
+        ),
       );
       const workbook = rendered.workbook!;
       result.workbook = workbook;

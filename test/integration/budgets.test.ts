@@ -9,7 +9,10 @@ import { parseConfig } from '../../src/config/load.ts';
 import type { Store } from '../../src/store/database.ts';
 import { refreshMaterialized } from '../../src/transform/materialize.ts';
 import { readSqlFile } from '../../src/transform/sql-files.ts';
+import { renderReportFormats } from '../../src/report/render-formats.ts';
 import { gpuledger } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
+import { columnOf, headerRow, readWorkbook, sheet } from '../helpers/workbook-read.ts';
 import { syncedDatabase, syncedStore } from '../helpers/synced-fixture.ts';
 
 const example = parseConfig(JSON.parse(readFileSync(new URL('../../config/gpuledger.example.json', import.meta.url), 'utf8')), 'example');
@@ -153,5 +156,29 @@ describe('rpt_budgets on a synced store with the example config', () => {
     // the synced copy has no allocation rules stored: its imaging share is the reader's own rules' too
     expect(JSON.parse(r.stdout).map((x: { budget: string }) => x.budget)).toEqual(['account', 'imaging-team', 'sdxl']);
     expect(JSON.parse(r.stdout).find((x: { budget: string }) => x.budget === 'sdxl').actual).toBe(rows.find((x) => x.budget === 'sdxl')!.actual);
+  });
+
+  it('the nightly report shows every budget in its Budgets sheet and section, actual = the ledger to the cent', async () => {
+    const out = await renderReportFormats({ store, config: example, report: 'nightly', outDir: tempDir('gpuledger-budgets-report-').dir, formats: ['xlsx', 'html'] });
+    const ws = sheet(await readWorkbook(out.workbook!.path), 'Budgets');
+    const h = headerRow(ws, 'Budget');
+    const [name, actual, amount] = ['Budget', 'Actual to date', 'Budget amount'].map((header) => columnOf(ws, h, header));
+    const shown = new Map<string, { actual: number; amount: number }>();
+    for (let r = h + 1; r <= ws.rowCount; r++) {
+      const row = ws.getRow(r);
+      if (typeof row.getCell(name!).value === 'string') shown.set(String(row.getCell(name!).value), { actual: Number(row.getCell(actual!).value), amount: Number(row.getCell(amount!).value) });
+    }
+    expect([...shown.keys()].sort()).toEqual(['account', 'imaging-team', 'sdxl']);
+    const page = readFileSync(out.html!.path, 'utf8');
+    for (const r of rows) {
+      const [ledger] = await store.all<{ s: string }>(`select round(s::decimal(38,6), 2)::varchar as s from (${ledgerSql(r.budget)})`);
+      // the workbook cell holds the exact value; to the cent it is the ledger's
+      expect(shown.get(r.budget)!.actual.toFixed(2), r.budget).toBe(ledger!.s);
+      expect(shown.get(r.budget)!.amount).toBe(Number(r.amount));
+      // the page writes it in its unit: $1,234.56
+      const usd = `$${Number(ledger!.s).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+      expect(page, r.budget).toContain(usd);
+    }
+    expect(page).toContain('Budgets');
   });
 });
