@@ -10,6 +10,7 @@ import type { Store } from '../../src/store/database.ts';
 import { refreshMaterialized } from '../../src/transform/materialize.ts';
 import { readSqlFile } from '../../src/transform/sql-files.ts';
 import { renderReportFormats } from '../../src/report/render-formats.ts';
+import { budgetsPage } from '../../src/serve/budgets-page.ts';
 import { gpuledger } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { columnOf, headerRow, readWorkbook, sheet } from '../helpers/workbook-read.ts';
@@ -180,5 +181,21 @@ describe('rpt_budgets on a synced store with the example config', () => {
       expect(page, r.budget).toContain(usd);
     }
     expect(page).toContain('Budgets');
+  });
+
+  it('/budgets lists every budget with actual = the ledger to the cent, each with its chart and a link to its scope in the explorer', async () => {
+    const page = await budgetsPage(store, { config: example, url: new URL('http://127.0.0.1/budgets'), simulatedAccounts: [] });
+    for (const r of rows) {
+      const [ledger] = await store.all<{ s: string }>(`select round(s::decimal(38,6), 2)::varchar as s from (${ledgerSql(r.budget)})`);
+      const usd = `$${Number(ledger!.s).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+      // in the table's row of the budget, and as the chart's last actual point
+      const row = new RegExp(`<tr[^>]*>(?:(?!</tr>).)*>${r.budget}</a>(?:(?!</tr>).)*${usd.replace(/[$.]/g, '\\$&')}`, 's');
+      expect(page, r.budget).toMatch(row);
+      const section = page.slice(page.indexOf(`id="s-budget-${r.budget}"`));
+      expect(section.slice(0, section.indexOf('</section>')), r.budget).toContain(`>${usd}</text>`);
+    }
+    // the category-scoped budget links to the explorer filtered by its allocation value
+    expect(page).toContain('/explore?from=2026-11-01&amp;to=2026-11-30&amp;granularity=day&amp;filter=category%3Ateam%3Aimaging');
+    expect(page).toContain('filter=endpoint%3Asdxl-image-api');
   });
 });
