@@ -8,12 +8,18 @@ import type { Store } from '../store/database.ts';
 type Value = string | null;
 const COLUMNS = 'name, period, amount::varchar, account, family, template, endpoint, gpu_type, category, value, thresholds::varchar';
 
+/** A config amount ("2500", "2500.5": the schema's digits, up to 2 decimals) as DuckDB writes a DECIMAL(18,2), never via a double. */
+function centsText(amount: string): string {
+  const [whole, fraction = ''] = amount.split('.');
+  return `${whole}.${fraction.padEnd(2, '0')}`;
+}
+
 /** Each budget as the table's row (thresholds as DuckDB writes a DOUBLE[]: "[50.0, 80.0, 100.0]"). */
 function budgetRows(budgets: readonly BudgetRule[]): Value[][] {
   return budgets.map((b) => [
     b.name,
     b.period,
-    Number(b.amount).toFixed(2),
+    centsText(b.amount),
     b.account ?? null,
     b.scope.family ?? null,
     b.scope.template ?? null,
