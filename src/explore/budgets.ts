@@ -11,7 +11,8 @@ export interface DrawnBudget {
   amount: string;
 }
 
-function scopeFilters(b: BudgetRule): string[] {
+/** A budget's scope as the explorer's filters (`<dimension>:<value>`), sorted: the view whose sum the budget watches. */
+export function scopeFilters(b: BudgetRule): string[] {
   const s = b.scope;
   const out: string[] = [];
   if (b.account !== undefined) out.push(`account:${b.account}`);

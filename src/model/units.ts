@@ -59,6 +59,7 @@ export function isNumberUnit(unit: Unit): boolean {
  */
 export const COLUMN_UNITS: Record<string, Unit> = {
   // money
+  // (a budget's amount is `amount`; its running actual `cumulative_amount`)
   actual: 'usd',
   aggregate_amount: 'usd',
   amount: 'usd',
@@ -105,6 +106,10 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   unit_cost_7d: 'usd_per_unit',
   // percent (0–100) and ratios
   change_pct: 'percent',
+  // rpt_budgets: the actual and the forecast as a share of the amount, the highest threshold the actual reached
+  actual_pct: 'percent',
+  forecast_pct: 'percent',
+  last_threshold_pct: 'percent',
   // the forecast's median absolute error in its own back-test (rpt_month_forecast)
   backtest_error_pct: 'percent',
   month_change_pct: 'percent',
@@ -119,6 +124,8 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   buckets_compared: 'count',
   cost_rows: 'count',
   days_elapsed: 'count',
+  days_until_forecast_reaches: 'count',
+  thresholds_crossed: 'count',
   days_in_month: 'count',
   rank: 'count',
   rule_count: 'count',
@@ -130,6 +137,12 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   quantity: 'quantity',
   // days and instants
   day: 'date',
+  // rpt_budgets: the budget's period, the first day its actual reached a threshold and its forecast the amount
+  as_of_date: 'date',
+  forecast_reaches_on: 'date',
+  last_threshold_crossed_on: 'date',
+  period_end: 'date',
+  period_start: 'date',
   first_covered_day: 'date',
   last_complete_day: 'date',
   month: 'date',
@@ -156,6 +169,13 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   is_history: 'boolean',
   // words and identifiers
   account: 'text',
+  budget: 'text',
+  endpoint: 'text',
+  gpu_type: 'text',
+  period: 'text',
+  template: 'text',
+  thresholds: 'text',
+  thresholds_crossed_on: 'text',
   api_url: 'text',
   attribution: 'text',
   balance_basis: 'text',

@@ -37,7 +37,7 @@ main { padding: 0 24px 32px; max-width: 1400px; }
 .chart .c-bg { fill: var(--card); } .chart .c-ink { fill: var(--fg); } .chart .c-muted { fill: var(--muted); }
 .chart .c-grid { stroke: var(--line); } .chart .c-axis { stroke: var(--muted); }
 /* the budget and forecast lines and their labels, 4.5:1 (text) and 3:1 (line) against the chart in either scheme */
-.chart .c-budget { stroke: var(--budget); } .chart .c-budget-ink { fill: var(--budget); }
+.chart .c-budget, .chart .c-threshold { stroke: var(--budget); } .chart .c-budget-ink { fill: var(--budget); }
 .chart .c-forecast { stroke: var(--forecast); } .chart .c-forecast-ink { fill: var(--forecast-ink); }
 /* a partial period's bar (the explorer's first or last week cut by the range, the day still loading): lighter, with
    stripes in the chart's background colour, so it reads as "not all of it" in either scheme */

@@ -9,6 +9,7 @@ export const SITE_PAGES: readonly Link[] = [
   { label: 'Explore', href: '/explore' },
   { label: 'Drill down', href: '/drill' },
   { label: 'Allocation', href: '/allocation' },
+  { label: 'Budgets', href: '/budgets' },
   { label: 'Runway', href: '/view/rpt_runway' },
   { label: 'Unit costs', href: '/view/rpt_unit_cost' },
   { label: 'Alerts', href: '/alerts' },

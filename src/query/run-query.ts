@@ -3,7 +3,7 @@
 // (runReadOnlyQuery), or chunk by chunk as DuckDB produces it (streamReadOnlyQuery: serve's SQL page, which must not
 // hold a large answer in memory). One statement only: the client reads one result, so a second one would be dropped
 // without a word (issue 26 §7).
-import { JsonDuckDBValueConverter, type DuckDBResult } from '../util/duckdb-api.ts';
+import { JsonDuckDBValueConverter, type DuckDBResult, type DuckDBType, type DuckDBValue } from '../util/duckdb-api.ts';
 import type { Column, Table } from '../util/table-text.ts';
 import type { Store } from '../store/database.ts';
 import { columnsOf } from './column-kinds.ts';
@@ -46,6 +46,24 @@ export async function runReadOnlyQuery(store: Store, sql: string, options: Query
   try {
     const reader = await store.connection.runAndReadAll(sql);
     return { columns: columnsOf(reader.columnNames(), reader.columnTypes()), rows: reader.getRowsJson() };
+  } catch (e) {
+    throw queryError(e, store, sql);
+  }
+}
+
+/** A result with DuckDB's own types and values, for the binary formats that keep them (parquet-result.ts, xlsx). */
+export interface TypedResult {
+  names: string[];
+  types: DuckDBType[];
+  rows: DuckDBValue[][];
+}
+
+/** runReadOnlyQuery, its values as DuckDB's value objects (a DECIMAL keeps its width and scale), once per store. */
+export async function runReadOnlyQueryTyped(store: Store, sql: string, options: QueryOptions = {}): Promise<TypedResult> {
+  await enterAndCheck(store, sql, options);
+  try {
+    const reader = await store.connection.runAndReadAll(sql);
+    return { names: reader.columnNames(), types: reader.columnTypes(), rows: reader.getRows() };
   } catch (e) {
     throw queryError(e, store, sql);
   }

@@ -14,7 +14,8 @@ import { SESSION_WAIT_MS, writeSessions } from '../store/shared-database.ts';
 import { EXIT, errorMessage, isGpuledgerError, type ExitCode } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import { displayPath } from '../util/display-path.ts';
-import { storingRules } from '../allocation/load-rules.ts';
+import { storingConfig } from '../alert/store-config.ts';
+import { withBudgets } from '../alert/load-budgets.ts';
 
 export interface NightlyOptions {
   config: Config;
@@ -71,7 +72,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
   const lock = await acquireSyncLock(options.dbPath, { command: 'run', waitMs: options.waitMs, onWait: (m) => log.info(m) });
   const waited = describeWait(lock, 'its run');
   if (waited) log.info(waited);
-  const writer = { dbPath: options.dbPath, command: 'run', waitMs: Math.max(options.waitMs ?? 0, SESSION_WAIT_MS), log, prepare: storingRules(config.allocation) };
+  const writer = { dbPath: options.dbPath, command: 'run', waitMs: Math.max(options.waitMs ?? 0, SESSION_WAIT_MS), log, prepare: storingConfig(config) };
   const steps = async (): Promise<void> => {
     try {
       const sync = await runSync({
@@ -102,8 +103,10 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
 
     try {
       // the workbook always (it is what the email carries), the HTML page beside it when the definition or the config asks
-      const rendered = await withRulesReader(options.dbPath, config.allocation, (store) =>
-        renderReportFormats({ store, config, report, outDir: options.outDir, logger: log.child('report'), ensure: ['xlsx'] }),
+      const rendered = await withRulesReader(options.dbPath, config.allocation, (reader) =>
+        withBudgets(reader, config.alerts.budgets, (store) =>
+          renderReportFormats({ store, config, report, outDir: options.outDir, logger: log.child('report'), ensure: ['xlsx'] }),
+        ),
       );
       const workbook = rendered.workbook!;
       result.workbook = workbook;

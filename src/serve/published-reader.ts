@@ -12,6 +12,8 @@
 import { statSync } from 'node:fs';
 import { answerWithRules } from '../allocation/reader-rules.ts';
 import type { AllocationConfig } from '../config/allocation.ts';
+import type { BudgetRule } from '../config/alerts.ts';
+import { answerWithBudgets } from '../alert/load-budgets.ts';
 import { openForReading as openReader } from '../query/open-database.ts';
 import type { Store } from '../store/database.ts';
 import { VARCHAR } from '../util/duckdb-api.ts';
@@ -62,7 +64,8 @@ interface Open {
   undo: () => Promise<void>;
 }
 
-export function publishedReader(dbPath: string, allocation: AllocationConfig, limits: ReaderLimits = {}): PublishedReader {
+/** `budgets`: the config's, which rpt_budgets answers with (load-budgets.ts); left out, the stored ones. */
+export function publishedReader(dbPath: string, allocation: AllocationConfig, limits: ReaderLimits = {}, budgets?: readonly BudgetRule[]): PublishedReader {
   const size = Math.max(1, limits.stores ?? READERS_AT_ONCE);
   const timeLimitMs = limits.timeLimitMs ?? PAGE_TIME_LIMIT_MS;
   const idle: Open[] = [];
@@ -87,7 +90,9 @@ export function publishedReader(dbPath: string, allocation: AllocationConfig, li
     const store = await openReader(dbPath); // a missing file: DatabaseMissingError, said to the user
     try {
       await store.connection.run('set memory_limit = $1', [limits.memoryLimit ?? PAGE_MEMORY_LIMIT], [VARCHAR]);
-      return { store, identity, undo: await answerWithRules(store, allocation) };
+      const undoRules = await answerWithRules(store, allocation);
+      const undoBudgets = budgets === undefined ? async () => {} : await answerWithBudgets(store, budgets);
+      return { store, identity, undo: async () => (await undoBudgets(), await undoRules()) };
     } catch (e) {
       await store.close().catch(() => undefined);
       throw e;

@@ -11,6 +11,7 @@ import { isGpuledgerError, EXIT } from '../util/errors.ts';
 import { renderOutput, type Table } from '../util/table-text.ts';
 import { alertsPage } from './alerts-page.ts';
 import { allocationPage } from './allocation-page.ts';
+import { budgetsPage } from './budgets-page.ts';
 import { drillPage } from './drill-page.ts';
 import { explorePage } from './explore-page.ts';
 import { exploreCsvTable, readExploreRequest } from '../explore/run-explore.ts';
@@ -101,6 +102,7 @@ export const ROUTES: ReadonlyArray<{ pattern: RegExp; answer: Handler }> = [
   { pattern: /^\/views$/, answer: async (_m, _store, ctx) => page(viewsPage(ctx)) },
   { pattern: /^\/view\/([A-Za-z_][A-Za-z0-9_]*)$/, answer: async ([, name], store, ctx) => page(await viewPage(store, ctx, name!)) },
   { pattern: /^\/alerts$/, answer: async (_m, store, ctx) => page(await alertsPage(store, ctx)) },
+  { pattern: /^\/budgets$/, answer: async (_m, store, ctx) => page(await budgetsPage(store, ctx)) },
   { pattern: /^\/explore$/, answer: async (_m, store, ctx) => page(await explorePage(store, ctx, ctx.config)) },
   {
     pattern: /^\/explore\.csv$/,

@@ -98,7 +98,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServer> 
   const allowHosts = options.allowHosts ?? [];
   allowHosts.forEach(parseAllowedHost); // a bad name is said at start, not on every request
   const tokens = options.token === undefined ? undefined : tokenGuard(options.token, options.throttle);
-  const reader = publishedReader(options.dbPath, options.config.allocation, { timeLimitMs: options.pageTimeLimitMs });
+  const reader = publishedReader(options.dbPath, options.config.allocation, { timeLimitMs: options.pageTimeLimitMs }, options.config.alerts.budgets);
   const cache = answerCache<Reply>(options.cacheAnswers === false ? 0 : undefined);
   const keepsAnswers = options.cacheAnswers !== false;
   const pages = pageWarmer<Reply>({

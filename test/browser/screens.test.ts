@@ -39,6 +39,7 @@ const PAGES: [name: string, path: string][] = [
   ['view-runway', '/view/rpt_runway'],
   ['view-unit-cost', '/view/rpt_unit_cost'],
   ['alerts', '/alerts'],
+  ['budgets', '/budgets'],
   ['sql', '/sql'],
   ['explore', '/explore'],
   ['explore-30-days', '/explore?preset=30d&granularity=day&by=family'],
@@ -135,6 +136,39 @@ describe.skipIf(!chromiumAvailable)('every screen at 1,400 px light and dark and
         // only a screen the check passed becomes the README's picture: its first screenful (the whole page of a
         // report is ~1.6 MB a picture; out/screens/ keeps the whole page)
         if (README_SCREENS.has(name)) await page.screenshot({ path: join(README_SHOTS, `${name}-${vp.name}.png`) });
+      } finally {
+        await page.context().close();
+      }
+    });
+  });
+
+  // issue 39 §1: each budget's period as a cumulative line against its amount, at every viewport
+  describe.each(VIEWPORTS)('/budgets at $name', (vp) => {
+    it('draws every budget of the example config: actual, forecast with its band, the amount and the thresholds, with a link to the explorer', async () => {
+      const page = await open('/budgets', vp);
+      try {
+        const figures = page.locator('figure.chart');
+        expect(await figures.count()).toBe(3);
+        for (const name of ['account', 'imaging-team', 'sdxl']) {
+          const s = page.locator(`#s-budget-${name}`);
+          const svg = s.locator('figure.chart svg');
+          await svg.scrollIntoViewIfNeeded();
+          expect(await svg.isVisible(), name).toBe(true);
+          const box = (await svg.boundingBox())!;
+          expect(box.width, name).toBeGreaterThan(300);
+          expect(await svg.locator('path.c-forecast').count(), name).toBe(1);
+          expect(await svg.locator('line.c-budget[x1="64"]').count(), name).toBe(1);
+          expect(await svg.locator('path[fill="#e69f00"]').count(), name).toBe(1); // the forecast band
+          expect(await svg.locator('text', { hasText: /^budget \$/ }).count(), name).toBe(1);
+          // the thresholds below 100 %: 50 and 80 %, or 80 % (imaging-team)
+          expect(await svg.locator('line.c-threshold[x1="64"]').count(), name).toBe(name === 'imaging-team' ? 1 : 2);
+          const href = await s.locator('a', { hasText: 'in the explorer' }).getAttribute('href');
+          expect(href, name).toMatch(/^\/explore\?/);
+          const explore = await page.context().newPage();
+          expect((await explore.goto(ui.serve.url + href))?.status(), href!).toBe(200);
+          await explore.close();
+        }
+        expect(await layoutProblems(page)).toEqual([]);
       } finally {
         await page.context().close();
       }

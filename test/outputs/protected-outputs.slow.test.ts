@@ -27,6 +27,8 @@ const at = (cwd: string) => (args: string[], env: NodeJS.ProcessEnv = {}) => gpu
 
 const OUTPUTS: Output[] = [
   { name: 'query --out', run: (p) => at(dir)(['query', 'select 1 as x', '--format', 'csv', '--out', p]), flag: (p) => new RegExp(`--out ${escape(p)} is `) },
+  { name: 'query --format parquet --out', run: (p) => at(dir)(['query', 'select 1 as x', '--format', 'parquet', '--out', p]), flag: (p) => new RegExp(`--out ${escape(p)} is `) },
+  { name: 'query --format xlsx --out', run: (p) => at(dir)(['query', 'select 1 as x', '--format', 'xlsx', '--out', p]), flag: (p) => new RegExp(`--out ${escape(p)} is `) },
   { name: 'export focus --out', run: (p) => at(dir)(['export', 'focus', '--out', p]), flag: (p) => new RegExp(`--out ${escape(p)} is `) },
   { name: 'export lake --out', run: (p) => at(dir)(['export', 'lake', '--out', p]), flag: (p) => new RegExp(`--out ${escape(p)} is `) },
   { name: 'report --out-dir', run: (p) => at(dir)(['report', '--out-dir', p]), flag: (p) => new RegExp(`--out-dir ${escape(p)} is `) },

@@ -117,6 +117,6 @@ describe('gpuledger query', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/does not exist yet; run gpuledger sync first/);
     const format = await gpuledger(['--db', db, 'query', 'select 1', '--format', 'xml']);
-    expect(format).toMatchObject({ code: 2, stderr: "gpuledger: --format must be one of table, csv, json, ndjson, got 'xml'\n" });
+    expect(format).toMatchObject({ code: 2, stderr: "gpuledger: --format must be one of table, csv, json, ndjson, parquet, xlsx, got 'xml'\n" });
   });
 });

@@ -15,7 +15,7 @@ import { EXIT, UsageError } from '../../util/errors.ts';
 import { exitWith } from '../last-resort.ts';
 import type { ExitState } from '../exit-state.ts';
 import type { Store } from '../../store/database.ts';
-import { storingRules } from '../../allocation/load-rules.ts';
+import { storingConfig } from '../../alert/store-config.ts';
 import { registerAlertsMute } from './alerts-mute.ts';
 import { waitMs as waitOptionMs } from '../option-values.ts';
 
@@ -76,7 +76,7 @@ export function registerAlerts(program: Command, exit: ExitState): void {
         // answering with this config's allocation rules (reader-rules.ts)
         const sessions = flags.dryRun
           ? { write: <T>(fn: (store: Store) => Promise<T>) => withRulesReader(settings.dbPath, settings.config.allocation, fn) }
-          : writeSessions({ dbPath: settings.dbPath, command: 'alerts', waitMs, log: context.log, prepare: storingRules(settings.config.allocation) });
+          : writeSessions({ dbPath: settings.dbPath, command: 'alerts', waitMs, log: context.log, prepare: storingConfig(settings.config) });
         const result = await runAlerts({
           sessions,
           dbPath: settings.dbPath,

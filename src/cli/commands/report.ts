@@ -61,7 +61,9 @@ export function registerReport(program: Command, exit: ExitState): void {
       try {
         // rendered from the published database – a sync running meanwhile is neither waited for nor disturbed – with
         // this config's allocation rules, whatever the last writer stored, and no write access needed (reader-rules.ts)
-        const out = await withRulesReader(settings.dbPath, settings.config.allocation, (store) =>
+        const { withBudgets } = await import('../../alert/load-budgets.ts');
+        // rpt_budgets with this config's budgets too (load-budgets.ts)
+        const out = await withRulesReader(settings.dbPath, settings.config.allocation, (reader) => withBudgets(reader, settings.config.alerts.budgets, (store) =>
           renderReportFormats({
             store,
             config: settings.config,
@@ -71,7 +73,7 @@ export function registerReport(program: Command, exit: ExitState): void {
             logger: log,
             formats,
           }),
-        );
+        ));
         // one path per line, workbook first: scripts read stdout
         for (const f of [out.workbook, out.html]) if (f) print(f.path);
         if (undeliverable !== undefined) {

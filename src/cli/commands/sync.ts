@@ -12,7 +12,7 @@ import { EXIT, UsageError } from '../../util/errors.ts';
 import type { ExitState } from '../exit-state.ts';
 import { emit, type Table } from '../output.ts';
 import { listenForStop, type Stopping } from '../sync-stop.ts';
-import { storingRules } from '../../allocation/load-rules.ts';
+import { storingConfig } from '../../alert/store-config.ts';
 import { waitMs } from '../option-values.ts';
 
 interface SyncFlags {
@@ -158,7 +158,7 @@ async function syncCommand(flags: SyncFlags, command: Command, exit: ExitState, 
   try {
     const result = await runSync({
       ...common,
-      sessions: writeSessions({ dbPath: settings.dbPath, command: 'sync', waitMs: Math.max(parsed.waitMs, SESSION_WAIT_MS), log, prepare: storingRules(settings.config.allocation) }),
+      sessions: writeSessions({ dbPath: settings.dbPath, command: 'sync', waitMs: Math.max(parsed.waitMs, SESSION_WAIT_MS), log, prepare: storingConfig(settings.config) }),
       log,
       command: 'sync',
       args: process.argv.slice(2).join(' '),

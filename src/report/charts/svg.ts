@@ -43,6 +43,8 @@ export interface CumulativeData {
   budget: number | null;
   /** What the actual line measures ("Cost per GPU-hour, whole account"): its legend label instead of "Actual". */
   subject?: string;
+  /** A budget's thresholds (/budgets): a thin line each at its share of the budget, labelled with its percent. */
+  thresholds?: { pct: number; value: number }[];
 }
 
 function frameOf(size: ChartSize): Frame {
@@ -97,7 +99,7 @@ export function cumulativeSvg(chartTitle: string, data: CumulativeData, size: Ch
   const frame = frameOf(size);
   const n = data.days.length;
   let body = title(frame, chartTitle, size.font);
-  const values = [...data.actual, ...data.forecast, ...data.high, data.budget].filter((v): v is number => v !== null);
+  const values = [...data.actual, ...data.forecast, ...data.high, data.budget, ...(data.thresholds ?? []).map((t) => t.value)].filter((v): v is number => v !== null);
   if (n === 0 || values.length === 0) return svgDocument(frame, body + emptyNote(frame, size.font));
   const scale = yScale(frame, Math.min(0, ...values), Math.max(...values));
   const plotW = frame.width - frame.left - frame.right;
@@ -130,6 +132,14 @@ export function cumulativeSvg(chartTitle: string, data: CumulativeData, size: Ch
     body += `<text x="${(xAt(end) - 4).toFixed(1)}" y="${(scale.y(data.forecast[end]!) - 8).toFixed(1)}" text-anchor="end" font-size="11" fill="#d55e00" class="c-forecast-ink" font-family="${size.font}">${esc(`forecast ${usd(data.forecast[end]!)}`)}</text>`;
     items.push({ label: 'Forecast', color: '#d55e00', kind: 'dash', className: 'c-forecast' });
   }
+  // the budget's own line (100 %) is drawn below; the other thresholds thinner, labelled at the right end
+  for (const t of (data.thresholds ?? []).filter((t) => t.value !== data.budget)) {
+    const y = scale.y(t.value).toFixed(1);
+    body += `<line x1="${frame.left}" x2="${frame.width - frame.right}" y1="${y}" y2="${y}" stroke="#c00000" stroke-width="1" stroke-dasharray="2 3" class="c-threshold"/>`;
+    // at the left, as the budget's own label: the right end is where the forecast's label goes
+    body += `<text x="${frame.left + 6}" y="${y}" dy="-5" font-size="11" fill="#c00000" class="c-budget-ink" font-family="${size.font}">${esc(`${t.pct} %`)}</text>`;
+  }
+  if ((data.thresholds ?? []).some((t) => t.value !== data.budget)) items.push({ label: 'Thresholds', color: '#c00000', kind: 'dash', className: 'c-threshold' });
   if (data.budget !== null) {
     const y = scale.y(data.budget).toFixed(1);
     body += `<line x1="${frame.left}" x2="${frame.width - frame.right}" y1="${y}" y2="${y}" stroke="#c00000" stroke-width="1.5" stroke-dasharray="3 3" class="c-budget"/>`;
