@@ -57,16 +57,18 @@ const CONCURRENCY = 2;
 const quick = process.argv.includes('--quick');
 /** `--only KIND:SEED` runs one scenario (development; like --quick, its JSON goes to the temp folder). */
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1]!.split(':') : undefined;
-/** `--split tuning` runs every kind at the tuning seeds only (development: the held-out seeds stay unlooked-at). */
-const tuningOnly = process.argv.includes('--split') && process.argv[process.argv.indexOf('--split') + 1] === 'tuning';
-const SEEDS = only ? [Number(only[1])] : tuningOnly ? [2] : [1, 2];
+/** `--split tuning` runs every kind at the tuning seeds only (development: the held-out seeds stay unlooked-at);
+ * `--split held-out` at the held-out seeds only (to report, not to tune). */
+const split = process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] : undefined;
+if (split !== undefined && split !== 'tuning' && split !== 'held-out') throw new Error(`--split takes tuning or held-out, got ${split}`);
+const SEEDS = only ? [Number(only[1])] : split === 'tuning' ? [2] : split === 'held-out' ? [1] : [1, 2];
 const KINDS = only
   ? [only[0] as keyof typeof SCENARIO_KINDS]
   : quick ? (['left-on', 'spike-and-leak'] as const) : (Object.keys(SCENARIO_KINDS) as (keyof typeof SCENARIO_KINDS)[]);
 /** JUDGEMENT_FORECAST_ONLY=1 skips the nightly alert back-test (development: a forecast change is scored in seconds;
  * an environment variable, so each scenario's own process sees it). */
 const forecastOnly = process.env.JUDGEMENT_FORECAST_ONLY === '1';
-const partial = quick || tuningOnly || forecastOnly || only !== undefined;
+const partial = quick || split !== undefined || forecastOnly || only !== undefined;
 /** The fixed split: even seeds are for tuning, odd seeds are held out (looked at only to report). */
 const splitOf = (seed: number) => (seed % 2 === 0 ? 'tuning' : 'held-out');
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -150,8 +152,8 @@ async function forecastAt(store: Store, asOf: string) {
 
 async function runScenario(kind: string, seed: number) {
   const started = performance.now();
-  // POSTPAID: when the simulator serves post-paid accounts (issue 36 point 5, `postpaid?: boolean` on the simulated
-  // account), pass the scenario's labels.postpaid here; until then every scenario is prepaid and runway scores 0 of 0
+  // a post-paid scenario (labels.postpaid) is served post-paid by the simulator itself; the config says nothing of
+  // it, so the product must see it from the balance
   const sim = await startSimulator({ scenario: { kind, seed }, quotas: FAST_QUOTAS });
   const labels = sim.scenario!;
   const tmp = mkdtempSync(join(tmpdir(), 'gpuledger-judgement-'));
@@ -322,7 +324,7 @@ function figures(rows: readonly Row[]) {
       never_alerted_before_month_end: crossing.filter((m) => m.firstAlert === null).length,
       false_alerts: months.filter((m) => m.falseAlert).length,
     },
-    runway: { postpaid_accounts: postpaid.length, alerts_on_postpaid: postpaid.reduce((n, r) => n + r.runway.pages, 0), note: postpaid.length === 0 ? 'no post-paid scenario yet: the simulator has no post-paid accounts (issue 36 point 5); 0 of 0' : undefined },
+    runway: { postpaid_accounts: postpaid.length, alerts_on_postpaid: postpaid.reduce((n, r) => n + r.runway.pages, 0), note: postpaid.length === 0 ? 'no post-paid scenario in this run' : 'the config does not say post-paid: the product sees it from the balance' },
   };
 }
 

@@ -164,7 +164,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const clock = createSimClock(initial, fixed);
   const scale = options.scale ?? 'small';
   const main = serveAccount(
-    scenario ? { account: scenario.account, postpaid: options.postpaid } : { seed, scale, counts: options.counts, postpaid: options.postpaid },
+    scenario ? { account: scenario.account, postpaid: options.postpaid ?? scenario.labels.postpaid } : { seed, scale, counts: options.counts, postpaid: options.postpaid },
     anchor,
     clock.now,
     options,

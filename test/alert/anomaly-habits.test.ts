@@ -214,11 +214,11 @@ describe('anomalies that know the account habits', () => {
         await persistPlan(store, plan, conditions, [], asOf);
         fired.push(...plan.events.filter((e) => e.event === 'fired').map((e) => `${day} ${e.key}`));
         resolved.push(...plan.events.filter((e) => e.event === 'resolved').map((e) => `${day} ${e.key}`));
-        // two pods of like cost: no resource carries two thirds of the rise, so it is the family's incident, whichever
-        // pod leads on the day
-        expect(conditions.map((c) => c.key), `as of ${day}`).toEqual(['anomaly:acme:family:pod']);
+        // two pods of like cost: no resource carries two thirds of the rise, so it is one incident of its narrowest
+        // series, whichever pod leads on the day
+        expect(conditions.map((c) => c.key), `as of ${day}`).toEqual(['anomaly:acme:template:tpl-serve']);
       }
-      expect(fired).toEqual(['2026-08-11 anomaly:acme:family:pod']);
+      expect(fired).toEqual(['2026-08-11 anomaly:acme:template:tpl-serve']);
       expect(resolved).toEqual([]);
     });
   }, 180_000);

@@ -62,7 +62,7 @@ describe('anomaly incidents', () => {
     expect(incident!.supersedes).toEqual(['acme:endpoint:endpoint-sdxl-image-api', 'acme:template:template-worker-sdxl', 'acme:gpu_type:gpu_type-ADA_24 pool', 'acme:family:family-serverless'].map((k) => `anomaly:${k}`));
   });
 
-  it('makes a rise spread over several like resources one incident of their family, whichever of them leads', () => {
+  it('makes a rise spread over several like resources one incident of its narrowest series, whichever of them leads, and a rise of other resources another', () => {
     // a scale-up of three like pods: the GPU type, the template and the family rise, no pod carries two thirds
     const pods = (lead: string) => ['p1', 'p2', 'p3'].map((id) => driver(id, `pod-${id}`, id === lead ? '60.00' : '55.00'));
     const podDriver = (d: ReturnType<typeof driver>) => ({ ...d, family: 'pod' });
@@ -75,9 +75,13 @@ describe('anomaly incidents', () => {
         ],
         rule,
       );
-      expect(found.map((c) => c.key)).toEqual(['anomaly:acme:family:pod']);
+      expect(found.map((c) => c.key)).toEqual(['anomaly:acme:template:template-vllm']);
       expect((found[0]!.details.series as unknown[]).length).toBe(3);
     }
+    // other pods rising in the same family (a fleet step on another template) are not this incident
+    const others = ['q1', 'q2'].map((id) => podDriver(driver(id, `pod-${id}`, '50.00')));
+    const two = incidentsOf([series('template', 'vllm', 1, pods('p1').map(podDriver)), series('template', 'comfy', 1, others), series('family', 'pod', 1, pods('p1').map(podDriver))], rule);
+    expect(two.map((c) => c.key).sort()).toEqual(['anomaly:acme:template:template-comfy', 'anomaly:acme:template:template-vllm']);
   });
 
   it('keeps apart a series another resource drove most, and a series with no driver under its own key', () => {

@@ -17,7 +17,7 @@
 --   k days after each of those origins, by kind of day.
 -- A resource that ended is not running, so it is not forecast; a level shift is in the running set from its first
 -- full day. The range is the account's own back-test: the forecast of the next H days (H = the days still to come)
--- from each of those origins against what happened, its 10th and 90th percentile error (an 80 % range).
+-- from each of those origins against what happened; the 80 % range is split-conformal over those errors (errors).
 create or replace macro int_running_forecast_in(daily) as table
 with clock as (
     select * from report_clock

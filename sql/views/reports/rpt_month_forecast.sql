@@ -1,7 +1,7 @@
 -- One row per account and family, plus a family = 'all' row per account: the month of report_clock to date and a
 -- forecast of its end – what is running at the last complete day going on at its own weekday/weekend rate, as long
 -- as the account's resources have gone on, plus new work at the rate the account starts it (int_running_forecast_in)
--- – with an 80 % range from the account's own back-test (the 10th and 90th percentile error of the same forecast of
+-- – with an 80 % range from the account's own back-test (split-conformal over the errors of the same forecast of
 -- the same number of days from each of the last 90 days), beside the previous month to the same day and in full.
 -- forecast_method names the method; backtest_error is the median absolute error of those back-test forecasts, the
 -- figure a person reads as "within ±x % half the time".

@@ -64,13 +64,31 @@ function drivingResource(s: SeriesAnomaly): Driver | undefined {
   return 3 * Number(top.excess) >= 2 * total ? top : undefined;
 }
 
-/** A driven incident is its resource's; one spread over several resources is their family's (one incident for the
- * family and every narrower series it shows in); a series without drivers is its own. */
+/** A driven incident is its resource's; a series without one is its own (spread incidents: spreadKeys). */
 export function incidentKey(s: SeriesAnomaly): string {
   const top = drivingResource(s);
-  if (top) return `anomaly:${s.account}:driver:${driverId(top)}`;
-  const family = s.drivers[0]?.family;
-  return family ? `anomaly:${s.account}:family:${family}` : `anomaly:${s.account}:${s.dimension}:${s.seriesId}`;
+  return top ? `anomaly:${s.account}:driver:${driverId(top)}` : `anomaly:${s.account}:${s.dimension}:${s.seriesId}`;
+}
+
+const topIds = (s: SeriesAnomaly) => new Set(s.drivers.slice(0, 3).map(driverId));
+
+/**
+ * Series whose rise is spread over several resources, grouped when their three biggest drivers are mostly the same
+ * (a scale-up of like pods shows in its GPU type, its template and its family): one incident, keyed by its narrowest
+ * series, so it keeps its key whichever of the resources leads on the day, and a later rise of other resources in
+ * the same family is an incident of its own.
+ */
+function spreadKeys(spread: readonly SeriesAnomaly[]): Map<SeriesAnomaly, string> {
+  const rank = (s: SeriesAnomaly) => NARROWEST_FIRST.indexOf(s.dimension);
+  const ordered = [...spread].sort((a, b) => rank(a) - rank(b) || a.seriesId.localeCompare(b.seriesId));
+  const keys = new Map<SeriesAnomaly, string>();
+  for (const s of ordered) {
+    const ids = topIds(s);
+    // the narrowest series already keyed whose top drivers share at least half of this one's
+    const joined = ordered.find((o) => keys.has(o) && o.account === s.account && [...topIds(o)].filter((id) => ids.has(id)).length * 2 >= ids.size);
+    keys.set(s, joined ? keys.get(joined)! : incidentKey(s));
+  }
+  return keys;
 }
 
 function headline(s: SeriesAnomaly): string {
@@ -165,8 +183,10 @@ function condition(key: string, members: SeriesAnomaly[], rule: AnomalyRule): Co
 
 /** The incidents the anomalous series make: one condition each, its series narrowest first. */
 export function incidentsOf(series: readonly SeriesAnomaly[], rule: AnomalyRule): Condition[] {
+  const spread = spreadKeys(series.filter((s) => s.drivers.length > 0 && drivingResource(s) === undefined));
+  const keyOf = (s: SeriesAnomaly) => spread.get(s) ?? incidentKey(s);
   const groups = new Map<string, SeriesAnomaly[]>();
-  for (const s of series) groups.set(incidentKey(s), [...(groups.get(incidentKey(s)) ?? []), s]);
+  for (const s of series) groups.set(keyOf(s), [...(groups.get(keyOf(s)) ?? []), s]);
   const rank = (s: SeriesAnomaly) => NARROWEST_FIRST.indexOf(s.dimension);
   return [...groups].map(([key, members]) =>
     condition(key, [...members].sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name)), rule),

@@ -26,6 +26,8 @@ export const EVALUATION_MONTHS = ['2026-07', '2026-08', '2026-09', '2026-10'] as
 interface KindSpec {
   scale: Scale;
   description: string;
+  /** Billed after the fact (an invoiced account): its balance goes below $0 and nothing is stopped. */
+  postpaid?: boolean;
   events: readonly (readonly [EventKind, EventSize])[];
 }
 
@@ -34,8 +36,8 @@ export const SCENARIO_KINDS = {
   'left-on': { scale: 'small', description: 'a dev pod left on and a job of unusual size', events: [['runaway', 'large'], ['unusual-size', 'large']] },
   'new-workload': { scale: 'small', description: 'a new expensive workload and a one-day spike', events: [['new-workload', 'large'], ['spike', 'large']] },
   'busy-medium': { scale: 'medium', description: 'medium scale: a dev pod left on, a job of unusual size, a new workload, a scale-up', events: [['runaway', 'large'], ['unusual-size', 'large'], ['new-workload', 'large'], ['scale-up', 'large']] },
-  'small-events': { scale: 'small', description: 'only events too small to matter', events: [['spike', 'small'], ['new-workload', 'small'], ['runaway', 'small'], ['scale-up', 'small']] },
-  'quiet-medium': { scale: 'medium', description: 'medium scale, routine spend and one spike', events: [['spike', 'large']] },
+  'small-events': { scale: 'small', description: 'only events too small to matter, on a post-paid account', postpaid: true, events: [['spike', 'small'], ['new-workload', 'small'], ['runaway', 'small'], ['scale-up', 'small']] },
+  'quiet-medium': { scale: 'medium', description: 'medium scale, routine spend and one spike, on a post-paid account', postpaid: true, events: [['spike', 'large']] },
 } as const satisfies Record<string, KindSpec>;
 
 export type ScenarioKind = keyof typeof SCENARIO_KINDS;
@@ -80,7 +82,7 @@ export function createScenario(ref: ScenarioRef): Scenario {
     const day = from + (i * stretch + ctx.rng.int(3, Math.max(3, stretch - 3))) * DAY;
     EVENT_BUILDERS[kind](draft, day, size);
   });
-  return finishScenario(draft, { kind: ref.kind, seed: ref.seed, scale: spec.scale, crossDay: ctx.rng.int(12, 26) });
+  return finishScenario(draft, { kind: ref.kind, seed: ref.seed, scale: spec.scale, crossDay: ctx.rng.int(12, 26), postpaid: spec.postpaid ?? false });
 }
 
 /** "left-on:3" → { kind, seed } (the CLI's --scenario). */

@@ -29,6 +29,8 @@ export interface ScenarioMeta {
   scale: SyntheticAccount['scale'];
   /** The day of the month on which the largest month reaches the budget (later when every month would cross). */
   crossDay: number;
+  /** Billed after the fact: the simulator serves the account post-paid. */
+  postpaid: boolean;
 }
 
 function accountOf(draft: ScenarioDraft, meta: ScenarioMeta): SyntheticAccount {
@@ -119,7 +121,7 @@ export function finishScenario(draft: ScenarioDraft, meta: ScenarioMeta): { acco
       historyStart: new Date(ctx.historyStart).toISOString(),
       evaluationMonths: draft.months.map((m) => m.month),
       budget: usd(budgetMicros),
-      postpaid: false,
+      postpaid: meta.postpaid,
       typicalDay: usd(typical),
       events,
       nonEvents: draft.nonEvents,
