@@ -3,8 +3,10 @@
 // no money column off to the side without the cue, each table's headline amount in view, chart labels big enough
 // and 4.5:1 against the chart in both schemes (test/helpers/layout-check.ts). The data is the demo's: a synced
 // simulator account with the example config (allocation, budgets, alert thresholds) and the alerts it fires.
-// Screenshots of every page × viewport go to out/screens/ so a reviewer can look; the README's pictures are these
-// (README_SCREENS, taken into docs/screenshots/ once a page passes), so they show the pages as this test saw them.
+// The README's pictures are taken every run (README_SCREENS, their first screenful, into docs/screenshots/ once a page
+// passes), so they show the pages as this test saw them; full-page screenshots of every page × viewport go to
+// $GPULEDGER_SCREENSHOTS/screens/ when that variable names a folder, so a reviewer can look (as html-report.test.ts and
+// nothing-hidden.test.ts do): the 42 full-page PNGs cost ~7 CPU-s a run and no check reads them.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -26,7 +28,7 @@ import { syncedDatabase } from '../helpers/synced-fixture.ts';
 // page.evaluate runs in the browser: its globals, untyped here
 declare function getComputedStyle(element: any, pseudo?: string): any;
 
-const SCREENS = 'out/screens';
+const SCREENS = process.env.GPULEDGER_SCREENSHOTS ? join(process.env.GPULEDGER_SCREENSHOTS, 'screens') : undefined;
 
 /** Every page of serve (each kind once, and the explorer's shapes that lay out differently), and the report file. */
 const PAGES: [name: string, path: string][] = [
@@ -48,7 +50,7 @@ const PAGES: [name: string, path: string][] = [
 ];
 
 /** The pages the README shows, each at every viewport: docs/screenshots/<name>-<viewport>.png. */
-const README_SCREENS = new Set(['html-report', 'report-nightly', 'drill-pod', 'explore-30-days', 'explore-two-levels']);
+const README_SCREENS = new Set(['html-report', 'report-nightly', 'drill-pod', 'explore-30-days', 'explore-two-levels', 'budgets']);
 const README_SHOTS = 'docs/screenshots';
 
 const VIEWPORTS = [
@@ -91,7 +93,7 @@ describe.skipIf(!chromiumAvailable)('every screen at 1,400 px light and dark and
       tmp.cleanup();
       throw e;
     });
-    mkdirSync(SCREENS, { recursive: true });
+    if (SCREENS) mkdirSync(SCREENS, { recursive: true });
     mkdirSync(README_SHOTS, { recursive: true });
     return {
       db: tmp.db,
@@ -130,8 +132,9 @@ describe.skipIf(!chromiumAvailable)('every screen at 1,400 px light and dark and
     it.each(PAGES)('%s shows nothing cut off, covered or out of sight', async (name, path) => {
       const page = await open(path, vp);
       try {
-        const shot = join(SCREENS, `${name}-${vp.name}.png`);
-        await page.screenshot({ path: shot, fullPage: true });
+        if (SCREENS) await page.screenshot({ path: join(SCREENS, `${name}-${vp.name}.png`), fullPage: true });
+        // what the screenshot waited for before the page was read: its fonts laid out
+        else await page.evaluate('document.fonts.ready.then(() => true)');
         expect(await layoutProblems(page)).toEqual([]);
         // only a screen the check passed becomes the README's picture: its first screenful (the whole page of a
         // report is ~1.6 MB a picture; out/screens/ keeps the whole page)
