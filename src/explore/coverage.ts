@@ -47,7 +47,9 @@ function loadingDay(horizon: string): { day: string; to: string } | undefined {
 function periodEnd(start: string, granularity: Granularity): string {
   if (granularity === 'day') return start;
   if (granularity === 'week') return addDays(start, 6);
-  return addDays(monthStart(addDays(start, 31)), -1);
+  // the month's last day from its length, not the next month's start less one: December 9999 has no next month
+  const [y, m] = start.split('-').map(Number) as [number, number];
+  return `${start.slice(0, 8)}${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, '0')}`;
 }
 
 /** Each period of [from, to] with the days of it the range covers and what of it is loaded by `horizon`. */
@@ -60,17 +62,20 @@ export function periodCoverage(from: string, to: string, granularity: Granularit
   while (day <= to) {
     const start = granularity === 'day' ? day : granularity === 'week' ? weekStart(day) : monthStart(day);
     const end = periodEnd(start, granularity);
-    const last = end < to ? end : to;
+    // a week that runs past 9999-12-31 ends, as far as any range goes, on it (its end is no day the calendar has)
+    const beyond = end.length > 10;
+    const last = !beyond && end < to ? end : to;
     const future = last < unloaded ? 0 : daysInclusive(day > unloaded ? day : unloaded, last);
     out.push({
       start,
       first: day,
       last,
       days: daysInclusive(day, last),
-      length: daysInclusive(start, end),
+      length: granularity === 'week' ? 7 : daysInclusive(start, end),
       loading: loading && loading.day >= day && loading.day <= last ? loading : undefined,
       future,
     });
+    if (last >= to) break;
     day = addDays(last, 1);
   }
   return out;

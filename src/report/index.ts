@@ -15,4 +15,4 @@ export { columnHeading, inferFormat, humanize, printedFormat } from './cells/ind
 export { queryAll } from './query.ts';
 export { sheetSql } from './report-session.ts';
 export { groupChartData, groupChartSvg, type GroupDay } from './charts/index.ts';
-export { cumulativeSvg, type CumulativeData } from './charts/svg.ts';
+export { cumulativeSvg, type CumulativeData } from './charts/index.ts';

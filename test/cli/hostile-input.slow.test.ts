@@ -55,7 +55,7 @@ describe('hostile input: one line and the documented exit code', () => {
     ['a misspelt command', () => ['sinc'], 2, /unknown command 'sinc' \(Did you mean sync\?\)/],
     ['an unknown option', () => ['query', '--formt', 'csv', 'select 1'], 2, /unknown option '--formt'/],
     ['query without SQL', () => ['query'], 2, /missing required argument 'sql'/],
-    ['--format xml', () => ['query', 'select 1', '--format', 'xml'], 2, /--format must be one of table, csv, json, ndjson, got 'xml'/],
+    ['--format xml', () => ['query', 'select 1', '--format', 'xml'], 2, /--format must be one of table, csv, json, ndjson, parquet, xlsx, got 'xml'/],
     ['report --period 2026-13', () => ['report', '--period', '2026-13'], 2, /--period takes a month such as 2026-10 .* got '2026-13'/],
     ['sync --since in the future', () => ['sync', '--since', future], 2, new RegExp(`--since ${future} is in the future`)],
     // days the calendar lacks and years past 9999: the one date parser's line (src/util/dates.ts), whatever the flag

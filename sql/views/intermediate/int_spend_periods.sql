@@ -1,9 +1,10 @@
 -- One row per grain ('day', 'week' = ISO week from Monday, 'month' = calendar month; UTC), account, family and
 -- period, from the family's first billed period up to the period containing as_of_date of report_clock (zero in
 -- periods without cost), with the previous period's amount (null in the family's first period) and the change (the
--- whole amount in that first period: new); is_complete once the period has ended by
--- as_of (report_clock.open_date: a closed month evaluated as of its last second has ended) and every billing route's buckets of it are final (int_complete_through – the complete-through the
--- freshness table shows). rpt_spend_daily, rpt_spend_weekly and rpt_spend_monthly are its three grains.
+-- whole amount in that first period: new); is_complete once the period has ended by as_of (report_clock.open_date:
+-- a closed month evaluated as of its last second has ended) and every billing route's buckets of it are final
+-- (int_complete_through – the complete-through the freshness table shows). rpt_spend_daily, rpt_spend_weekly and
+-- rpt_spend_monthly are its three grains.
 create or replace view int_spend_periods as
 with clock as (
     select * from report_clock

@@ -1,6 +1,6 @@
 // Cells: the column formats and styles, DuckDB values turned into cell values (exact DECIMAL until the cell), and
 // the same values as text for summaries and emails.
-export { cellStyle, COLORS, COLUMN_FORMATS, isNumericFormat, STYLE, type ColumnFormat } from './styles.ts';
+export { cellStyle, COLORS, COLUMN_FORMATS, isNumericFormat, NUM_FMT, STYLE, type ColumnFormat } from './styles.ts';
 export { displayLength, inferFormat, parseTimestamp, printedFormat, toCellValue, type CellValue } from './values.ts';
 export { CELL_MAX_CHARS, fitCell, withinCell } from './cell-limit.ts';
 export { ExactSum, rawConverter, type RawConverter } from './raw-values.ts';

@@ -9,8 +9,7 @@ import { declaredUnit, isNumberUnit } from '../../model/index.ts';
 import { moveIntoPlace, temporaryBeside } from '../../outputs/atomic-file.ts';
 import type { TypedResult } from '../../query/run-query.ts';
 import { DuckDBTypeId, JsonDuckDBValueConverter, type DuckDBType, type DuckDBValue } from '../../util/duckdb-api.ts';
-import { withinCell } from '../cells/cell-limit.ts';
-import { NUM_FMT } from '../cells/styles.ts';
+import { NUM_FMT, withinCell } from '../cells/index.ts';
 
 type Cell = string | number | boolean | Date | null;
 
