@@ -2,7 +2,14 @@
 -- YYYY-MM-DD): its spend on those days beside as many of its average days over the $baseline_days before the first of
 -- them, and the excess – the resources that drove an anomaly, biggest excess first (at most 5). Summed over every
 -- anomalous day, not read off one: the resource that drove a level shift stays the biggest driver while the shift's
--- days move through the window, so the incident keeps its key (anomaly-incident.ts).
+-- days move through the window, so the incident keeps its key (anomaly-incident.ts). in_narrower_series: the resource
+-- also belongs to a template, endpoint or GPU type series (a pod, an endpoint – not a volume), where its own rise shows.
+-- Of the whole series (the same on every row, over all its rising resources, not the five shown): fleet_like_share,
+-- the share of the excess from fleet-like additions – resources first billed within the baseline, billed every day
+-- since, with the template and GPU type of a pod the account had already run every day for a week before –,
+-- fleet_like_batch, the most of them first billed on one day, and the account's precedents: fleet_batches, the days
+-- in the $history_days before the baseline on which pods it then ran every day for a week were first billed (not its
+-- first synced day: pods billed from then started nobody knows when), and fleet_largest_batch, the most on one day.
 with anomalous_days as (
     select unnest(string_split($days::varchar, ','))::date as day
 ),
@@ -30,21 +37,105 @@ per_resource as (
         r.family,
         r.resource_id,
         max(r.resource_name) as resource_name,
+        bool_or(coalesce(r.template_id, r.endpoint_id, r.gpu_type_id) is not null) as in_narrower_series,
         coalesce(sum(r.amount) filter (where r.day in (select day from anomalous_days)), 0) as amount,
         coalesce(sum(r.amount) filter (where r.day < b.first_day), 0) / $baseline_days::integer as baseline_average,
         any_value(b.days) as days,
     from base as r, bounds as b
     group by all
+),
+
+rising as (
+    select *, amount - days * baseline_average as excess,
+    from per_resource
+    where amount > days * baseline_average
+),
+
+-- every resource of the account with a template and a GPU type (a pod), up to the last anomalous day: its first day
+-- billed, whether it billed every day since, and whether it billed on each of its first 7 days
+pod_days as (
+    select r.family, r.resource_id, r.template_id, r.gpu_type_id, r.day,
+    from rpt_spend_by_resource_daily as r, bounds as b
+    where r.account = $account and r.day <= b.last_day and r.amount > 0
+        and r.template_id is not null and r.gpu_type_id is not null
+),
+
+lives as (
+    select
+        family,
+        resource_id,
+        any_value(template_id) as template_id,
+        any_value(gpu_type_id) as gpu_type_id,
+        min(day) as first_day,
+        max(day) as last_billed,
+        count(distinct day) as days_billed,
+    from pod_days
+    group by all
+),
+
+first_weeks as (
+    select l.first_day, count(distinct d.day) = 7 as week_on,
+    from lives as l
+    join pod_days as d using (family, resource_id)
+    where d.day < l.first_day + 7
+    group by l.family, l.resource_id, l.first_day
+),
+
+precedents as (
+    select f.first_day, count(*) as pods,
+    from first_weeks as f
+    cross join bounds as b
+    left join rpt_first_covered_days as c on c.account = $account
+    where f.week_on
+        and f.first_day >= b.first_day - $history_days::integer
+        and f.first_day <= b.first_day - $baseline_days::integer
+        and f.first_day > coalesce(c.first_covered_day, '0001-01-01'::date)
+    group by all
+),
+
+-- a rising resource is a fleet-like addition when it is new to the baseline, has run every day since, and a pod like
+-- it (template and GPU type) had run every day for at least a week before it started and still ran then
+fleet_like as (
+    select n.family, n.resource_id, n.first_day,
+    from lives as n
+    cross join bounds as b
+    where n.first_day > b.first_day - $baseline_days::integer
+        and n.last_billed = b.last_day
+        and n.days_billed = n.last_billed - n.first_day + 1
+        and exists (
+            select 1
+            from lives as o
+            where o.template_id = n.template_id and o.gpu_type_id = n.gpu_type_id and o.resource_id <> n.resource_id
+                and o.first_day <= n.first_day - 7
+                and o.last_billed >= n.first_day
+                and o.days_billed = o.last_billed - o.first_day + 1
+        )
+),
+
+series_growth as (
+    select
+        coalesce(sum(r.excess) filter (where f.resource_id is not null), 0) / sum(r.excess) as fleet_like_share,
+        coalesce((
+            select max(n) from (select count(*) as n from fleet_like as f2 join rising as r2 using (family, resource_id) group by f2.first_day)
+        ), 0) as fleet_like_batch,
+        (select count(*) from precedents) as fleet_batches,
+        (select coalesce(max(pods), 0) from precedents) as fleet_largest_batch,
+    from rising as r
+    left join fleet_like as f using (family, resource_id)
 )
 
 select
-    family,
-    resource_id,
-    resource_name,
-    amount,
-    round(baseline_average, 2)::decimal(18,2) as baseline_average,
-    round(amount - days * baseline_average, 2)::decimal(18,2) as excess,
-from per_resource
-where amount > days * baseline_average
-order by excess desc, resource_id
+    r.family,
+    r.resource_id,
+    r.resource_name,
+    r.in_narrower_series,
+    r.amount,
+    round(r.baseline_average, 2)::decimal(18,2) as baseline_average,
+    round(r.excess, 2)::decimal(18,2) as excess,
+    g.fleet_like_share::double as fleet_like_share,
+    g.fleet_like_batch::integer as fleet_like_batch,
+    g.fleet_batches::integer as fleet_batches,
+    g.fleet_largest_batch::integer as fleet_largest_batch,
+from rising as r, series_growth as g
+order by r.excess desc, r.resource_id
 limit 5;

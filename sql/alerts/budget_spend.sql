@@ -3,7 +3,8 @@
 -- rpt_month_forecast) expects of each day still to come, null without history. Spend is
 -- rpt_spend_by_resource_daily restricted to $account (null: all accounts) and the scope: $family, $template,
 -- $endpoint, $gpu_type (ids or names; null: any) – or, with $category and $value, that allocation value's share
--- (rpt_allocated_daily).
+-- (rpt_allocated_daily). forecast_low is the low end of the forecast's 80 % range, as rpt_month_forecast's: what is
+-- still to come scaled by the back-test's range_low_ratio, never below the actual.
 with clock as (
     select * from report_clock
 ),
@@ -59,6 +60,7 @@ actual as (
 to_come as (
     select
         coalesce(sum(f.expected_amount), 0) as amount,
+        coalesce(sum(f.expected_amount * (1 + f.range_low_ratio)), 0) as low_amount,
         coalesce(max(f.history_days), 0) > 0 as has_history,
     from forecast as f, period as p
     where f.day >= p.as_of_date and f.day < p.period_end
@@ -72,6 +74,7 @@ final as (
         a.actual::decimal(18,2) as actual,
         -- without history there is no forecast, as on the page
         case when t.has_history then round(a.actual + t.amount, 2)::decimal(18,2) end as forecast,
+        case when t.has_history then round(a.actual + greatest(t.low_amount, 0), 2)::decimal(18,2) end as forecast_low,
         t.has_history,
     from period as p, actual as a, to_come as t
 )

@@ -2,7 +2,8 @@
 // rule and the alert state, on a real DuckDB file): a training template that runs a job of the usual size every week
 // pages nothing, a job 5× the usual size pages, a job that does not stop pages within 2 days of outrunning its usual
 // length, a new template on the H100s pages critical, a level shift pages once and stays one incident while the
-// baseline adapts, and a $40 wobble on a $5,000/day account does not page critical. The message says what the day was
+// baseline adapts, one more step of a fleet grown by steps pages nothing (ten like pods at once do), and a $40 wobble
+// on a $5,000/day account does not page critical. The message says what the day was
 // compared with, and its explorer link opens that comparison.
 import { describe, expect, it } from 'vitest';
 import { seriesAnomalies, evaluateAnomalies } from '../../src/alert/rules/anomaly.ts';
@@ -221,6 +222,25 @@ describe('anomalies that know the account habits', () => {
       expect(fired).toEqual(['2026-08-11 anomaly:acme:template:tpl-serve']);
       expect(resolved).toEqual([]);
     });
+  }, 180_000);
+
+  it('pages nothing for one more step of a fleet that has grown by steps before, and pages ten like pods at once or a new kind', async () => {
+    // the account has grown its always-on pods by two at a time (06-17 and 07-12, each ran every day since); in
+    // September its serving template, one pod since the first day, gets two more like it: three times its day
+    const pod = (id: string, from: string, usd: number, template = 'tpl-serve', gpu = 'a4000'): Pod => ({ id, template, gpu, spend: steady(from, '2026-09-30', usd) });
+    const grown = [
+      pod('serve-1', FIRST, 60),
+      ...['06-17', '07-12'].flatMap((d) => [1, 2].map((n) => pod(`batch-${d}-${n}`, `2026-${d}`, 200, 'tpl-small', 'h100'))),
+    ];
+    const keys = async (pods: Pod[]) => withStore(pods, async (store) => (await at(store, '2026-09-12', () => evaluateAnomalies(store, rule))).map((c) => c.key));
+    expect(await keys([...grown, pod('serve-2', '2026-09-10', 60), pod('serve-3', '2026-09-10', 60)])).toEqual([]);
+    // ten at once: more than the account has ever added on one day
+    const ten = Array.from({ length: 10 }, (_, i) => pod(`replica-${i}`, '2026-09-10', 60));
+    expect(await keys([...grown, ...ten])).toEqual(['anomaly:acme:template:tpl-serve']);
+    // two pods of a kind the account never ran every day: a new workload, however the fleet grew
+    expect(await keys([...grown, pod('new-1', '2026-09-10', 60, 'tpl-new', 'h100'), pod('new-2', '2026-09-10', 60, 'tpl-new', 'h100')])).toEqual([
+      'anomaly:acme:template:tpl-new',
+    ]);
   }, 180_000);
 
   it('does not page critical for a $40 wobble on a $5,000/day account: under 2 % of its day it is no page at all', async () => {

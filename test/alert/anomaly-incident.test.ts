@@ -11,6 +11,11 @@ const driver = (id: string, name: string, excess: string, day = '2026-11-16'): D
   family: 'serverless',
   resource_id: id,
   resource_name: name,
+  in_narrower_series: true,
+  fleet_like_share: 0,
+  fleet_like_batch: 0,
+  fleet_batches: 0,
+  fleet_largest_batch: 0,
   amount: '0',
   baseline_average: '0',
   excess,
@@ -84,13 +89,15 @@ describe('anomaly incidents', () => {
     expect(two.map((c) => c.key).sort()).toEqual(['anomaly:acme:template:template-comfy', 'anomaly:acme:template:template-vllm']);
   });
 
-  it('keeps apart a series another resource drove most, and a series with no driver under its own key', () => {
+  it('keeps apart a series another resource drove most, and a spread series under its own key', () => {
     const spike = driver('ep1', 'sdxl-image-api', '218.03');
+    const vllm = driver('ep2', 'vllm-03', '900.00');
     const found = incidentsOf(
       [
         series('endpoint', 'sdxl-image-api', 1, [spike]),
-        series('family', 'serverless', 1, [driver('ep2', 'vllm-03', '900.00'), spike]),
-        series('template', 'spread-out', 1, []),
+        series('endpoint', 'vllm-03', 1, [vllm]),
+        series('family', 'serverless', 1, [vllm, spike]),
+        series('template', 'spread-out', 1, [driver('ep3', 'a', '110.00'), driver('ep4', 'b', '104.61')]),
       ],
       rule,
     );
@@ -100,8 +107,41 @@ describe('anomaly incidents', () => {
     expect(lone.message).toBe(
       'template spread-out (acme) spent $244.17 on 2026-11-16 against $29.56 on a typical weekday (the median of the 20 weekdays before; MAD $1.13): ' +
         "72.6 robust standard deviations out; $214.61 above what was expected that day: 21.5 % of acme's typical day ($1,000.00). " +
+        'Driven by (above their average day, over the anomalous days): a +$110.00, b +$104.61. ' +
         'In the explorer: /explore?from=2026-10-19&to=2026-11-16&granularity=day&by=resource&filter=account%3Aacme&filter=template%3Aspread-out',
     );
     expect(lone.supersedes).toEqual([]);
+  });
+
+  it('opens no incident for a series none of whose resources rose, nor for a family whose pods rose only where they are usual', () => {
+    const pod = (id: string, excess: string) => ({ ...driver(id, id, excess), family: 'pod' });
+    const volume = (id: string, excess: string) => ({ ...driver(id, id, excess), family: 'storage', in_narrower_series: false });
+    const found = incidentsOf(
+      [
+        // bursts: above its median, but no resource above its own average day
+        series('template', 'bursty', 1, []),
+        // a training job, a month-close run and a fleet pod on one day: the family rises, none of their templates or GPU types
+        series('family', 'pod', 1, [pod('train-7', '40.00'), pod('month-close', '30.00'), pod('serve-9', '12.00')]),
+        // volumes have no narrower series: their family is where a leak shows
+        series('family', 'storage', 1, [volume('ckpt-1', '12.50'), volume('ckpt-2', '11.57')]),
+      ],
+      rule,
+    );
+    expect(found.map((c) => c.key)).toEqual(['anomaly:acme:family:family-storage']);
+  });
+
+  it('puts a spread series whose biggest driver drives an incident into that incident: one cause, one page', () => {
+    const pod = (id: string, excess: string) => ({ ...driver(id, id, excess), family: 'pod' });
+    const leftOn = pod('dev-gpu-box', '135.10');
+    const found = incidentsOf(
+      [
+        series('template', 'PyTorch', 2, [leftOn]),
+        // the family: the pod left on with the fleet's drift, under two thirds of the excess
+        series('family', 'pod', 1, [leftOn, pod('serve-8', '32.56'), pod('serve-7', '24.25'), pod('serve-6', '15.93')]),
+      ],
+      rule,
+    );
+    expect(found.map((c) => c.key)).toEqual(['anomaly:acme:driver:pod:dev-gpu-box']);
+    expect((found[0]!.details.series as { dimension: string }[]).map((s) => s.dimension)).toEqual(['template', 'family']);
   });
 });

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAllocationRules } from '../../src/allocation/load-rules.ts';
 import { answerWithBudgets, loadBudgets } from '../../src/alert/load-budgets.ts';
+import { evaluateBudget } from '../../src/alert/rules/budget.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import type { Store } from '../../src/store/database.ts';
 import { refreshMaterialized } from '../../src/transform/materialize.ts';
@@ -144,6 +145,31 @@ describe('rpt_budgets on a synced store with the example config', () => {
     }
     // the stored budgets again, once the reader's own are dropped
     expect((await store.all('select budget from rpt_budgets')).length).toBe(3);
+  });
+
+  it('warns on the forecast only when the month is likely past the threshold: halfway from the forecast to its range\'s low end', async () => {
+    // an account budget and an endpoint budget, each set just under its forecast (forecast alone would warn) and just
+    // under the likely figure (it warns); the forecast's range is the account's own back-test
+    for (const base of [example.alerts.budgets.find((b) => b.name === 'account')!, example.alerts.budgets.find((b) => b.name === 'sdxl')!]) {
+      const probe = await evaluateBudget(store, { ...base, amount: '1000000000.00', thresholds: [100], on: ['forecast'] });
+      expect(probe).toEqual([]);
+      const scoped = base.scope.endpoint !== undefined;
+      const params: Record<string, string | null> = scoped
+        ? { account: null, family: null, period: 'month', template: null, endpoint: base.scope.endpoint!, gpu_type: null, category: null, value: null }
+        : { account: null, family: null };
+      const [row] = await store.all<{ actual: string; forecast: string; forecast_low: string }>(readSqlFile('alerts', scoped ? 'budget_spend' : 'budget_month_forecast'), params);
+      const [f, low, actual] = [Number(row!.forecast), Number(row!.forecast_low), Number(row!.actual)];
+      expect(low, base.name).toBeLessThan(f); // a range to judge within: the test can fail
+      expect(low).toBeGreaterThanOrEqual(actual);
+      const likely = f - (f - low) / 2;
+      const withinError = ((likely + f) / 2).toFixed(2); // under the forecast, over the likely figure
+      const likelyOver = (likely - 0.01).toFixed(2);
+      expect(await evaluateBudget(store, { ...base, amount: withinError, thresholds: [100], on: ['forecast'] }), base.name).toEqual([]);
+      const [warned] = await evaluateBudget(store, { ...base, amount: likelyOver, thresholds: [100], on: ['forecast'] });
+      expect(warned?.severity, base.name).toBe('warning');
+      expect(warned!.title).toMatch(new RegExp(`^Budget ${base.name}: forecast to reach \\d+\\.\\d % \\(\\d{4}-\\d\\d\\)$`));
+      expect(warned!.message).toMatch(/, likely at least \$[\d,.]+ \(\d+\.\d %: halfway to the low end of its 80 % range, \$[\d,.]+, the figure a forecast threshold is judged on\)/);
+    }
   });
 
   it('query answers with its config\'s budgets from a store that holds none, without writing (the same figures)', async () => {

@@ -7,9 +7,9 @@
 // The drivers are summed over the series' anomalous days (anomaly_drivers.sql), so a level shift's driver stays its
 // biggest while the shift's days move through the window. The key names the driving resource (anomaly:<account>:driver:<family>:<resource id>), not a series or a day, so it
 // stays the same while the incident's series come and go and its days move through the window: the alert state,
-// the outbox and the idempotency keys (event ids) see one incident from its first page to its resolution. A series
-// with no driver (its spend spread over resources none of which rose) is an incident of its own, keyed by the series
-// as before (anomaly:<account>:<dimension>:<series id>).
+// the outbox and the idempotency keys (event ids) see one incident from its first page to its resolution. A rise
+// spread over several resources is keyed by its narrowest series (anomaly:<account>:<dimension>:<series id>), unless
+// its biggest driver drives an incident already; which anomalous series make no incident at all: worthAnIncident.
 import type { AnomalyRule } from '../../config/alerts.ts';
 import { usdText } from '../../util/money-text.ts';
 import type { Condition } from '../types.ts';
@@ -19,6 +19,16 @@ export interface Driver {
   family: string;
   resource_id: string;
   resource_name: string | null;
+  /** It also belongs to a template, endpoint or GPU type series (a pod, an endpoint; not a volume). */
+  in_narrower_series: boolean;
+  /** Of the whole series (every row the same): the share of its excess from fleet-like additions (anomaly_drivers.sql). */
+  fleet_like_share: number;
+  /** Of the whole series: the most fleet-like additions first billed on one day. */
+  fleet_like_batch: number;
+  /** The account's precedents: days in historyDays before the baseline on which pods it then ran every day were first billed. */
+  fleet_batches: number;
+  /** The most such pods first billed on one of those days. */
+  fleet_largest_batch: number;
   /** Its spend over the series' anomalous days. */
   amount: string;
   baseline_average: string;
@@ -78,11 +88,18 @@ const topIds = (s: SeriesAnomaly) => new Set(s.drivers.slice(0, 3).map(driverId)
  * series, so it keeps its key whichever of the resources leads on the day, and a later rise of other resources in
  * the same family is an incident of its own.
  */
-function spreadKeys(spread: readonly SeriesAnomaly[]): Map<SeriesAnomaly, string> {
+function spreadKeys(spread: readonly SeriesAnomaly[], driven: ReadonlyMap<string, string>): Map<SeriesAnomaly, string> {
   const rank = (s: SeriesAnomaly) => NARROWEST_FIRST.indexOf(s.dimension);
   const ordered = [...spread].sort((a, b) => rank(a) - rank(b) || a.seriesId.localeCompare(b.seriesId));
   const keys = new Map<SeriesAnomaly, string>();
   for (const s of ordered) {
+    // its biggest driver drives an incident of its own (a job left on shows in its template alone, and in its family
+    // beside the fleet's drift): the same cause, the same incident – not a second page a week later
+    const ownedBy = driven.get(`${s.account}:${driverId(s.drivers[0]!)}`);
+    if (ownedBy !== undefined) {
+      keys.set(s, ownedBy);
+      continue;
+    }
     const ids = topIds(s);
     // the narrowest series already keyed whose top drivers share at least half of this one's
     const joined = ordered.find((o) => keys.has(o) && o.account === s.account && [...topIds(o)].filter((id) => ids.has(id)).length * 2 >= ids.size);
@@ -181,9 +198,47 @@ function condition(key: string, members: SeriesAnomaly[], rule: AnomalyRule): Co
   };
 }
 
+/**
+ * A rise made of fleet-like additions – new pods like those the account already runs every day, each running every
+ * day since – when the account has grown its fleet so on `recurringEpisodes` occasions before and never by fewer
+ * pods at once than now: the fleet's growth, its habit. More pods at once than it has ever added (a scale-up by
+ * mistake), a pod of a new kind (a new workload) or a resource that was there before (a job left on) still page.
+ */
+function grewAsBefore(top: Driver, rule: AnomalyRule): boolean {
+  if (top.fleet_batches < rule.recurringEpisodes) return false;
+  return 3 * top.fleet_like_share >= 2 && top.fleet_like_batch <= top.fleet_largest_batch;
+}
+
+/**
+ * The anomalous series worth an incident. Not one whose resources none rose above their own average day (drivers
+ * empty): its spend comes in bursts and only its median was low. Not a family whose biggest driver also belongs to
+ * narrower series (a pod's template and GPU type) none of which departs with it: the family's day is then the sum of
+ * routine things – a training job, a month-close run and a new fleet pod on one day – each usual where it belongs.
+ * A family of resources with no narrower series (volumes) is judged by the family alone. Nor a fleet's usual growth
+ * (grewAsBefore).
+ */
+export function worthAnIncident(series: readonly SeriesAnomaly[], rule: AnomalyRule): SeriesAnomaly[] {
+  const narrowDrivers = new Set(
+    series.filter((s) => s.dimension !== 'family').flatMap((s) => s.drivers.map((d) => `${s.account}:${driverId(d)}`)),
+  );
+  return series.filter((s) => {
+    const top = s.drivers[0];
+    if (!top) return false;
+    if (grewAsBefore(top, rule)) return false;
+    if (s.dimension !== 'family' || !top.in_narrower_series) return true;
+    return narrowDrivers.has(`${s.account}:${driverId(top)}`);
+  });
+}
+
 /** The incidents the anomalous series make: one condition each, its series narrowest first. */
-export function incidentsOf(series: readonly SeriesAnomaly[], rule: AnomalyRule): Condition[] {
-  const spread = spreadKeys(series.filter((s) => s.drivers.length > 0 && drivingResource(s) === undefined));
+export function incidentsOf(all: readonly SeriesAnomaly[], rule: AnomalyRule): Condition[] {
+  const series = worthAnIncident(all, rule);
+  const driven = new Map<string, string>();
+  for (const s of series) {
+    const top = drivingResource(s);
+    if (top) driven.set(`${s.account}:${driverId(top)}`, incidentKey(s));
+  }
+  const spread = spreadKeys(series.filter((s) => s.drivers.length > 0 && drivingResource(s) === undefined), driven);
   const keyOf = (s: SeriesAnomaly) => spread.get(s) ?? incidentKey(s);
   const groups = new Map<string, SeriesAnomaly[]>();
   for (const s of series) groups.set(keyOf(s), [...(groups.get(keyOf(s)) ?? []), s]);

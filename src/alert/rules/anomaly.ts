@@ -61,6 +61,7 @@ export async function seriesAnomalies(store: Store, rule: AnomalyRule): Promise<
       series_id: row.series_id,
       days: days.join(','),
       baseline_days: rule.baselineDays,
+      history_days: rule.historyDays,
     });
     found.push({
       account: row.account,

@@ -1,6 +1,9 @@
 // Budget rule: spend so far (actual) and the forecast of the period's end against thresholds in % of the budget.
 // The level orders every (threshold, basis) pair so that crossing a higher threshold, or the forecast's crossing
 // becoming real, escalates: forecast 80 % < actual 80 % < forecast 100 % < actual 100 %.
+// A forecast crosses a threshold when the month is likely to end past it, not merely forecast to: the figure compared
+// is halfway from the forecast to the low end of its 80 % range (the account's own back-test error), so a month
+// forecast a few percent over its budget – within the forecast's usual error – does not warn on day 1 and end under.
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { BudgetRule } from '../../config/alerts.ts';
 import type { Store } from '../../store/database.ts';
@@ -16,7 +19,17 @@ type SpendRow = {
   as_of_date: string;
   actual: string;
   forecast: string | null;
+  forecast_low: string | null;
   has_history: boolean;
+}
+
+/** The forecast a threshold is judged on: halfway from the forecast to the low end of its range (exact, in micro-dollars). */
+function likelyForecast(row: SpendRow): string | null {
+  if (row.forecast === null) return null;
+  if (row.forecast_low === null) return row.forecast;
+  const f = decimalStringToMicros(row.forecast);
+  const low = decimalStringToMicros(row.forecast_low);
+  return microsToDecimalString(f - (f - (low < f ? low : f)) / 2n);
 }
 
 function scopeText(rule: BudgetRule): string {
@@ -76,7 +89,7 @@ export async function evaluateBudget(store: Store, rule: BudgetRule, clearNotes?
   const periodLabel = rule.period === 'month' ? row.period_start.slice(0, 7) : `week of ${row.period_start}`;
   const crossed: { basis: 'actual' | 'forecast'; threshold: number; index: number; percent: number }[] = [];
   for (const basis of rule.on) {
-    const amount = basis === 'actual' ? row.actual : row.forecast;
+    const amount = basis === 'actual' ? row.actual : likelyForecast(row);
     if (amount === null) continue;
     const percent = percentOf(amount, rule.amount);
     rule.thresholds.forEach((threshold, index) => {
@@ -85,7 +98,11 @@ export async function evaluateBudget(store: Store, rule: BudgetRule, clearNotes?
   }
   if (crossed.length === 0) {
     const lowest = Math.min(...rule.thresholds);
-    const now = row.forecast === null ? `${usdText(row.actual)} spent` : `the forecast fell back to ${usdText(row.forecast)} (${percentText(row.forecast, rule.amount)})`;
+    const likely = likelyForecast(row);
+    const now =
+      row.forecast === null
+        ? `${usdText(row.actual)} spent`
+        : `the forecast fell back to ${usdText(row.forecast)} (${percentText(row.forecast, rule.amount)}${likely !== null && likely !== row.forecast ? `; likely at least ${usdText(likely)}, ${percentText(likely, rule.amount)}` : ''})`;
     clearNotes?.set(budgetKey(rule, row.period_start), `As of ${row.as_of_date} ${now}, below the ${lowest} % threshold of the ${usdText(rule.amount)} ${rule.period}ly budget.`);
     return [];
   }
@@ -96,7 +113,8 @@ export async function evaluateBudget(store: Store, rule: BudgetRule, clearNotes?
   const forecastText =
     row.forecast === null
       ? 'no forecast yet'
-      : `forecast ${usdText(row.forecast)} (${percentText(row.forecast, rule.amount)}: what was running on the last complete day going on at its own rate, plus new work at the rate the account starts it)`;
+      : `forecast ${usdText(row.forecast)} (${percentText(row.forecast, rule.amount)}: what was running on the last complete day going on at its own rate, plus new work at the rate the account starts it)` +
+        (row.forecast_low === null ? '' : `, likely at least ${usdText(likelyForecast(row)!)} (${percentText(likelyForecast(row)!, rule.amount)}: halfway to the low end of its 80 % range, ${usdText(row.forecast_low)}, the figure a forecast threshold is judged on)`);
   const title =
     worst.basis === 'actual'
       ? `Budget ${rule.name}: ${percentText(row.actual, rule.amount)} spent (${periodLabel})`
