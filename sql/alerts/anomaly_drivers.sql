@@ -6,8 +6,9 @@
 -- also belongs to a template, endpoint or GPU type series (a pod, an endpoint – not a volume), where its own rise shows.
 -- Of the whole series (the same on every row, over all its rising resources, not the five shown): fleet_like_share,
 -- the share of the excess from fleet-like additions – resources first billed within the baseline, billed every day
--- since, with the template and GPU type of a pod the account had already run every day for a week before –,
--- fleet_like_batch, the most of them first billed on one day, and the account's precedents: fleet_batches, the days
+-- since, with the template of a pod the account had already run every day for a week before –, fleet_like_batch,
+-- the most of them first billed on one day, fleet_addition_days, the days they were first billed on, and the
+-- account's precedents: fleet_batches, the days
 -- in the $history_days before the baseline on which pods it then ran every day for a week were first billed (not its
 -- first synced day: pods billed from then started nobody knows when), and fleet_largest_batch, the most on one day.
 with anomalous_days as (
@@ -94,7 +95,8 @@ precedents as (
 ),
 
 -- a rising resource is a fleet-like addition when it is new to the baseline, has run every day since, and a pod like
--- it (template and GPU type) had run every day for at least a week before it started and still ran then
+-- it (its template: the workload; the GPU may differ) had run every day for at least a week before it started and
+-- still ran then
 fleet_like as (
     select n.family, n.resource_id, n.first_day,
     from lives as n
@@ -105,7 +107,7 @@ fleet_like as (
         and exists (
             select 1
             from lives as o
-            where o.template_id = n.template_id and o.gpu_type_id = n.gpu_type_id and o.resource_id <> n.resource_id
+            where o.template_id = n.template_id and o.resource_id <> n.resource_id
                 and o.first_day <= n.first_day - 7
                 and o.last_billed >= n.first_day
                 and o.days_billed = o.last_billed - o.first_day + 1
@@ -118,6 +120,7 @@ series_growth as (
         coalesce((
             select max(n) from (select count(*) as n from fleet_like as f2 join rising as r2 using (family, resource_id) group by f2.first_day)
         ), 0) as fleet_like_batch,
+        (select count(distinct f3.first_day) from fleet_like as f3 join rising as r3 using (family, resource_id)) as fleet_addition_days,
         (select count(*) from precedents) as fleet_batches,
         (select coalesce(max(pods), 0) from precedents) as fleet_largest_batch,
     from rising as r
@@ -134,6 +137,7 @@ select
     round(r.excess, 2)::decimal(18,2) as excess,
     g.fleet_like_share::double as fleet_like_share,
     g.fleet_like_batch::integer as fleet_like_batch,
+    g.fleet_addition_days::integer as fleet_addition_days,
     g.fleet_batches::integer as fleet_batches,
     g.fleet_largest_batch::integer as fleet_largest_batch,
 from rising as r, series_growth as g

@@ -14,6 +14,7 @@ const driver = (id: string, name: string, excess: string, day = '2026-11-16'): D
   in_narrower_series: true,
   fleet_like_share: 0,
   fleet_like_batch: 0,
+  fleet_addition_days: 0,
   fleet_batches: 0,
   fleet_largest_batch: 0,
   amount: '0',

@@ -25,6 +25,8 @@ export interface Driver {
   fleet_like_share: number;
   /** Of the whole series: the most fleet-like additions first billed on one day. */
   fleet_like_batch: number;
+  /** Of the whole series: the days its fleet-like additions were first billed on. */
+  fleet_addition_days: number;
   /** The account's precedents: days in historyDays before the baseline on which pods it then ran every day were first billed. */
   fleet_batches: number;
   /** The most such pods first billed on one of those days. */
@@ -199,14 +201,15 @@ function condition(key: string, members: SeriesAnomaly[], rule: AnomalyRule): Co
 }
 
 /**
- * A rise made of fleet-like additions – new pods like those the account already runs every day, each running every
- * day since – when the account has grown its fleet so on `recurringEpisodes` occasions before and never by fewer
- * pods at once than now: the fleet's growth, its habit. More pods at once than it has ever added (a scale-up by
- * mistake), a pod of a new kind (a new workload) or a resource that was there before (a job left on) still page.
+ * A rise made mostly of fleet-like additions – new pods of a template the account already runs every day, each
+ * running every day since – when the account has added always-on pods on `recurringEpisodes` other days (before the
+ * baseline, or earlier steps of this rise) and never fewer at once than now (one pod at a time always counts as a
+ * step): the fleet's growth, its habit. More pods at once than it has ever added (a scale-up by mistake), pods of a
+ * new template (a new workload) or a resource that was there before (a job left on) still page.
  */
 function grewAsBefore(top: Driver, rule: AnomalyRule): boolean {
-  if (top.fleet_batches < rule.recurringEpisodes) return false;
-  return 3 * top.fleet_like_share >= 2 && top.fleet_like_batch <= top.fleet_largest_batch;
+  if (top.fleet_addition_days === 0 || top.fleet_batches + top.fleet_addition_days - 1 < rule.recurringEpisodes) return false;
+  return 2 * top.fleet_like_share >= 1 && top.fleet_like_batch <= Math.max(top.fleet_largest_batch, 1);
 }
 
 /**
