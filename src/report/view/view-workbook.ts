@@ -1,7 +1,7 @@
 // A saved view's workbook (`report --view <name>`): one sheet with the view's heading, its chart and its table – the
-// groups × periods of the explorer's answer with each group's total and share, and the totals row. Each figure is the
-// answer's exact DECIMAL written as the cell's number with the metric's unit as its format (src/model/units.ts), so
-// the sheet reads as the other sheets do and its total equals /explore's to the cent.
+// groups × periods of the explorer's answer with each group's total, share and change, and the totals row. Each
+// figure is the answer's exact DECIMAL written as the cell's number with the metric's unit as its format
+// (src/model/units.ts), so the sheet reads as the other sheets do and its total equals /explore's to the cent.
 import { rmSync, statSync } from 'node:fs';
 import type { ExploreAnswer } from '../../explore/run-explore.ts';
 import { partialMark } from '../../explore/coverage-marks.ts';
@@ -48,7 +48,7 @@ export async function writeViewWorkbook(input: ViewSheetInput): Promise<{ path: 
   try {
     const writer = createXlsxWriter(tmp, { creator: `gpuledger ${VERSION}`, title: heading.title, footer: { left: heading.title, center: `${r.from} – ${r.to}` } });
     const ws = writer.addSheet(input.sheetName, { showGridLines: false });
-    ws.columns = [...r.by.map(() => ({ width: 28 })), ...t.periods.map(() => ({ width: 13 })), { width: 15 }, { width: 10 }];
+    ws.columns = [...r.by.map(() => ({ width: 28 })), ...t.periods.map(() => ({ width: 13 })), { width: 15 }, { width: 10 }, { width: 10 }];
     let rowNo = writeHeading(ws, heading);
     const blank = () => (ws.addRow([]).commit(), (rowNo += 1));
     blank();
@@ -59,19 +59,22 @@ export async function writeViewWorkbook(input: ViewSheetInput): Promise<{ path: 
     const moneyTotal = cellStyle(unit, { total: true });
     const share = cellStyle('percent');
     const shareTotal = cellStyle('percent', { total: true });
-    const header = ws.addRow([...r.by.map(dimensionLabel), ...t.periods.map((p, i) => periodHeading(a, p, i)), 'Total', 'Share']);
+    const change = cellStyle('percent', { signed: true });
+    const changeTotal = cellStyle('percent', { signed: true, total: true });
+    const header = ws.addRow([...r.by.map(dimensionLabel), ...t.periods.map((p, i) => periodHeading(a, p, i)), 'Total', 'Share', 'Change']);
     header.eachCell((c, i) => (c.style = i > r.by.length ? STYLE.headerRight : STYLE.header));
     header.commit();
     for (const g of t.groups) {
       const keys = g.keys.length === 0 ? ['Other', ...r.by.slice(1).map(() => '')] : g.keys.map((k, i) => g.names[i] ?? k);
-      const row = ws.addRow([...keys, ...g.cells.map(numberCell), numberCell(g.total), numberCell(g.share)]);
+      const row = ws.addRow([...keys, ...g.cells.map(numberCell), numberCell(g.total), numberCell(g.share), numberCell(g.change)]);
       for (let i = 0; i <= t.periods.length; i++) row.getCell(r.by.length + 1 + i).style = money;
       row.getCell(r.by.length + t.periods.length + 2).style = share;
+      row.getCell(r.by.length + t.periods.length + 3).style = change;
       row.commit();
     }
     const totalShare = t.total === null || t.total === '0.000000' ? null : 100;
-    const total = ws.addRow(['Total', ...r.by.slice(1).map(() => ''), ...t.periodTotals.map(numberCell), numberCell(t.total), totalShare]);
-    total.eachCell({ includeEmpty: true }, (c, i) => (c.style = i <= r.by.length ? { ...STYLE.label, font: { bold: true } } : i === r.by.length + t.periods.length + 2 ? shareTotal : moneyTotal));
+    const total = ws.addRow(['Total', ...r.by.slice(1).map(() => ''), ...t.periodTotals.map(numberCell), numberCell(t.total), totalShare, numberCell(t.change)]);
+    total.eachCell({ includeEmpty: true }, (c, i) => (c.style = i <= r.by.length ? { ...STYLE.label, font: { bold: true } } : i === r.by.length + t.periods.length + 2 ? shareTotal : i === r.by.length + t.periods.length + 3 ? changeTotal : moneyTotal));
     total.commit();
     const note = ws.addRow(['Top 10 groups by total, the rest as Other; the same figures as the view on /explore (exact amounts in each cell, the format shows cents).']);
     note.getCell(1).style = STYLE.note;
