@@ -1,8 +1,8 @@
-// Saved views (issue 39 §2) where a person reads them: each of the example config's three views at /explore/<name> in
-// Chromium at the layout test's three viewports – its title, description and parameters in the form, nothing cut off –
-// with the same figures as /explore with the same parameters; the list on /explore and the site's way to it; an
-// unknown name's 404; and `report --view`'s workbook (cells, types, number formats) and HTML page, whose totals equal
-// the ledger queried straight from the store, to the cent.
+// Saved views (issue 39 §2) where a person reads them: each of the example config's three views at /explore/<name>
+// in Chromium at the layout test's three viewports – its title, description and parameters in the form, nothing cut
+// off – with the same figures as /explore with the same parameters; the list on /explore and the site's way to it;
+// an unknown name's 404; and `report --view`'s workbook (cells, types, number formats) and HTML page, whose totals
+// equal the ledger queried straight from the store, to the cent.
 import ExcelJS from 'exceljs';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
