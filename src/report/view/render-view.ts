@@ -13,8 +13,7 @@ import { checkFileOutput, checkFolderOutput } from '../../outputs/output-guard.t
 import { instantText } from '../../present/index.ts';
 import type { Store } from '../../store/database.ts';
 import { silentLogger, type Logger } from '../../util/log.ts';
-import { findChartFont } from '../charts/index.ts';
-import { renderPng } from '../charts/png.ts';
+import { findChartFont, renderPng } from '../charts/index.ts';
 import { viewFileName } from '../file-names.ts';
 import type { Heading } from '../heading.ts';
 import type { RenderedReport } from '../render.ts';

@@ -10,8 +10,7 @@ import { moveIntoPlace, temporaryBeside } from '../../outputs/atomic-file.ts';
 import { VERSION } from '../../version.ts';
 import { cellStyle, STYLE, type ColumnFormat } from '../cells/index.ts';
 import type { Heading } from '../heading.ts';
-import { createXlsxWriter } from '../workbook/index.ts';
-import { writeHeading } from '../workbook/sheet-heading.ts';
+import { createXlsxWriter, writeHeading } from '../workbook/index.ts';
 import type { RenderedChart } from '../charts/index.ts';
 
 const ROW_PX = 20; // a default row (15 pt) in pixels: the rows the chart stands over
