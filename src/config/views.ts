@@ -24,6 +24,8 @@ const viewFilterSchema = z
 const rangeSchema = z
   .union(
     [
+      // the presets first, so editors offer them (the JSON Schema); any other text is refused by viewProblem, naming the view
+      z.enum(PRESETS),
       z.string(),
       z.object({ from: z.string().describe('First UTC day, YYYY-MM-DD.'), to: z.string().describe('Last UTC day, YYYY-MM-DD (inclusive).') }).strict(),
     ],
