@@ -35,7 +35,8 @@ export function savedViewParams(v: ViewConfig): URLSearchParams {
   return p;
 }
 
-const named = <T>(v: ViewConfig, work: () => Promise<T>): Promise<T> =>
+/** `work`, its explorer refusal (a filter value in no row) prefixed with the view's name. */
+export const named = <T>(v: ViewConfig, work: () => Promise<T>): Promise<T> =>
   work().catch((error: unknown) => {
     if (error instanceof ExploreRequestError) throw new ExploreRequestError(`view '${v.name}': ${error.message}`, { cause: error });
     throw error;

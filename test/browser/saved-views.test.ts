@@ -4,7 +4,8 @@
 // an unknown name's 404; and `report --view`'s workbook (cells, types, number formats) and HTML page, whose totals
 // equal the ledger queried straight from the store, to the cent.
 import ExcelJS from 'exceljs';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { withRulesReader } from '../../src/allocation/reader-rules.ts';
@@ -31,6 +32,8 @@ const VIEWPORTS = [
 ] as const;
 
 const VIEWS = ['imaging-90d', 'gpu-by-week', 'top-templates-mtd'] as const;
+/** The README's pictures of a saved view (as screens.test.ts takes the others). */
+const SHOTS = fileURLToPath(new URL('../../docs/screenshots', import.meta.url));
 
 interface Ui {
   config: Config;
@@ -61,7 +64,10 @@ describe.skipIf(!chromiumAvailable)('saved views in serve and report --view', ()
   const ui = suiteFixture<Ui>(async () => {
     const tmp = await syncedDatabase('gpuledger-saved-views-');
     // the demo's settings: the example config's allocation and its three saved views
-    const config = { ...demoBaseConfig(testConfig(), undefined), timeZone: 'UTC' };
+    const demo = demoBaseConfig(testConfig(), undefined);
+    // and one whose filter value is in no row: refused when the page reads the data
+    const ghost = { name: 'ghost', title: 'A template nobody ran', range: '30d' as const, granularity: 'day', by: ['endpoint'], filters: [{ dimension: 'template', value: 'no-such-template', exclude: false }], metric: 'cost' };
+    const config = { ...demo, timeZone: 'UTC', views: [...demo.views, ghost] };
     const ledger: Record<string, string> = {};
     const rendered: Record<string, RenderedView> = {};
     try {
@@ -132,6 +138,8 @@ describe.skipIf(!chromiumAvailable)('saved views in serve and report --view', ()
         expect(await page.locator('#saved-views a').allInnerTexts()).toEqual(ui.config.views.map((v) => v.title));
         expect(await page.locator('nav[aria-label="Pages"] a[aria-current="page"]').innerText()).toBe('Saved views');
         expect(await layoutProblems(page)).toEqual([]);
+        // only a screen the check passed becomes the README's picture: its first screenful
+        if (name === 'imaging-90d') await page.screenshot({ path: join(SHOTS, `saved-view-${vp.name}.png`) });
         // editing leads to the normal explorer URL with the view's parameters
         await page.selectOption('select[name="granularity"]', 'month');
         await page.locator('form.explore button[type="submit"]').click();
@@ -151,7 +159,7 @@ describe.skipIf(!chromiumAvailable)('saved views in serve and report --view', ()
       try {
         const links = page.locator('#saved-views a');
         expect(await links.allInnerTexts()).toEqual(ui.config.views.map((v) => v.title));
-        expect(await links.evaluateAll((els: any[]) => els.map((e) => e.getAttribute('href')))).toEqual(VIEWS.map((n) => `/explore/${n}`));
+        expect(await links.evaluateAll((els: any[]) => els.map((e) => e.getAttribute('href')))).toEqual([...VIEWS, 'ghost'].map((n) => `/explore/${n}`));
         expect(await page.locator('nav[aria-label="Pages"] a', { hasText: 'Saved views' }).getAttribute('href')).toBe('/explore#saved-views');
         expect(await layoutProblems(page)).toEqual([]);
       } finally {
@@ -179,7 +187,13 @@ describe.skipIf(!chromiumAvailable)('saved views in serve and report --view', ()
   it('answers an unknown view with 404 and one line listing the views there are', async () => {
     const res = await fetch(`${ui.serve.url}/explore/no-such-view`);
     expect(res.status).toBe(404);
-    expect(await res.text()).toBe("no saved view 'no-such-view': the config's views are imaging-90d, gpu-by-week, top-templates-mtd\n");
+    expect(await res.text()).toBe("no saved view 'no-such-view': the config's views are imaging-90d, gpu-by-week, top-templates-mtd, ghost\n");
+  });
+
+  it('answers a view whose filter value is in no row with 400 and one line naming the view, the value and values that exist', async () => {
+    const res = await fetch(`${ui.serve.url}/explore/ghost`);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(/^view 'ghost': filter template:no-such-template: no template 'no-such-template' in the data; values include '[^\n]+'\n$/);
   });
 
   it.each(VIEWS)('report --view %s writes one sheet: the heading, the table with typed cells in the unit\'s format, the total the ledger\'s to the cent', async (name) => {
