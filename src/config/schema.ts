@@ -9,6 +9,7 @@ import { reportsConfigSchema } from './reports.ts';
 import { scheduleConfigSchema } from './schedule.ts';
 import { smtpConfigSchema } from './smtp.ts';
 import { syncConfigSchema } from './sync.ts';
+import { viewCategoryProblem, viewsConfigSchema } from './views.ts';
 
 function isTimeZone(tz: string): boolean {
   try {
@@ -49,6 +50,7 @@ export const configSchema = z
     schedule: scheduleConfigSchema.prefault({}),
     allocation: allocationConfigSchema.prefault({}),
     export: exportConfigSchema.prefault({}),
+    views: viewsConfigSchema,
   })
   .strict()
   .superRefine((config, ctx) => {
@@ -67,6 +69,11 @@ export const configSchema = z
             : `category '${category}' gives no value '${value}' (its values: ${[...values!].join(', ')})`,
         });
       }
+    }
+    // a saved view's category or category value that no rule gives would answer $0 for ever (views.ts)
+    for (const [i, view] of config.views.entries()) {
+      const problem = viewCategoryProblem(view, config.allocation);
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', path: ['views', i], message: problem });
     }
   });
 

@@ -5,12 +5,12 @@ import { z } from 'zod';
 import { UsageError } from '../util/errors.ts';
 import { dayOrMomentProblem, dayProblem, MAX_RANGE_DAYS, parseDayOrMoment, rangeProblem } from '../util/dates.ts';
 import { addDays, daysInclusive, monthStart } from '../util/utc-days.ts';
+import { ACCEPTED_DIMENSIONS, GRANULARITIES, METRICS, PLAIN_DIMENSIONS, PRESETS, type Granularity, type PlainDimension, type Preset } from '../model/explore-vocabulary.ts';
 
 /** A request /explore cannot answer as asked: serve answers 400 with this one line. */
 export class ExploreRequestError extends UsageError {}
 
-export const PLAIN_DIMENSIONS = ['family', 'template', 'endpoint', 'gpu_type', 'resource', 'account', 'component'] as const;
-export type PlainDimension = (typeof PLAIN_DIMENSIONS)[number];
+export { GRANULARITIES, METRICS, PLAIN_DIMENSIONS, PRESETS, type Granularity, type PlainDimension, type Preset } from '../model/explore-vocabulary.ts';
 
 /** A grouping or a filter's dimension: a column of the facts, or an allocation category by name. */
 export type Dimension = { kind: 'plain'; name: PlainDimension } | { kind: 'category'; category: string };
@@ -21,11 +21,6 @@ export interface Filter {
   exclude: boolean;
 }
 
-export const PRESETS = ['mtd', 'last-month', '7d', '30d', '90d', 'ytd'] as const;
-export type Preset = (typeof PRESETS)[number];
-export const GRANULARITIES = ['day', 'week', 'month'] as const;
-export type Granularity = (typeof GRANULARITIES)[number];
-export const METRICS = ['cost', 'gpu_hours'] as const;
 /** cost, GPU-hours, or the cost per unit of an imported (or derived) business metric (metrics_daily). */
 export type Metric = (typeof METRICS)[number] | 'unit_cost';
 const METRIC_TEXT = /^(cost|gpu_hours|unit_cost:([A-Za-z0-9_.:-]+))$/;
@@ -57,7 +52,7 @@ export interface ExploreRequest {
 /** The longest range one request may cover (every serve page's bound, util/dates.ts). */
 export const MAX_DAYS = MAX_RANGE_DAYS;
 
-const ACCEPTED_BY = `${PLAIN_DIMENSIONS.join(', ')} or category:<name>`;
+const ACCEPTED_BY = ACCEPTED_DIMENSIONS;
 const PARAMETERS = ['from', 'to', 'preset', 'granularity', 'by', 'filter', 'metric', 'as_of', 'changed_since'] as const;
 
 /** A text checked by one of util/dates.ts's parsers: its refusal is the issue's message, word for word. */

@@ -7,6 +7,8 @@ import type { Link } from './link.ts';
 export const SITE_PAGES: readonly Link[] = [
   { label: 'Report', href: '/report/nightly' },
   { label: 'Explore', href: '/explore' },
+  // the config's saved views, listed at the foot of /explore; each view's page is /explore/<name>
+  { label: 'Saved views', href: '/explore#saved-views' },
   { label: 'Drill down', href: '/drill' },
   { label: 'Allocation', href: '/allocation' },
   { label: 'Budgets', href: '/budgets' },
@@ -19,7 +21,8 @@ export const SITE_PAGES: readonly Link[] = [
 
 /** The site's navigation; the page at `current` (a path) is marked for assistive technology and the eye. */
 export function siteNav(current: string): Markup {
-  const here = (href: string) => (href === current || (href.startsWith('/report/') && current.startsWith('/report/')) ? 'page' : undefined);
+  const here = (href: string) =>
+    href === current || (href.startsWith('/report/') && current.startsWith('/report/')) || (href === '/explore#saved-views' && current.startsWith('/explore/')) ? 'page' : undefined;
   return html`<nav class="sections" aria-label="Pages">${SITE_PAGES.map((p) => html`<a href="${p.href}"${here(p.href) ? html` aria-current="page"` : ''}>${p.label}</a>`)}</nav>`;
 }
 

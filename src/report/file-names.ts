@@ -14,3 +14,8 @@ export function htmlFileName(report: string, periodLabel: string): string {
 export function sectionCsvName(report: string, periodLabel: string, sectionSlug: string): string {
   return `${report}-${periodLabel}-${sectionSlug}.csv`;
 }
+
+/** A saved view's workbook or page (`report --view`): the view's name and the days it covers. */
+export function viewFileName(view: string, rangeLabel: string, ext: 'xlsx' | 'html'): string {
+  return `gpuledger-view-${view}-${rangeLabel}.${ext}`;
+}

@@ -16,3 +16,4 @@ export { queryAll } from './query.ts';
 export { sheetSql } from './report-session.ts';
 export { groupChartData, groupChartSvg, type GroupDay } from './charts/index.ts';
 export { cumulativeSvg, type CumulativeData } from './charts/index.ts';
+export { renderView, type RenderedView, type RenderViewOptions } from './view/index.ts';

@@ -7,12 +7,7 @@ import type { ExploreRequest } from '../explore/request.ts';
 import { html, type Markup } from '../present/html.ts';
 import { addDays, daysInclusive } from '../util/utc-days.ts';
 
-/** A partial period's short mark, under its heading and its bar: "4 of 7 days", "so far, to 12:34 UTC". */
-export function partialMark(p: PeriodCoverage, granularity: ExploreRequest['granularity']): string | undefined {
-  if (!isPartial(p)) return undefined;
-  if (granularity === 'day') return p.future > 0 ? 'not loaded yet' : `so far, to ${p.loading!.to} UTC`;
-  return `${p.days - p.future} of ${p.length} days${p.loading || p.future > 0 ? ' so far' : ''}`;
-}
+export { partialMark } from '../explore/coverage-marks.ts';
 
 const span = (first: string, last: string) => (first === last ? dayLabel(first) : `${dayLabel(first)} – ${dayLabel(last)}`);
 

@@ -7,8 +7,8 @@
 // days it compares when a day is still loading, and an as_of before the first load says that nothing was loaded
 // then instead of drawing $0.
 import type { Config } from '../config/schema.ts';
-import { exploreChartSvg } from '../explore/chart.ts';
-import { familyColor } from '../report/charts/axes.ts';
+import { answerChartSeries, answerChartSvg } from '../explore/answer-chart.ts';
+import { DIMENSION_LABELS, dimensionLabel, rangeLine, valueText } from '../explore/view-text.ts';
 import { changeHeading, changeText, comparedLine, partialMark, partialNote } from './explore-coverage-text.ts';
 import type { Changes } from '../explore/changed-since.ts';
 import type { ExploreGroup } from '../explore/explore-table.ts';
@@ -30,44 +30,12 @@ const PRESET_LABELS: Record<(typeof PRESETS)[number], string> = {
   ytd: 'This year',
 };
 
-const DIMENSION_LABELS: Record<(typeof PLAIN_DIMENSIONS)[number], string> = {
-  family: 'Family',
-  template: 'Template',
-  endpoint: 'Endpoint',
-  gpu_type: 'GPU type',
-  resource: 'Resource',
-  account: 'Account',
-  component: 'Component',
-};
-
-const dimensionLabel = (d: Dimension) => (d.kind === 'plain' ? DIMENSION_LABELS[d.name] : `Category ${d.category}`);
-
 /** A link to the explorer with this request's parameters, changed by `change`. */
 function explorerLink(r: ExploreRequest, change: (p: URLSearchParams) => void = () => {}, path = '/explore'): string {
   const p = requestParams(r);
   change(p);
   return `${path}?${p}`;
 }
-
-/** An exact hours figure to 2 decimals, half away from zero. */
-function hoursText(value: string): string {
-  const micros = decimalStringToMicros(value);
-  const negative = micros < 0n;
-  const hundredths = ((negative ? -micros : micros) + 5_000n) / 10_000n;
-  const whole = (hundredths / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${negative && hundredths > 0n ? '-' : ''}${whole}.${(hundredths % 100n).toString().padStart(2, '0')} h`;
-}
-
-/** A unit cost to 4 decimals: a cost per image or per job is often below a cent. */
-function unitText(value: string): string {
-  const micros = decimalStringToMicros(value);
-  const negative = micros < 0n;
-  const units = ((negative ? -micros : micros) + 50n) / 100n;
-  const whole = (units / 10_000n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${negative && units > 0n ? '-' : ''}$${whole}.${(units % 10_000n).toString().padStart(4, '0')}`;
-}
-
-const metricName = (r: ExploreRequest) => (r.metric === 'cost' ? 'Cost' : r.metric === 'gpu_hours' ? 'GPU-hours' : `Cost per ${r.unitMetric}`);
 
 function option(value: string, label: string, selected: boolean): Markup {
   return html`<option value="${value}"${selected ? trustedMarkup(' selected') : ''}>${label}</option>`;
@@ -130,8 +98,6 @@ function groupCells(a: ExploreAnswer, g: ExploreGroup): Markup {
   );
 }
 
-const valueText = (r: ExploreRequest) => (r.metric === 'cost' ? (v: string) => usdText(v) : r.metric === 'gpu_hours' ? hoursText : unitText);
-
 function table(a: ExploreAnswer): Markup {
   const r = a.request;
   const t = a.table;
@@ -165,23 +131,8 @@ ${partialNote(a)}<p class="note" id="change-note">Top 10 groups by total, the re
 
 function chart(a: ExploreAnswer): Markup {
   const r = a.request;
-  // grouped by family alone, each family keeps the colour it has on the report's and the drill-down's charts
-  const byFamily = r.by.length === 1 && r.by[0]!.kind === 'plain' && r.by[0]!.name === 'family';
-  const series = a.table.groups.map((g) => ({
-    label: g.keys.length === 0 ? 'Other' : g.keys.map((k, i) => g.names[i] ?? k).join(' · '),
-    values: g.cells.map((c) => (c === null ? 0 : Number(c))),
-    other: g.keys.length === 0,
-    color: byFamily && g.keys[0] !== undefined ? familyColor(g.keys[0]) : undefined,
-  }));
-  const svg = exploreChartSvg({
-    title: `${metricName(r)} by ${r.by.map(dimensionLabel).join(' and ')}, per ${r.granularity}`,
-    periods: a.table.periods,
-    series,
-    budgets: a.budgets,
-    anomalies: a.anomalies,
-    unit: r.metric === 'gpu_hours' ? 'hours' : 'usd',
-    partial: a.coverage.map((p) => partialMark(p, r.granularity)),
-  });
+  const series = answerChartSeries(a);
+  const svg = answerChartSvg(a);
   const notes = [
     ...a.budgets.map((b) => html`Budget ${b.name}: ${usdText(b.amount)} per ${r.granularity} (dashed line).`),
     ...(a.anomalies.length > 0 ? [html`▲ marks the ${a.anomalies.length === 1 ? 'day' : 'days'} an anomaly alert fired on: ${a.anomalies.map((m) => m.day).join(', ')}.`] : []),
@@ -227,8 +178,19 @@ function changesSection(r: ExploreRequest, c: Changes): Markup {
 <p class="note">Only the periods and groups whose figure moved; – where the group had nothing. The differences add up to the whole view's.</p>${links}`;
 }
 
-export async function explorePage(store: Store, ctx: PageContext, config: Config): Promise<string> {
-  const request = await readExploreRequest(store, ctx.url.searchParams);
+/** A saved view's page (saved-views.ts): its request, its title, its description lines, shown above the figures. */
+export interface NamedView {
+  request: ExploreRequest;
+  title: string;
+  lines: readonly string[];
+}
+
+/** /explore, or with `named` a saved view at /explore/<name>; `after` (the list of saved views) ends the page. */
+export async function explorePage(store: Store, ctx: PageContext, config: Config, options: { named?: NamedView; after?: Markup } = {}): Promise<string> {
+  const { named, after } = options;
+  const request = named?.request ?? (await readExploreRequest(store, ctx.url.searchParams));
+  // the form shows the view's own parameters, as if its /explore link had been opened
+  const formUrl = named ? new URL(`/explore?${requestParams(request)}`, ctx.url) : ctx.url;
   if (request.changedSince) {
     const [changes, categories, unitMetrics] = [await exploreChanges(store, request), await allocationCategories(store), await offeredUnitMetrics(store)];
     const r = request;
@@ -239,10 +201,11 @@ export async function explorePage(store: Store, ctx: PageContext, config: Config
   const [answer, categories, unitMetrics] = [await exploreView(store, config, request), await allocationCategories(store), await offeredUnitMetrics(store)];
   const r = answer.request;
   const lines = [
-    `${r.from} – ${r.to}, per ${r.granularity} · ${r.metric === 'cost' ? 'amounts in USD' : r.metric === 'gpu_hours' ? 'estimated GPU-hours' : `USD per ${r.unitMetric}`}`,
+    ...(named?.lines ?? []),
+    rangeLine(r),
     ...(r.asOf ? [`Figures as loaded at ${r.asOf.at}`] : []),
     ...('table' in answer && !answer.compared.whole ? [comparedLine(answer.compared)] : []),
   ];
-  const body = 'table' in answer ? html`<section id="s-explore">${filterList(r)}${chart(answer)}${table(answer)}</section>` : nothingLoadedSection(answer);
-  return servedPage(ctx, 'Cost explorer', lines, body, controls(r, categories, unitMetrics, ctx.url));
+  const body = 'table' in answer ? html`<section id="s-explore">${filterList(r)}${chart(answer)}${table(answer)}</section>${after ?? ''}` : html`${nothingLoadedSection(answer)}${after ?? ''}`;
+  return servedPage(ctx, named?.title ?? 'Cost explorer', lines, body, controls(r, categories, unitMetrics, formUrl));
 }

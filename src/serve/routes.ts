@@ -14,6 +14,7 @@ import { allocationPage } from './allocation-page.ts';
 import { budgetsPage } from './budgets-page.ts';
 import { drillPage } from './drill-page.ts';
 import { explorePage } from './explore-page.ts';
+import { savedViewPage, savedViewsList } from './saved-views.ts';
 import { exploreCsvTable, readExploreRequest } from '../explore/run-explore.ts';
 import { PageError, periodForm, servedPeriod, simulatedAccounts, type PageContext } from './pages.ts';
 import { answerCache, type PublishedReader } from './published-reader.ts';
@@ -103,7 +104,8 @@ export const ROUTES: ReadonlyArray<{ pattern: RegExp; answer: Handler }> = [
   { pattern: /^\/view\/([A-Za-z_][A-Za-z0-9_]*)$/, answer: async ([, name], store, ctx) => page(await viewPage(store, ctx, name!)) },
   { pattern: /^\/alerts$/, answer: async (_m, store, ctx) => page(await alertsPage(store, ctx)) },
   { pattern: /^\/budgets$/, answer: async (_m, store, ctx) => page(await budgetsPage(store, ctx)) },
-  { pattern: /^\/explore$/, answer: async (_m, store, ctx) => page(await explorePage(store, ctx, ctx.config)) },
+  { pattern: /^\/explore$/, answer: async (_m, store, ctx) => page(await explorePage(store, ctx, ctx.config, { after: savedViewsList(ctx.config) })) },
+  { pattern: /^\/explore\/([^/]+)$/, answer: async ([, name], store, ctx) => page(await savedViewPage(store, ctx, decodeURIComponent(name!))) },
   {
     pattern: /^\/explore\.csv$/,
     answer: async (_m, store, ctx) => {

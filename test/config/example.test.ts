@@ -13,7 +13,8 @@ describe('config/gpuledger.example.json', () => {
     expect(config.accounts.map((a) => a.name)).toEqual(['prod', 'research']);
     expect(config.alerts.budgets.map((b) => b.amount)).toEqual(['25000', '3000', '2500']);
     expect(config.alerts.channels.map((c) => c.type)).toEqual(['stdout', 'file', 'webhook', 'email']);
-    expect(config.schedule.jobs.map((j) => j.cron)).toEqual(['15 * * * *', '0 6 * * *', '0 7 1 * *']);
+    expect(config.schedule.jobs.map((j) => j.cron)).toEqual(['15 * * * *', '0 6 * * *', '0 7 1 * *', '0 7 * * 1']);
+    expect(config.views.map((v) => v.name)).toEqual(['imaging-90d', 'gpu-by-week', 'top-templates-mtd']);
     expect(Object.keys(config.allocation.categories)).toEqual(['team']);
     expect(config.reports.budget?.monthly).toBe('25000');
   });
@@ -28,6 +29,8 @@ describe('config/gpuledger.example.json', () => {
     expect(demo.export.postgres).toBeUndefined();
     expect(demo.reports.delivery).toEqual({});
     expect(demo.alerts.channels.map((c) => c.type)).toEqual(['stdout', 'file']);
+    // the saved views come along: serve on the demo lists them, `report --view imaging-90d` renders one
+    expect(demo.views.map((v) => v.name)).toEqual(['imaging-90d', 'gpu-by-week', 'top-templates-mtd']);
     expect(demo.database).toBe('data/gpuledger.duckdb');
   });
 

@@ -1,10 +1,10 @@
 // A command writes only what it made (issue 18 §1), through the real CLI: every output – query --out, export focus
-// --out, export lake --out, report --out-dir and the alert file channel's path from the config – aimed at the store's
-// files in every spelling (relative, with `..`, through a symlink, as a hard link), each row at another kind of store
-// file so the rows reach all nine. Each row expects exit 2, one line on stderr naming the flag, the path and what it
-// would have hit, and the store's bytes untouched. Every kind × spelling × check runs in-process against the one guard
-// the commands call (output-guard.test.ts), so the CLI rows need not repeat the whole product (180 CLI starts, ~50
-// CPU-s). Then the cases from the issue: a home folder and `.` as a lake.
+// --out, export lake --out, report --out-dir (of a report and of a saved view) and the alert file channel's path
+// from the config – aimed at the store's files in every spelling (relative, with `..`, through a symlink, as a hard
+// link), each row at another kind of store file so the rows reach all nine. Each row expects exit 2, one line on
+// stderr naming the flag, the path and what it would have hit, and the store's bytes untouched. Every kind × spelling
+// × check runs in-process against the one guard the commands call (output-guard.test.ts), so the CLI rows need not
+// repeat the whole product (180 CLI starts, ~50 CPU-s). Then the cases from the issue: a home folder and `.` as a lake.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +32,15 @@ const OUTPUTS: Output[] = [
   { name: 'export focus --out', run: (p) => at(dir)(['export', 'focus', '--out', p]), flag: (p) => new RegExp(`--out ${escape(p)} is `) },
   { name: 'export lake --out', run: (p) => at(dir)(['export', 'lake', '--out', p]), flag: (p) => new RegExp(`--out ${escape(p)} is `) },
   { name: 'report --out-dir', run: (p) => at(dir)(['report', '--out-dir', p]), flag: (p) => new RegExp(`--out-dir ${escape(p)} is `) },
+  {
+    name: 'report --view --out-dir',
+    run: (p, row) => {
+      const config = join(dir, 'configs', `${row.replace(/[^a-z0-9]+/gi, '-')}.json`);
+      writeFileSync(config, JSON.stringify({ views: [{ name: 'pods', title: 'Pods', by: ['template'] }] }));
+      return at(dir)(['--config', config, 'report', '--view', 'pods', '--out-dir', p]);
+    },
+    flag: (p) => new RegExp(`--out-dir ${escape(p)} is `),
+  },
   {
     name: 'the alert file channel',
     run: (p, row) => {

@@ -2,6 +2,7 @@
 // workbook and/or the HTML page (paths on stdout) and, with --email, send them. The files are written before delivery
 // is attempted: a workbook that could not be delivered stays on disk and the command exits 1; with no recipients or no
 // SMTP in the config (the demo has neither) the files are still written, one warning line says what to set, exit 3.
+// `--view NAME` renders a saved view of the config instead (report-view.ts).
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { ExitState } from '../exit-state.ts';
@@ -14,6 +15,7 @@ interface ReportFlags {
   outDir?: string;
   email?: boolean;
   format?: string;
+  view?: string;
 }
 
 export function registerReport(program: Command, exit: ExitState): void {
@@ -25,7 +27,13 @@ export function registerReport(program: Command, exit: ExitState): void {
     .option('--out-dir <dir>', 'where the workbook is written (default: config outDir, out/)')
     .option('--format <format>', "xlsx, html or both (default: the report definition's formats, else config reports.formats, else xlsx)")
     .option('--email', 'email the workbook (and the HTML page, if written) to reports.delivery.<name>.recipients')
+    .option('--view <name>', "a saved view of the config's views: its workbook and HTML page (not with --report, --period or --format)")
     .action(async (flags: ReportFlags, command: Command) => {
+      if (flags.view !== undefined) {
+        const { checkViewFlags, reportView } = await import('./report-view.ts');
+        checkViewFlags(command, flags);
+        return reportView({ view: flags.view, outDir: flags.outDir, email: flags.email }, command, exit);
+      }
       // the output folder is checked before anything heavy loads: a refusal is immediate (issue 18 §1)
       const [{ contextFor }, { checkFolderOutput }] = await Promise.all([import('../context.ts'), import('../../outputs/output-guard.ts')]);
       const { settings, log } = contextFor(command);
