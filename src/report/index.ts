@@ -16,5 +16,4 @@ export { queryAll } from './query.ts';
 export { sheetSql } from './report-session.ts';
 export { groupChartData, groupChartSvg, type GroupDay } from './charts/index.ts';
 export { cumulativeSvg, type CumulativeData } from './charts/index.ts';
-export { categoryValues, checkCategoryFlag, renderCategoryReports, type CategoryRendering } from './category-reports.ts';
-export { categoryRecipients, deliverCategoryReports, type CategoryDelivery } from './category-delivery.ts';
+export { categoryRecipients, categoryValues, checkCategoryFlag, deliverCategoryReports, renderCategoryReports, type CategoryDelivery, type CategoryRendering } from './category/index.ts';

@@ -1,10 +1,10 @@
 // Delivering a per-value report (showback): each value's files to that value's own recipients
 // (reports.delivery.<report>.recipientsByValue), one email each carrying only its own files, and the summary to the
 // report's `recipients`. A value without recipients is written but not emailed – said in one line, not an error.
-import type { Config } from '../config/schema.ts';
-import { ConfigError } from '../util/errors.ts';
-import { deliverReport, type DeliverReportOptions, type DeliveryResult } from './delivery/index.ts';
-import type { CategoryRendering } from './category-reports.ts';
+import type { Config } from '../../config/schema.ts';
+import { ConfigError } from '../../util/errors.ts';
+import { deliverReport, type DeliverReportOptions, type DeliveryResult } from '../delivery/index.ts';
+import type { CategoryRendering } from './per-value.ts';
 
 export interface CategoryDelivery {
   results: DeliveryResult[];

@@ -3,12 +3,12 @@
 // after the value, with $category and $category_value bound as typed values – then its `categorySummary` report once
 // for the whole category ($category bound). Each rendering is a report session of its own, so every value's files
 // are exactly what one `report` run would write for it alone.
-import type { Config } from '../config/schema.ts';
-import type { Store } from '../store/database.ts';
-import { UsageError } from '../util/errors.ts';
-import { loadReportDefinition, type ReportDefinition, type ReportFormat } from './definition/index.ts';
-import { renderReportFormats, type RenderedFormats } from './render-formats.ts';
-import type { RenderReportOptions } from './report-session.ts';
+import type { Config } from '../../config/schema.ts';
+import type { Store } from '../../store/database.ts';
+import { UsageError } from '../../util/errors.ts';
+import { loadReportDefinition, type ReportDefinition, type ReportFormat } from '../definition/index.ts';
+import { renderReportFormats, type RenderedFormats } from '../render-formats.ts';
+import type { RenderReportOptions } from '../report-session.ts';
 import { resolve } from 'node:path';
 
 export interface CategoryRendering {
@@ -53,7 +53,7 @@ export function valueSuffixes(values: readonly string[]): Map<string, string> {
   const taken = new Set<string>();
   const out = new Map<string, string>();
   for (const v of values) {
-    const base = v.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'value';
+    const base = v.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'value';
     let slug = base;
     for (let i = 2; taken.has(slug); i++) slug = `${base}-${i}`;
     taken.add(slug);
