@@ -4,6 +4,7 @@
 // files name another team's resources (every sheet cell and the page text are read). Then with a config of our own
 // (the example's rules and budgets, SMTP on 127.0.0.1): one email per team with recipients, each with only its files.
 import { copyFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,8 @@ import { EXAMPLE_CONFIG } from '../../src/config/demo-database.ts';
 import { usdText } from '../../src/util/money-text.ts';
 import { gpuledger } from '../helpers/cli.ts';
 import { readHtmlTables } from '../helpers/html-read.ts';
+import { chromiumAvailable, launchBrowser } from '../helpers/browser.ts';
+import { layoutProblems } from '../helpers/layout-check.ts';
 import { flatten, parseMime, startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { readWorkbook, sheet } from '../helpers/workbook-read.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
@@ -133,6 +136,30 @@ describe('showback per team on the demo', () => {
       }
     }
   });
+
+  it.skipIf(!chromiumAvailable)("lays out a team's page and the summary's in Chromium at 1,400 and 390 px without overflow", async () => {
+    const dir = join(demo.tmp.dir, 'showback');
+    const pages = readdirSync(dir).filter((f) => /-(imaging|summary)-.*\.html$/.test(f));
+    expect(pages).toHaveLength(2);
+    const browser = await launchBrowser();
+    try {
+      for (const width of [1400, 390]) {
+        const context = await browser.newContext({ viewport: { width, height: 900 } });
+        try {
+          const page = await context.newPage();
+          for (const file of pages) {
+            await page.goto(pathToFileURL(join(dir, file)).href);
+            await page.evaluate('document.fonts.ready.then(() => true)');
+            expect(await layoutProblems(page), `${file} at ${width} px`).toEqual([]);
+          }
+        } finally {
+          await context.close();
+        }
+      }
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
 
   describe('emailed', () => {
     let smtp: TestSmtp;
