@@ -5,6 +5,10 @@ import { z } from 'zod';
 export const reportDeliverySchema = z
   .object({
     recipients: z.array(z.string().min(3)).default([]).describe('Who receives this report by email.'),
+    recipientsByValue: z
+      .record(z.string().min(1), z.array(z.string().min(3)))
+      .optional()
+      .describe('A report rendered per value of an allocation category (showback): who receives each value\'s own files, by value; `recipients` then receive the summary. A value without recipients is written, not emailed.'),
     subject: z
       .string()
       .min(1)

@@ -167,6 +167,7 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   is_complete: 'boolean',
   is_forecast: 'boolean',
   is_history: 'boolean',
+  is_unallocated: 'boolean',
   // words and identifiers
   account: 'text',
   budget: 'text',
@@ -217,6 +218,8 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   series_id: 'text',
   series_name: 'text',
   source: 'text',
+  split_from: 'text',
+  suggested_rule: 'text',
   status: 'text',
   template_id: 'text',
   template_name: 'text',
@@ -236,6 +239,10 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   month_change: 'usd',
   month_total: 'usd',
   resource: 'text',
+  direct_amount: 'usd',
+  split_amount: 'usd',
+  unallocated_amount: 'usd',
+  unallocated_pct: 'percent',
 };
 
 /** The declared unit of a column name, or undefined when none is declared. */

@@ -110,6 +110,8 @@ export async function writeWorkbook(session: ReportSession): Promise<RenderedRep
           ['$period_end', clock.period.end],
           ['$as_of', clock.asOf.toISOString()],
           ['$budget_monthly', config.reports.budget?.monthly ?? 'NULL (no budget configured)'],
+          // a report rendered per allocation value says which one (category-reports.ts)
+          ...(['category', 'category_value'] as const).flatMap((p) => (typeof clock.params[p] === 'string' ? [[`$${p}`, clock.params[p]] as [string, string]] : [])),
         ],
         queries,
       });

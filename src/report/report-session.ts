@@ -15,6 +15,7 @@ import { limitReportMemory } from './memory-budget.ts';
 import { resetReportVariables, setReportClock } from './period/index.ts';
 import { sharedViewCache } from './view-cache.ts';
 import type { Heading } from './heading.ts';
+import type { DuckDBValue } from '../util/duckdb-api.ts';
 
 export interface RenderReportOptions {
   store: Store;
@@ -38,6 +39,19 @@ export interface RenderReportOptions {
    * of their queries read it – one page of one section reads most views once, straight from the view.
    */
   sheets?: (def: ReportDefinition) => readonly string[];
+  /**
+   * One rendering of a report made several times (showback: once per team): its name and title carry the suffix, so
+   * its files are its own, and its extra SQL parameters ($category, $category_value) are bound with the period's.
+   */
+  variant?: ReportVariant;
+}
+
+export interface ReportVariant {
+  /** Appended to the report's name with a dash: file names and the delivery record. */
+  suffix?: string;
+  /** Appended to the report's title with a dash. */
+  title?: string;
+  params: Record<string, DuckDBValue>;
 }
 
 export interface ReportSession {
@@ -80,12 +94,19 @@ export async function withReportSession<T>(options: RenderReportOptions, work: (
   const { store, config } = options;
   const log = (options.logger ?? silentLogger).child('report');
   const cwd = options.cwd ?? process.cwd();
-  const def = loadReportDefinition(options.report ?? 'nightly', resolve(cwd, config.reports.directory));
+  const loaded = loadReportDefinition(options.report ?? 'nightly', resolve(cwd, config.reports.directory));
+  const variant = options.variant;
+  const def: ReportDefinition = variant === undefined ? loaded : {
+    ...loaded,
+    name: variant.suffix === undefined ? loaded.name : `${loaded.name}-${variant.suffix}`,
+    title: variant.title === undefined ? loaded.title : `${loaded.title} – ${variant.title}`,
+  };
   const timeZone = config.timeZone;
   const font = findChartFont(config.reports.chartFont === undefined ? undefined : resolve(cwd, config.reports.chartFont));
   if (!font.textRenders) log.warn(`no font found for chart text (tried ${font.source}); charts have no labels – install fonts-dejavu-core or set reports.chartFont`);
 
-  const clock = await setReportClock(store, { periodText: options.period, periodName: options.periodName, defaultPeriod: def.defaultPeriod, budgetMonthly: config.reports.budget?.monthly });
+  const periodClock = await setReportClock(store, { periodText: options.period, periodName: options.periodName, defaultPeriod: def.defaultPeriod, budgetMonthly: config.reports.budget?.monthly });
+  const clock = variant === undefined ? periodClock : { ...periodClock, params: { ...periodClock.params, ...variant.params } };
   // reports may go beside the database, never onto one of its files (issue 18 §1); store.path is the database
   const outFlag = options.outDir !== undefined ? '--out-dir' : 'config outDir';
   const asked = resolve(cwd, options.outDir ?? config.outDir);

@@ -16,6 +16,7 @@ interface ReportFlags {
   email?: boolean;
   format?: string;
   view?: string;
+  category?: string;
 }
 
 export function registerReport(program: Command, exit: ExitState): void {
@@ -28,6 +29,7 @@ export function registerReport(program: Command, exit: ExitState): void {
     .option('--format <format>', "xlsx, html or both (default: the report definition's formats, else config reports.formats, else xlsx)")
     .option('--email', 'email the workbook (and the HTML page, if written) to reports.delivery.<name>.recipients')
     .option('--view <name>', "a saved view of the config's views: its workbook and HTML page (not with --report, --period or --format)")
+    .option('--category <name>', 'an allocation category, for a report rendered per value (showback): one workbook and page per value, plus a summary')
     .action(async (flags: ReportFlags, command: Command) => {
       if (flags.view !== undefined) {
         const { checkViewFlags, reportView } = await import('./report-view.ts');
@@ -54,6 +56,13 @@ export function registerReport(program: Command, exit: ExitState): void {
       const def = loadReportDefinition(flags.report, settings.config.reports.directory);
       // the email carries the workbook: --email always writes it
       const formats = [...reportFormats(def, settings.config, asked), ...(flags.email ? (['xlsx'] as const) : [])];
+      // a report per allocation value (showback, issue 39 §3) has its own run: report-category.ts
+      report.checkCategoryFlag(def, settings.config, flags.category);
+      if (def.category !== undefined) {
+        const { reportPerValue } = await import('./report-category.ts');
+        const run = { dbPath: settings.dbPath, config: settings.config, report: flags.report, category: flags.category!, period: flags.period, outDir: flags.outDir, email: flags.email === true, formats, log };
+        return reportPerValue(run, exit);
+      }
       // nowhere to send is no reason to write nothing (issue 38): the files are made, and the warning says what to set
       let undeliverable: string | undefined;
       if (flags.email) {

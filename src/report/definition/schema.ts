@@ -11,7 +11,13 @@ export const SQL_PARAMETERS = {
   period_end: 'last day of the period, inclusive (DATE)',
   as_of: 'the clock the report views are evaluated at (TIMESTAMPTZ, also getvariable(\'gpuledger_as_of\'))',
   budget_monthly: 'reports.budget.monthly from the config (DECIMAL), NULL when no budget is configured',
+  category: "the allocation category of a report with `category:` (--category, VARCHAR), NULL otherwise",
+  category_value: 'the value a per_value report is rendered for (VARCHAR), NULL otherwise',
 } as const;
+
+/** per_value: rendered once per value of the --category category; summary: once for the whole category. */
+export const CATEGORY_MODES = ['per_value', 'summary'] as const;
+export type CategoryMode = (typeof CATEGORY_MODES)[number];
 export type SqlParameter = keyof typeof SQL_PARAMETERS;
 
 // Excel: at most 31 characters, none of : \ / ? * [ ]
@@ -211,6 +217,15 @@ export const reportDefinitionSchema = z
       .min(1)
       .optional()
       .describe('What `gpuledger report` writes without --format: xlsx, html or both (default: config reports.formats, else xlsx).'),
+    category: z
+      .enum(CATEGORY_MODES)
+      .optional()
+      .describe('Needs --category: per_value renders the report once per value of that allocation category ($category_value bound), summary once for it ($category bound).'),
+    categorySummary: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]*$/, 'a report name')
+      .optional()
+      .describe('per_value: the report (category: summary) rendered after the values, e.g. every value\'s share.'),
   })
   .strict()
   .superRefine((d, ctx) => {

@@ -16,10 +16,12 @@ function errorOf(fn: () => unknown): Error {
 const minimal = (sheet: string) => `title: T\ndefaultPeriod: month_to_date\nsheets:\n${sheet}`;
 
 describe('report definitions', () => {
-  it('ships nightly and finance-monthly, both valid', () => {
+  it('ships nightly, finance-monthly and showback (per team, with its summary), all valid', () => {
     const files = listReportFiles(undefined);
-    expect([...files.keys()].sort()).toEqual(['finance-monthly', 'nightly']);
+    expect([...files.keys()].sort()).toEqual(['finance-monthly', 'nightly', 'showback', 'showback-summary']);
     expect(loadReportDefinition('nightly', undefined).defaultPeriod).toBe('month_to_date');
+    expect(loadReportDefinition('showback', undefined)).toMatchObject({ category: 'per_value', categorySummary: 'showback-summary' });
+    expect(loadReportDefinition('showback-summary', undefined).category).toBe('summary');
     expect(loadReportDefinition('finance-monthly', undefined).defaultPeriod).toBe('previous_month');
   });
 
@@ -54,7 +56,7 @@ describe('report definitions', () => {
     [minimal('  - { name: S, sql: select 1, colums: [] }'), /x\.yaml: sheets\.1: Unrecognized key: "colums"/],
     ['title: T\nsheets: []\ndefaultPeriod: month_to_date', /x\.yaml: sheets: /],
     ['title: T\ndefaultPeriod: yesterday\nsheets: [{ name: A, sql: select 1 }]', /x\.yaml: defaultPeriod: /],
-    [minimal('  - { name: A, sql: "select * from cost where day > $since" }'), /x\.yaml: sheets\.1\.sql: unknown parameter \$since \(known: \$period_start, \$period_end, \$as_of, \$budget_monthly\)/],
+    [minimal('  - { name: A, sql: "select * from cost where day > $since" }'), /x\.yaml: sheets\.1\.sql: unknown parameter \$since \(known: \$period_start, \$period_end, \$as_of, \$budget_monthly, \$category, \$category_value\)/],
     [minimal('  - { name: A, sql: select 1 }\n  - { name: a, sql: select 2 }'), /x\.yaml: sheets\.2\.name: sheet name 'a' is used twice/],
     ['title: [unclosed', /x\.yaml: not valid YAML/],
   ])('rejects a bad definition with one line naming the file and the key (%#)', (text, message) => {
