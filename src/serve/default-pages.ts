@@ -4,7 +4,7 @@
 // most visited first – the warm-up computes them one at a time in this order.
 import { resolve } from 'node:path';
 import type { Config } from '../config/schema.ts';
-import { listReportFiles } from '../report/index.ts';
+import { listReportFiles, loadReportDefinition } from '../report/index.ts';
 
 /** The URLs (path and query) a page family wants ready after a publish, given the config serve runs with. */
 export type DefaultPages = (config: Config) => string[];
@@ -12,7 +12,9 @@ export type DefaultPages = (config: Config) => string[];
 export const DEFAULT_PAGES: DefaultPages[] = [
   // nightly first: `/` leads there; a report at its default period is the URL without ?period=
   (config) => {
-    const names = [...listReportFiles(resolve(config.reports.directory)).keys()];
+    const directory = resolve(config.reports.directory);
+    // a report rendered per allocation value (showback) has no page of its own to warm: `report --category` makes its files
+    const names = [...listReportFiles(directory).keys()].filter((name) => loadReportDefinition(name, directory).category === undefined);
     return [...names.filter((name) => name === 'nightly'), ...names.filter((name) => name !== 'nightly')].map((name) => `/report/${name}`);
   },
   // the explorer's default (month to date by family), second in the navigation

@@ -45,6 +45,10 @@ async function reportAnswer([, name, sheetName]: RegExpExecArray, store: Store, 
   // copies: its table's query runs three times (columns, totals, first rows) over views read once in the definition
   const sheets = slug === undefined ? (def: ReportDefinition) => reportPart(def, `/report/${name}`, period, slug).computed : undefined;
   return withReportSession({ store, config: ctx.config, report: name, period, periodName: 'period', writes: false, sheets }, async (session) => {
+    // a page with no value bound would show every table empty: a per-value report is made by the command, per value
+    if (session.def.category !== undefined) {
+      throw new PageError(404, `report ${name} is rendered per value of an allocation category: run gpuledger report --report ${name} --category <category>`);
+    }
     if (sheetName !== undefined) {
       const sheet = session.def.sheets.find((s) => s.name === decodeURIComponent(sheetName));
       if (!sheet || sheet.kind === 'summary') throw new PageError(404, `report ${name} has no table sheet '${decodeURIComponent(sheetName)}'`);

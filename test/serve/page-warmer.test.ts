@@ -123,6 +123,11 @@ describe('gpuledger serve after a publish', () => {
     }
     // a page not computed ahead is computed when asked
     expect((await get('/report/nightly?period=2026-10')).statements).toBeGreaterThan(0);
+    // a report made per allocation value has no page of its own – not warmed, and asked for it says what makes it
+    expect(defaultPages(config)).not.toContain('/report/showback');
+    const showback = await get('/report/showback');
+    expect(showback.status).toBe(404);
+    expect(showback.body).toContain('report showback is rendered per value of an allocation category: run gpuledger report --report showback --category <category>');
   });
 
   it('computes them again for a newly published file, with its data', async () => {
