@@ -1,0 +1,79 @@
+// What an anomalous series is, and which of them are worth an incident at all: the resources that drove it
+// (anomaly_drivers.sql) decide – a fleet's usual growth, a family whose pods rose only where they are usual and a
+// series none of whose resources rose make none (anomaly-incident.ts groups the rest into incidents).
+import type { AnomalyRule } from '../../config/alerts.ts';
+import type { AnomalyDay } from './anomaly-comparison.ts';
+
+export interface Driver {
+  family: string;
+  resource_id: string;
+  resource_name: string | null;
+  /** It also belongs to a template, endpoint or GPU type series (a pod, an endpoint; not a volume). */
+  in_narrower_series: boolean;
+  /** Of the whole series (every row the same): the share of its excess from fleet-like additions (anomaly_drivers.sql). */
+  fleet_like_share: number;
+  /** Of the whole series: the most fleet-like additions first billed on one day. */
+  fleet_like_batch: number;
+  /** Of the whole series: the days its fleet-like additions were first billed on. */
+  fleet_addition_days: number;
+  /** The account's precedents: days in historyDays before the baseline on which pods it then ran every day were first billed. */
+  fleet_batches: number;
+  /** The most such pods first billed on one of those days. */
+  fleet_largest_batch: number;
+  /** Its spend over the series' anomalous days. */
+  amount: string;
+  baseline_average: string;
+  /** Above its average day, over the series' anomalous days. */
+  excess: string;
+  /** The series' worst day. */
+  day: string;
+}
+
+export interface SeriesAnomaly {
+  account: string;
+  dimension: string;
+  seriesId: string;
+  name: string;
+  /** The day that cost the most above what was expected. */
+  worst: AnomalyDay;
+  /** Every anomalous day of the window. */
+  days: string[];
+  /** Biggest excess first. */
+  drivers: Driver[];
+  level: number;
+}
+
+export const driverId = (d: Pick<Driver, 'family' | 'resource_id'>) => `${d.family}:${d.resource_id}`;
+
+/**
+ * A rise made mostly of fleet-like additions – new pods of a template the account already runs every day, each
+ * running every day since – when the account has added always-on pods on `recurringEpisodes` other days (before the
+ * baseline, or earlier steps of this rise) and never fewer at once than now (one pod at a time always counts as a
+ * step): the fleet's growth, its habit. More pods at once than it has ever added (a scale-up by mistake), pods of a
+ * new template (a new workload) or a resource that was there before (a job left on) still page.
+ */
+function grewAsBefore(top: Driver, rule: AnomalyRule): boolean {
+  if (top.fleet_addition_days === 0 || top.fleet_batches + top.fleet_addition_days - 1 < rule.recurringEpisodes) return false;
+  return 2 * top.fleet_like_share >= 1 && top.fleet_like_batch <= Math.max(top.fleet_largest_batch, 1);
+}
+
+/**
+ * The anomalous series worth an incident. Not one whose resources none rose above their own average day (drivers
+ * empty): its spend comes in bursts and only its median was low. Not a family whose biggest driver also belongs to
+ * narrower series (a pod's template and GPU type) none of which departs with it: the family's day is then the sum of
+ * routine things – a training job, a month-close run and a new fleet pod on one day – each usual where it belongs.
+ * A family of resources with no narrower series (volumes) is judged by the family alone. Nor a fleet's usual growth
+ * (grewAsBefore).
+ */
+export function worthAnIncident(series: readonly SeriesAnomaly[], rule: AnomalyRule): SeriesAnomaly[] {
+  const narrowDrivers = new Set(
+    series.filter((s) => s.dimension !== 'family').flatMap((s) => s.drivers.map((d) => `${s.account}:${driverId(d)}`)),
+  );
+  return series.filter((s) => {
+    const top = s.drivers[0];
+    if (!top) return false;
+    if (grewAsBefore(top, rule)) return false;
+    if (s.dimension !== 'family' || !top.in_narrower_series) return true;
+    return narrowDrivers.has(`${s.account}:${driverId(top)}`);
+  });
+}
