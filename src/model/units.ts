@@ -3,7 +3,8 @@
 // "8,358.88 hours"). COLUMN_UNITS gives every column of the rpt_* views (and every column the shipped reports compute
 // from them) its unit; the workbook's number formats, the HTML report's and serve's text, the email and the alerts
 // all format from here (src/report/cells, unit-text.ts), so a column cannot read as dollars in one place and as a bare
-// number in another. test/model/units.test.ts fails on a report view column without a unit.
+// number in another. test/model/units.test.ts fails on a report view column without a unit. One table on purpose
+// (past 250 lines with showback's columns): split, a column's unit would have two places to be looked up in.
 
 export interface NumberUnit {
   kind: 'number';

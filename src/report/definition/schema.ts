@@ -1,6 +1,7 @@
 // What a report definition file (reports/<name>.yaml|.yml|.json) may say, checked with zod (STYLE.md §10).
 // A report is a list of sheets; each sheet is fed by SQL (or a view) and says its columns, headings, number
-// formats, totals and conditional formats; the summary sheet adds figures, small tables and charts.
+// formats, totals and conditional formats; the summary sheet adds figures, small tables and charts. One file as the
+// definition is one document (256 lines with showback's category keys); the sheet kinds are the seam to split at next.
 import { z } from 'zod';
 import { DEFAULT_PERIODS } from '../period/index.ts';
 import { UNIT_NAMES, type Unit } from '../../model/index.ts';
