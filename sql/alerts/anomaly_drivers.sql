@@ -2,15 +2,16 @@
 -- YYYY-MM-DD): its spend on those days beside as many of its average days over the $baseline_days before the first of
 -- them, and the excess – the resources that drove an anomaly, biggest excess first (at most 5). Summed over every
 -- anomalous day, not read off one: the resource that drove a level shift stays the biggest driver while the shift's
--- days move through the window, so the incident keeps its key (anomaly-incident.ts). in_narrower_series: the resource
--- also belongs to a template, endpoint or GPU type series (a pod, an endpoint – not a volume), where its own rise shows.
+-- days move through the window, so the incident keeps its key (anomaly-incident.ts). in_narrower_series: the
+-- resource also belongs to a template, endpoint or GPU type series (a pod, an endpoint – not a volume), where its own
+-- rise shows.
 -- Of the whole series (the same on every row, over all its rising resources, not the five shown): fleet_like_share,
 -- the share of the excess from fleet-like additions – resources first billed within the baseline, billed every day
--- since, with the template of a pod the account had already run every day for a week before –, fleet_like_batch,
--- the most of them first billed on one day, fleet_addition_days, the days they were first billed on, and the
--- account's precedents: fleet_batches, the days
--- in the $history_days before the baseline on which pods it then ran every day for a week were first billed (not its
--- first synced day: pods billed from then started nobody knows when), and fleet_largest_batch, the most on one day.
+-- since, costing at most twice a day what a pod of their family and template costs that the account had already run
+-- every day for a week before –, fleet_like_batch, the most of them first billed on one day, fleet_addition_days, the
+-- days they were first billed on, and the account's precedents: fleet_batches, the days in the $history_days before
+-- the baseline on which pods it then ran every day for a week were first billed (not its first synced day: pods
+-- billed from then started nobody knows when), and fleet_largest_batch, the most on one day.
 with anomalous_days as (
     select unnest(string_split($days::varchar, ','))::date as day
 ),
@@ -55,7 +56,7 @@ rising as (
 -- every resource of the account with a template and a GPU type (a pod), up to the last anomalous day: its first day
 -- billed, whether it billed every day since, and whether it billed on each of its first 7 days
 pod_days as (
-    select r.family, r.resource_id, r.template_id, r.gpu_type_id, r.day,
+    select r.family, r.resource_id, r.template_id, r.gpu_type_id, r.day, r.amount,
     from rpt_spend_by_resource_daily as r, bounds as b
     where r.account = $account and r.day <= b.last_day and r.amount > 0
         and r.template_id is not null and r.gpu_type_id is not null
@@ -70,6 +71,8 @@ lives as (
         min(day) as first_day,
         max(day) as last_billed,
         count(distinct day) as days_billed,
+        median(amount) as typical_day,
+        max(amount) as peak_day,
     from pod_days
     group by all
 ),
@@ -95,8 +98,8 @@ precedents as (
 ),
 
 -- a rising resource is a fleet-like addition when it is new to the baseline, has run every day since, and a pod like
--- it (its template: the workload; the GPU may differ) had run every day for at least a week before it started and
--- still ran then
+-- it – its family and template (the workload; the GPU may differ), at least half its usual day – had run every day
+-- for at least a week before it started and still ran then: a $500-a-day cluster is no fleet pod of $15
 fleet_like as (
     select n.family, n.resource_id, n.first_day,
     from lives as n
@@ -107,7 +110,8 @@ fleet_like as (
         and exists (
             select 1
             from lives as o
-            where o.template_id = n.template_id and o.resource_id <> n.resource_id
+            where o.family = n.family and o.template_id = n.template_id and o.resource_id <> n.resource_id
+                and n.typical_day <= 2 * o.peak_day
                 and o.first_day <= n.first_day - 7
                 and o.last_billed >= n.first_day
                 and o.days_billed = o.last_billed - o.first_day + 1

@@ -237,6 +237,8 @@ describe('anomalies that know the account habits', () => {
     // ten at once: more than the account has ever added on one day
     const ten = Array.from({ length: 10 }, (_, i) => pod(`replica-${i}`, '2026-09-10', 60));
     expect(await keys([...grown, ...ten])).toEqual(['anomaly:acme:template:tpl-serve']);
+    // one pod of the fleet's template at ten times a fleet pod's day: no fleet pod (a pretraining cluster is not one)
+    expect(await keys([...grown, pod('big-1', '2026-09-10', 600)])).toEqual(['anomaly:acme:driver:pod:big-1']);
     // two pods of a kind the account never ran every day: a new workload, however the fleet grew
     expect(await keys([...grown, pod('new-1', '2026-09-10', 60, 'tpl-new', 'h100'), pod('new-2', '2026-09-10', 60, 'tpl-new', 'h100')])).toEqual([
       'anomaly:acme:template:tpl-new',
