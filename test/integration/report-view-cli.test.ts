@@ -114,6 +114,10 @@ describe('gpuledger report --view', () => {
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe('gpuledger: --view and --report cannot be used together: a saved view has its own range and writes both a workbook and a page (gpuledger report --view <name> [--out-dir DIR] [--email])');
     expect(r.stdout).toBe('');
+    // a saved view is no per-value report either
+    const c = await gpuledger(['--config', configFile, 'report', '--view', 'imaging-90d', '--category', 'team'], env);
+    expect(c.code).toBe(2);
+    expect(c.stderr.trim()).toMatch(/^gpuledger: --view and --category cannot be used together: /);
   });
 
   it('names the config\'s views when asked for one it does not have (exit 2)', async () => {

@@ -15,9 +15,17 @@ export interface ReportViewFlags {
 }
 
 /** --view with a flag that belongs to a report definition: one line saying which. */
-export function checkViewFlags(command: Command, flags: { period?: string; format?: string }): void {
+export function checkViewFlags(command: Command, flags: { period?: string; format?: string; category?: string }): void {
   const given = (name: string) => command.getOptionValueSource(name) === 'cli';
-  const clash = given('report') ? '--report' : flags.period !== undefined ? '--period' : flags.format !== undefined ? '--format' : undefined;
+  const clash = given('report')
+    ? '--report'
+    : flags.period !== undefined
+      ? '--period'
+      : flags.format !== undefined
+        ? '--format'
+        : flags.category !== undefined
+          ? '--category'
+          : undefined;
   if (clash !== undefined) {
     throw new UsageError(`--view and ${clash} cannot be used together: a saved view has its own range and writes both a workbook and a page (gpuledger report --view <name> [--out-dir DIR] [--email])`);
   }
