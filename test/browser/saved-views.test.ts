@@ -13,13 +13,14 @@ import { demoBaseConfig } from '../../src/config/demo-database.ts';
 import type { Config } from '../../src/config/schema.ts';
 import { savedViewParams, savedViewRequest } from '../../src/explore/saved-view.ts';
 import { renderView, type RenderedView } from '../../src/report/index.ts';
-import { startServe, type RunningServer } from '../../src/serve/index.ts';
+import type { RunningServer } from '../../src/serve/index.ts';
 import type { Store } from '../../src/store/database.ts';
 import { decimalStringToMicros } from '../../src/util/decimal.ts';
 import { silentLogger } from '../../src/util/log.ts';
 import { usdText } from '../../src/util/money-text.ts';
-import { chromiumAvailable, launchBrowser } from '../helpers/browser.ts';
+import { chromiumAvailable } from '../helpers/browser.ts';
 import { layoutProblems } from '../helpers/layout-check.ts';
+import { serveInChromium } from '../helpers/served-chromium.ts';
 import { testConfig } from '../helpers/report-fixtures.ts';
 import { suiteFixture } from '../helpers/suite-fixture.ts';
 import { syncedDatabase } from '../helpers/synced-fixture.ts';
@@ -81,24 +82,8 @@ describe.skipIf(!chromiumAvailable)('saved views in serve and report --view', ()
       tmp.cleanup();
       throw e;
     }
-    const serve = await startServe({ dbPath: tmp.db, config, host: '127.0.0.1', port: 0, log: silentLogger, warmPages: false });
-    const browser = await launchBrowser().catch(async (e) => {
-      await serve.close();
-      tmp.cleanup();
-      throw e;
-    });
-    return {
-      config,
-      serve,
-      browser,
-      ledger,
-      rendered,
-      stop: async () => {
-        await browser.close();
-        await serve.close();
-        tmp.cleanup();
-      },
-    };
+    const served = await serveInChromium(tmp, { config, warmPages: false });
+    return { config, ledger, rendered, ...served };
   }, 180_000);
 
   async function open(path: string, vp: (typeof VIEWPORTS)[number]): Promise<Page> {
