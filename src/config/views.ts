@@ -1,15 +1,21 @@
 // The `views` section: saved explorer views (issue 39 §2) – a name, a title and the explorer's parameters in the
 // explorer's own words (src/model/explore-vocabulary.ts) – opened at /explore/<name>, rendered by `report --view
 // <name>` and emailed to reports.delivery.<name>.recipients. Each refusal is one line naming the view, the key and
-// what is accepted; whether a category and its value exist is checked against the allocation section (schema.ts,
-// checkViewCategories), a plain dimension's value against the data when a view is read (src/explore/saved-view.ts).
+// what is accepted. A family's or a component's value is checked here against src/model (they are declared there);
+// whether a category and its value exist against the allocation section (schema.ts, viewCategoryProblem); the other
+// dimensions' values – templates, endpoints, GPU types, resources, accounts – exist only in the data, so they are
+// checked when a database is opened: `report --view` refuses in one line, `serve` says so at start (saved-view.ts).
 import { z } from 'zod';
+import { COMPONENT_LABELS, FAMILIES } from '../model/cost-families.ts';
 import { ACCEPTED_DIMENSIONS, GRANULARITIES, METRICS, PLAIN_DIMENSIONS, PRESETS } from '../model/explore-vocabulary.ts';
 import { dayProblem, rangeProblem } from '../util/dates.ts';
 import type { AllocationConfig } from './allocation.ts';
 
 /** A view's name is a path segment (/explore/<name>) and a file name: lowercase letters, digits and "-". */
 export const VIEW_NAME = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+/** The dimensions whose every value src/model declares: a filter on any other value would answer $0 for ever. */
+const DECLARED_VALUES: Readonly<Record<string, readonly string[]>> = { family: FAMILIES, component: Object.keys(COMPONENT_LABELS) };
 
 const dimensionText = z.string().min(1).describe(`A dimension: ${ACCEPTED_DIMENSIONS}.`);
 
@@ -72,6 +78,8 @@ function viewProblem(v: ViewConfig): string | undefined {
   if (v.by.length === 2 && v.by[0] === v.by[1]) return `${view}: by '${v.by[0]}' is given twice; the second grouping must differ`;
   const badFilter = v.filters.find((f) => !isDimension(f.dimension));
   if (badFilter !== undefined) return `${view}: filter dimension '${badFilter.dimension}' is not a dimension: use ${ACCEPTED_DIMENSIONS}`;
+  const undeclared = v.filters.find((f) => DECLARED_VALUES[f.dimension] !== undefined && !DECLARED_VALUES[f.dimension]!.includes(f.value));
+  if (undeclared !== undefined) return `${view}: filter ${undeclared.dimension} value '${undeclared.value}' is not a ${undeclared.dimension}: use ${DECLARED_VALUES[undeclared.dimension]!.join(', ')}`;
   const categories = new Set([...v.by, ...v.filters.map((f) => f.dimension)].flatMap((d) => categoryOf(d) ?? []));
   // each category splits the same cost its own way: the explorer answers one per view (request.ts)
   if (categories.size > 1) return `${view}: one allocation category per view; got ${[...categories].join(', ')}`;

@@ -17,8 +17,9 @@ export const DEFAULT_PAGES: DefaultPages[] = [
     const names = [...listReportFiles(directory).keys()].filter((name) => loadReportDefinition(name, directory).category === undefined);
     return [...names.filter((name) => name === 'nightly'), ...names.filter((name) => name !== 'nightly')].map((name) => `/report/${name}`);
   },
-  // the explorer's default (month to date by family), second in the navigation
-  () => ['/explore'],
+  // the explorer's default (month to date by family), second in the navigation, then the config's saved views – a
+  // view whose filter value is in no row is said in the log as soon as the file is published (config/views.ts)
+  (config) => ['/explore', ...config.views.map((v) => `/explore/${v.name}`)],
   // the views behind the report: the pages its navigation links to
   () => ['/view/rpt_unit_cost', '/view/rpt_runway', '/drill', '/allocation', '/alerts', '/views'],
 ];

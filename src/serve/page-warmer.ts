@@ -18,7 +18,7 @@ export interface WarmUp {
   superseded: boolean;
 }
 
-export interface PageWarmer<R extends { status: number }> {
+export interface PageWarmer<R extends { status: number; body?: unknown }> {
   /** The page's answer: shared with a computation of the same page for the same file already under way. */
   answer(url: URL): Promise<R>;
   /** The warm-up of the file published now, once done (undefined when there is no file or nothing to warm). */
@@ -41,7 +41,7 @@ export interface PageWarmerOptions<R> {
 
 const BASE = 'http://gpuledger.local';
 
-export function pageWarmer<R extends { status: number }>(options: PageWarmerOptions<R>): PageWarmer<R> {
+export function pageWarmer<R extends { status: number; body?: unknown }>(options: PageWarmerOptions<R>): PageWarmer<R> {
   const { identity, compute, pages, log } = options;
   const inFlight = new Map<string, Promise<R>>();
   let warmedFor = '';
@@ -68,6 +68,8 @@ export function pageWarmer<R extends { status: number }>(options: PageWarmerOpti
       try {
         const reply = await computed(new URL(path, BASE), true);
         done.push({ path, ms: performance.now() - t, status: reply.status });
+        // a default page refused (a saved view's filter value in no row, config/views.ts): said now, not when someone asks
+        if (reply.status >= 400 && typeof reply.body === 'string') log.warn(`${path} answers ${reply.status}: ${reply.body.trim().split('\n')[0]}`);
       } catch (error) {
         // a page that fails is computed (and its error said) again when someone asks for it
         done.push({ path, ms: performance.now() - t, error: errorMessage(error) });

@@ -43,6 +43,11 @@ describe('config views', () => {
     expect(refusal([{ ...base, filters: [{ dimension: 'pod', value: 'x' }] }])).toMatch(/view 'imaging-90d': filter dimension 'pod' is not a dimension: use family, .* or category:<name>$/);
   });
 
+  it('refuses a family or a component src/model does not declare, listing the ones it does', () => {
+    expect(refusal([{ ...base, filters: [{ dimension: 'family', value: 'pods' }] }])).toMatch(/view 'imaging-90d': filter family value 'pods' is not a family: use pod, serverless, storage, public_endpoint, cluster$/);
+    expect(refusal([{ ...base, filters: [{ dimension: 'component', value: 'GPU', exclude: true }] }])).toMatch(/view 'imaging-90d': filter component value 'GPU' is not a component: use gpu, cpu, disk, .*usage$/);
+  });
+
   it('refuses a category that is not in allocation.categories, listing the ones that are', () => {
     expect(refusal([{ ...base, by: ['category:project'], filters: [] }])).toMatch(/view 'imaging-90d': category 'project' is not in allocation\.categories \(category:team\)$/);
   });

@@ -7,7 +7,7 @@ import { defaultPages } from '../../src/serve/default-pages.ts';
 import { startServe, type RunningServer } from '../../src/serve/index.ts';
 import { pageWarmer } from '../../src/serve/page-warmer.ts';
 import { writeSessions } from '../../src/store/shared-database.ts';
-import { silentLogger } from '../../src/util/log.ts';
+import { createLogger, silentLogger } from '../../src/util/log.ts';
 import { syncedDatabase } from '../helpers/synced-fixture.ts';
 import type { TempDir } from '../helpers/temp-dir.ts';
 import { testConfig } from '../helpers/report-fixtures.ts';
@@ -128,6 +128,25 @@ describe('gpuledger serve after a publish', () => {
     const showback = await get('/report/showback');
     expect(showback.status).toBe(404);
     expect(showback.body).toContain('report showback is rendered per value of an allocation category: run gpuledger report --report showback --category <category>');
+  });
+
+  it("computes the config's saved views too, and says in the log at once a view whose filter value is in no row", async () => {
+    const lines: string[] = [];
+    const log = createLogger({ level: 'warn', timestamps: false, stream: { write: (line: string) => lines.push(line) > 0 } as unknown as NodeJS.WritableStream });
+    const views = [
+      { name: 'pods-mtd', title: 'Pods, month to date', range: 'mtd', by: ['template'], filters: [{ dimension: 'family', value: 'pod' }] },
+      { name: 'no-such-template', title: 'A template renamed since', range: '30d', by: ['resource'], filters: [{ dimension: 'template', value: 'renamed-template' }] },
+    ];
+    const withViews = testConfig({ timeZone: 'UTC', views } as Parameters<typeof testConfig>[0]);
+    expect(defaultPages(withViews)).toEqual(expect.arrayContaining(['/explore', '/explore/pods-mtd', '/explore/no-such-template']));
+    const open = await startServe({ dbPath: tmp.db, config: withViews, host: '127.0.0.1', port: 0, log });
+    try {
+      const done = await open.warmed();
+      expect(done?.pages.find((p) => p.path === '/explore/pods-mtd')?.status).toBe(200);
+      expect(lines.join('')).toMatch(/^warn {2}\/explore\/no-such-template answers 400: view 'no-such-template': filter template:renamed-template: no template 'renamed-template' in the data; values include '.+'\n$/);
+    } finally {
+      await open.close();
+    }
   });
 
   it('computes them again for a newly published file, with its data', async () => {
