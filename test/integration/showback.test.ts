@@ -4,7 +4,7 @@
 // files name another team's resources (every sheet cell and the page text are read). Then with a config of our own
 // (the example's rules and budgets, SMTP on 127.0.0.1): one email per team with recipients, each with only its files.
 import { copyFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -20,6 +20,12 @@ import { tempDir } from '../helpers/temp-dir.ts';
 import { suiteFixture } from '../helpers/suite-fixture.ts';
 
 const TEAMS = ['imaging', 'inference', 'research'];
+const SHOTS = fileURLToPath(new URL('../../docs/screenshots', import.meta.url));
+const VIEWPORTS = [
+  { name: 'light', width: 1400, height: 900, colorScheme: 'light' },
+  { name: 'dark', width: 1400, height: 900, colorScheme: 'dark' },
+  { name: 'phone', width: 390, height: 844, colorScheme: 'light' },
+] as const;
 
 function micros(decimal: string): bigint {
   const [whole, frac = ''] = decimal.split('.');
@@ -137,20 +143,22 @@ describe('showback per team on the demo', () => {
     }
   });
 
-  it.skipIf(!chromiumAvailable)("lays out a team's page and the summary's in Chromium at 1,400 and 390 px without overflow", async () => {
+  it.skipIf(!chromiumAvailable)("lays out a team's page and the summary's in Chromium at 1,400 px light and dark and 390 px without overflow", async () => {
     const dir = join(demo.tmp.dir, 'showback');
     const pages = readdirSync(dir).filter((f) => /-(imaging|summary)-.*\.html$/.test(f));
     expect(pages).toHaveLength(2);
     const browser = await launchBrowser();
     try {
-      for (const width of [1400, 390]) {
-        const context = await browser.newContext({ viewport: { width, height: 900 } });
+      for (const vp of VIEWPORTS) {
+        const context = await browser.newContext({ colorScheme: vp.colorScheme, viewport: { width: vp.width, height: vp.height } });
         try {
           const page = await context.newPage();
           for (const file of pages) {
             await page.goto(pathToFileURL(join(dir, file)).href);
             await page.evaluate('document.fonts.ready.then(() => true)');
-            expect(await layoutProblems(page), `${file} at ${width} px`).toEqual([]);
+            expect(await layoutProblems(page), `${file} at ${vp.name}`).toEqual([]);
+            // only a screen the check passed becomes the README's picture: its first screenful
+            await page.screenshot({ path: join(SHOTS, `showback-${file.includes('-summary-') ? 'summary' : 'team'}-${vp.name}.png`) });
           }
         } finally {
           await context.close();
