@@ -4,7 +4,8 @@
 // what is accepted. A family's or a component's value is checked here against src/model (they are declared there);
 // whether a category and its value exist against the allocation section (schema.ts, viewCategoryProblem); the other
 // dimensions' values – templates, endpoints, GPU types, resources, accounts – exist only in the data, so they are
-// checked when a database is opened: `report --view` refuses in one line, `serve` says so at start (saved-view.ts).
+// checked when a database is opened: `report --view` refuses in one line, `serve` says so in its log once it has the
+// file (it computes the views with its default pages, serve/default-pages.ts).
 import { z } from 'zod';
 import { COMPONENT_LABELS, FAMILIES } from '../model/cost-families.ts';
 import { ACCEPTED_DIMENSIONS, GRANULARITIES, METRICS, PLAIN_DIMENSIONS, PRESETS } from '../model/explore-vocabulary.ts';
