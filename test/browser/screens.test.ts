@@ -118,8 +118,9 @@ describe.skipIf(!chromiumAvailable)('every screen at 1,400 px light and dark and
 
   it('the README shows the pictures this test takes, every one of them at each viewport', () => {
     const shown = [...readFileSync('README.md', 'utf8').matchAll(/\]\((docs\/screenshots\/[^)]+\.png)\)/g)].map((m) => m[1]!);
-    // a saved view's page is taken by test/browser/saved-views.test.ts, which serves the views it checks
-    const takenElsewhere = ['saved-view'];
+    // a saved view's page is taken by test/browser/saved-views.test.ts, which serves the views it checks; a team's
+    // showback page and the summary by test/integration/showback.test.ts, which writes them
+    const takenElsewhere = ['saved-view', 'showback-team', 'showback-summary'];
     const taken = [...README_SCREENS, ...takenElsewhere].flatMap((name) => VIEWPORTS.map((vp) => `${README_SHOTS}/${name}-${vp.name}.png`));
     expect([...new Set(shown)].sort()).toEqual(taken.sort());
   });
