@@ -1,6 +1,6 @@
 // The Grafana bundle (grafana/) over a real mirror (issue 42 §2): a PostgreSQL filled by `export postgres` from a
 // synced simulator account, then every panel's SQL of every dashboard, expanded as Grafana's PostgreSQL data source
-// expands its macros and variables (test/grafana/panel-sql.ts), run as the README's read-only role: each returns rows,
+// expands its macros and variables (test/helpers/grafana-panel-sql.ts), run as the README's read-only role: each returns rows,
 // with the columns the panel's visualisation reads, and totals equal to the ledger in DuckDB to the micro-dollar.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { withReader } from '../../src/store/shared-database.ts';
 import { postgresExportFixture, requirePostgres } from '../helpers/postgres.ts';
 import { copySyncedDatabase } from '../helpers/synced-fixture.ts';
 import { suiteFixture } from '../helpers/suite-fixture.ts';
-import { expandPanelSql, panelQueries, type GrafanaContext } from '../grafana/panel-sql.ts';
+import { expandPanelSql, panelQueries, type GrafanaContext } from '../helpers/grafana-panel-sql.ts';
 
 const PASSWORD_ENV = 'GPULEDGER_TEST_PG_PASSWORD';
 const READER = { user: 'grafana_reader', password: `reader-${Math.random().toString(36).slice(2)}` };

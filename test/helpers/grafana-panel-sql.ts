@@ -55,7 +55,7 @@ export function expandPanelSql(sql: string, ctx: GrafanaContext): string {
     .replace(/\$__timeTo\(\)/g, instant(ctx.to));
   out = out.replace(/\$\{(\w+)\}|\$(\w+)/g, (whole, braced: string | undefined, bare: string | undefined) => {
     const name = (braced ?? bare)!;
-    if (name.startsWith('__')) throw new Error(`the Grafana macro ${whole} is not expanded by test/grafana/panel-sql.ts: add it there, documented`);
+    if (name.startsWith('__')) throw new Error(`the Grafana macro ${whole} is not expanded by test/helpers/grafana-panel-sql.ts: add it there, documented`);
     const value = ctx.variables[name];
     if (value === undefined) throw new Error(`the panel SQL uses the variable $${name}, which the test gives no value`);
     return typeof value === 'string' ? value : value.map(sqlString).join(',');
