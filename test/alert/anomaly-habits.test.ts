@@ -224,7 +224,7 @@ describe('anomalies that know the account habits', () => {
     });
   }, 180_000);
 
-  it('pages nothing for one more step of a fleet that has grown by steps before, and pages ten like pods at once or a new kind', async () => {
+  it('pages nothing for one more step of a fleet that has grown by steps before, up to twice its biggest step, and pages more like pods at once or a new kind', async () => {
     // the account has grown its always-on pods by two at a time (06-17 and 07-12, each ran every day since); in
     // September its serving template, one pod since the first day, gets two more like it: three times its day
     const pod = (id: string, from: string, usd: number, template = 'tpl-serve', gpu = 'a4000'): Pod => ({ id, template, gpu, spend: steady(from, '2026-09-30', usd) });
@@ -234,7 +234,11 @@ describe('anomalies that know the account habits', () => {
     ];
     const keys = async (pods: Pod[]) => withStore(pods, async (store) => (await at(store, '2026-09-12', () => evaluateAnomalies(store, rule))).map((c) => c.key));
     expect(await keys([...grown, pod('serve-2', '2026-09-10', 60), pod('serve-3', '2026-09-10', 60)])).toEqual([]);
-    // ten at once: more than the account has ever added on one day
+    // four at once: twice its biggest step, still its growth (steps vary); five are more than that
+    const like = (n: number) => Array.from({ length: n }, (_, i) => pod(`serve-n${i}`, '2026-09-10', 60));
+    expect(await keys([...grown, ...like(4)])).toEqual([]);
+    expect(await keys([...grown, ...like(5)])).toEqual(['anomaly:acme:template:tpl-serve']);
+    // ten at once: far more than the account has ever added on one day
     const ten = Array.from({ length: 10 }, (_, i) => pod(`replica-${i}`, '2026-09-10', 60));
     expect(await keys([...grown, ...ten])).toEqual(['anomaly:acme:template:tpl-serve']);
     // one pod of the fleet's template at ten times a fleet pod's day: no fleet pod (a pretraining cluster is not one)
