@@ -12,8 +12,8 @@
 -- days they were first billed on, and the account's precedents: fleet_batches, the days in the $history_days before
 -- the baseline on which pods it then ran every day for a week were first billed (not its first synced day: pods
 -- billed from then started nobody knows when), and fleet_largest_batch, the most on one day. job_like_share: the share
--- of the excess from routine jobs – pods first billed within the baseline of a template and GPU type on which the
--- account ran $recurring_episodes or more pods before, each ended before this one began within $history_days, none
+-- of the excess from routine jobs (job_like, of one resource) – pods first billed within the baseline of a template
+-- (or none) and GPU type on which the account ran $recurring_episodes or more pods before, each ended before this one began within $history_days, none
 -- costing more a day than 1.5 × the dearest of them nor billed on more days than the longest of them + 1, nor started
 -- on one day with more like pods than the account ever started so at once: one more training job is no anomaly;
 -- one on 4× the GPUs, one that does not stop or eight at once still are. rising_excess: the excess of every rising
@@ -124,17 +124,26 @@ fleet_like as (
         )
 ),
 
--- a rising resource is a routine job when the account has run pods like it – its template and GPU type, each ended
--- before it began – often enough, and it is no dearer a day, no longer and no more at once than they were
+-- every pod of the account with a GPU type, a template or none (a job of a custom image, like a month-close run)
+job_lives as (
+    select r.family, r.resource_id, any_value(r.template_id) as template_id, any_value(r.gpu_type_id) as gpu_type_id,
+        min(r.day) as first_day, max(r.day) as last_billed, count(distinct r.day) as days_billed, max(r.amount) as peak_day,
+    from rpt_spend_by_resource_daily as r, bounds as b
+    where r.account = $account and r.day <= b.last_day and r.amount > 0 and r.gpu_type_id is not null
+    group by all
+),
+
+-- a rising resource is a routine job when the account has run pods like it – its template (or none, too) and GPU
+-- type, each ended before it began – often enough, and it is no dearer a day, no longer and no more at once
 job_precedents as (
     select n.family, n.resource_id, n.first_day, n.peak_day, n.days_billed, n.template_id, n.gpu_type_id,
         count(o.resource_id) as jobs,
         max(o.peak_day) as dearest_day,
         max(o.days_billed) as longest,
-    from lives as n
+    from job_lives as n
     cross join bounds as b
-    join lives as o
-        on o.template_id = n.template_id and o.gpu_type_id = n.gpu_type_id and o.resource_id <> n.resource_id
+    join job_lives as o
+        on o.template_id is not distinct from n.template_id and o.gpu_type_id = n.gpu_type_id and o.resource_id <> n.resource_id
         and o.last_billed < n.first_day and o.first_day >= n.first_day - $history_days::integer
     where n.first_day > b.first_day - $baseline_days::integer
     group by all
@@ -143,10 +152,11 @@ job_precedents as (
 job_batches as (
     select j.resource_id,
         -- the like pods first billed on its first day, and the most like pods the account ever started on one day
-        (select count(*) from lives as s where s.template_id = j.template_id and s.gpu_type_id = j.gpu_type_id and s.first_day = j.first_day) as started_with,
+        (select count(*) from job_lives as s
+            where s.template_id is not distinct from j.template_id and s.gpu_type_id = j.gpu_type_id and s.first_day = j.first_day) as started_with,
         (select coalesce(max(n), 1) from (
-            select count(*) as n from lives as o
-            where o.template_id = j.template_id and o.gpu_type_id = j.gpu_type_id and o.last_billed < j.first_day
+            select count(*) as n from job_lives as o
+            where o.template_id is not distinct from j.template_id and o.gpu_type_id = j.gpu_type_id and o.last_billed < j.first_day
                 and o.first_day >= j.first_day - $history_days::integer
             group by o.first_day
         )) as largest_start,
@@ -193,6 +203,7 @@ select
     g.fleet_batches::integer as fleet_batches,
     g.fleet_largest_batch::integer as fleet_largest_batch,
     g.job_like_share::double as job_like_share,
+    exists (select 1 from job_like as j where j.family = r.family and j.resource_id = r.resource_id) as job_like,
     round(g.rising_excess, 2)::decimal(18,2) as rising_excess,
 from rising as r, series_growth as g
 order by r.excess desc, r.resource_id

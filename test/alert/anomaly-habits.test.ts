@@ -30,7 +30,8 @@ const span = (from: string, to: string) => {
 
 interface Pod {
   id: string;
-  template: string;
+  /** null: a pod of a custom image, no template. */
+  template: string | null;
   gpu: string;
   /** Day → USD. */
   spend: Record<string, number>;
@@ -110,6 +111,21 @@ describe('anomalies that know the account habits', () => {
       await billPods(store, [{ pod: big.id, start: '2026-09-02T00:00:00Z', gpu: '475.000000' }]);
       const found = await at(store, '2026-09-03', () => seriesAnomalies(store, rule));
       expect(found.map((s) => `${s.dimension} ${s.worst.kind}`).sort()).toEqual(['family departure', 'gpu_type departure', 'template size']);
+    });
+  }, 180_000);
+
+  it('pages nothing for a monthly job on a GPU type whose fleet has grown since its last runs: one more job like them, however the level moved', async () => {
+    // the A4000 fleet grows $2 a day; a month-close job of a custom image (no template) runs on the 1st for $180: on
+    // 1 September it is 207 above the series' median, and its July and August runs were less far above it – the
+    // level rose under them – so the series alone saw a departure no rise before had matched
+    const grower: Pod = { id: 'fleet-1', template: 'tpl-serve', gpu: 'a4000', spend: steady(FIRST, '2026-09-30', (i) => 100 + 2 * i) };
+    const monthClose = ['06', '07', '08', '09'].map((m): Pod => ({ id: `month-close-${m}`, template: null, gpu: 'a4000', spend: { [`2026-${m}-01`]: 180 } }));
+    await withStore([grower, ...monthClose], async (store) => {
+      expect(await at(store, '2026-09-02', () => evaluateAnomalies(store, rule))).toEqual([]);
+      // the same job on four times the GPUs is no routine run
+      await addInventory(store, [{ kind: 'pod', id: 'month-close-big', doc: { name: 'month-close-big', gpu: { id: 'a4000', count: 4 }, template: null, image: 'x', status: 'RUNNING' } }]);
+      await billPods(store, [{ pod: 'month-close-big', start: '2026-09-01T00:00:00Z', gpu: '720.000000' }]);
+      expect((await at(store, '2026-09-02', () => evaluateAnomalies(store, rule))).map((c) => c.key)).toEqual(['anomaly:acme:driver:pod:month-close-big']);
     });
   }, 180_000);
 

@@ -19,6 +19,7 @@ const driver = (id: string, name: string, excess: string, day = '2026-11-16'): D
   fleet_largest_batch: 0,
   job_like_share: 0,
   rising_excess: excess,
+  job_like: false,
   amount: '0',
   baseline_average: '0',
   excess,

@@ -24,6 +24,8 @@ export interface Driver {
   job_like_share: number;
   /** Of the whole series: the excess of every rising resource, per anomalous day. */
   rising_excess: string;
+  /** This resource is a routine job (counted in job_like_share). */
+  job_like: boolean;
   /** Its spend over the series' anomalous days. */
   amount: string;
   baseline_average: string;
@@ -78,8 +80,9 @@ function routineJobs(top: Driver, rule: AnomalyRule): boolean {
  * empty): its spend comes in bursts and only its median was low. Not a family whose biggest driver also belongs to
  * narrower series (a pod's template and GPU type) none of which departs with it: the family's day is then the sum of
  * routine things – a training job, a month-close run and a new fleet pod on one day – each usual where it belongs.
- * A family of resources with no narrower series (volumes) is judged by the family alone. Nor a fleet's usual growth
- * (grewAsBefore).
+ * A family of resources with no narrower series (volumes) is judged by the family alone; one whose biggest driver is
+ * a routine job makes none either (what else rose shows in its narrower series). Nor a fleet's usual growth
+ * (grewAsBefore) or routine jobs (routineJobs).
  */
 export function worthAnIncident(series: readonly SeriesAnomaly[], rule: AnomalyRule): SeriesAnomaly[] {
   const narrowDrivers = new Set(
@@ -90,6 +93,8 @@ export function worthAnIncident(series: readonly SeriesAnomaly[], rule: AnomalyR
     if (!top) return false;
     if (grewAsBefore(top, rule) || routineJobs(top, rule)) return false;
     if (s.dimension !== 'family' || !top.in_narrower_series) return true;
+    // a family led by a routine job: whatever else rose in it shows, and pages, in its own narrower series
+    if (top.job_like) return false;
     return narrowDrivers.has(`${s.account}:${driverId(top)}`);
   });
 }
