@@ -11,7 +11,13 @@
 -- every day for a week before –, fleet_like_batch, the most of them first billed on one day, fleet_addition_days, the
 -- days they were first billed on, and the account's precedents: fleet_batches, the days in the $history_days before
 -- the baseline on which pods it then ran every day for a week were first billed (not its first synced day: pods
--- billed from then started nobody knows when), and fleet_largest_batch, the most on one day.
+-- billed from then started nobody knows when), and fleet_largest_batch, the most on one day. job_like_share: the share
+-- of the excess from routine jobs (job_like, of one resource) – pods first billed within the baseline of a template
+-- (or none) and GPU type on which the account ran $recurring_episodes or more pods before, each ended before this one began within $history_days, none
+-- costing more a day than 1.5 × the dearest of them nor billed on more days than the longest of them + 1, nor started
+-- on one day with more like pods than the account ever started so at once: one more training job is no anomaly;
+-- one on 4× the GPUs, one that does not stop or eight at once still are. rising_excess: the excess of every rising
+-- resource of the series, per anomalous day.
 with anomalous_days as (
     select unnest(string_split($days::varchar, ','))::date as day
 ),
@@ -118,9 +124,60 @@ fleet_like as (
         )
 ),
 
+-- every pod of the account with a GPU type, a template or none (a job of a custom image, like a month-close run)
+job_lives as (
+    select r.family, r.resource_id, any_value(r.template_id) as template_id, any_value(r.gpu_type_id) as gpu_type_id,
+        min(r.day) as first_day, max(r.day) as last_billed, count(distinct r.day) as days_billed, max(r.amount) as peak_day,
+    from rpt_spend_by_resource_daily as r, bounds as b
+    where r.account = $account and r.day <= b.last_day and r.amount > 0 and r.gpu_type_id is not null
+    group by all
+),
+
+-- a rising resource is a routine job when the account has run pods like it – its template (or none, too) and GPU
+-- type, each ended before it began – often enough, and it is no dearer a day, no longer and no more at once
+job_precedents as (
+    select n.family, n.resource_id, n.first_day, n.peak_day, n.days_billed, n.template_id, n.gpu_type_id,
+        count(o.resource_id) as jobs,
+        max(o.peak_day) as dearest_day,
+        max(o.days_billed) as longest,
+    from job_lives as n
+    cross join bounds as b
+    join job_lives as o
+        on o.template_id is not distinct from n.template_id and o.gpu_type_id = n.gpu_type_id and o.resource_id <> n.resource_id
+        and o.last_billed < n.first_day and o.first_day >= n.first_day - $history_days::integer
+    where n.first_day > b.first_day - $baseline_days::integer
+    group by all
+),
+
+job_batches as (
+    select j.resource_id,
+        -- the like pods first billed on its first day, and the most like pods the account ever started on one day
+        (select count(*) from job_lives as s
+            where s.template_id is not distinct from j.template_id and s.gpu_type_id = j.gpu_type_id and s.first_day = j.first_day) as started_with,
+        (select coalesce(max(n), 1) from (
+            select count(*) as n from job_lives as o
+            where o.template_id is not distinct from j.template_id and o.gpu_type_id = j.gpu_type_id and o.last_billed < j.first_day
+                and o.first_day >= j.first_day - $history_days::integer
+            group by o.first_day
+        )) as largest_start,
+    from job_precedents as j
+),
+
+job_like as (
+    select j.family, j.resource_id,
+    from job_precedents as j
+    join job_batches as jb using (resource_id)
+    where j.jobs >= $recurring_episodes::integer
+        and j.peak_day <= 1.5 * j.dearest_day
+        and j.days_billed <= j.longest + 1
+        and jb.started_with <= jb.largest_start
+),
+
 series_growth as (
     select
         coalesce(sum(r.excess) filter (where f.resource_id is not null), 0) / sum(r.excess) as fleet_like_share,
+        coalesce(sum(r.excess) filter (where j.resource_id is not null), 0) / sum(r.excess) as job_like_share,
+        sum(r.excess) / any_value(r.days) as rising_excess,
         coalesce((
             select max(n) from (select count(*) as n from fleet_like as f2 join rising as r2 using (family, resource_id) group by f2.first_day)
         ), 0) as fleet_like_batch,
@@ -129,6 +186,7 @@ series_growth as (
         (select coalesce(max(pods), 0) from precedents) as fleet_largest_batch,
     from rising as r
     left join fleet_like as f using (family, resource_id)
+    left join job_like as j using (family, resource_id)
 )
 
 select
@@ -144,6 +202,9 @@ select
     g.fleet_addition_days::integer as fleet_addition_days,
     g.fleet_batches::integer as fleet_batches,
     g.fleet_largest_batch::integer as fleet_largest_batch,
+    g.job_like_share::double as job_like_share,
+    exists (select 1 from job_like as j where j.family = r.family and j.resource_id = r.resource_id) as job_like,
+    round(g.rising_excess, 2)::decimal(18,2) as rising_excess,
 from rising as r, series_growth as g
 order by r.excess desc, r.resource_id
 limit 5;

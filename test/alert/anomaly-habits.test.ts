@@ -30,7 +30,8 @@ const span = (from: string, to: string) => {
 
 interface Pod {
   id: string;
-  template: string;
+  /** null: a pod of a custom image, no template. */
+  template: string | null;
   gpu: string;
   /** Day → USD. */
   spend: Record<string, number>;
@@ -110,6 +111,21 @@ describe('anomalies that know the account habits', () => {
       await billPods(store, [{ pod: big.id, start: '2026-09-02T00:00:00Z', gpu: '475.000000' }]);
       const found = await at(store, '2026-09-03', () => seriesAnomalies(store, rule));
       expect(found.map((s) => `${s.dimension} ${s.worst.kind}`).sort()).toEqual(['family departure', 'gpu_type departure', 'template size']);
+    });
+  }, 180_000);
+
+  it('pages nothing for a monthly job on a GPU type whose fleet has grown since its last runs: one more job like them, however the level moved', async () => {
+    // the A4000 fleet grows $2 a day; a month-close job of a custom image (no template) runs on the 1st for $180: on
+    // 1 September it is 207 above the series' median, and its July and August runs were less far above it – the
+    // level rose under them – so the series alone saw a departure no rise before had matched
+    const grower: Pod = { id: 'fleet-1', template: 'tpl-serve', gpu: 'a4000', spend: steady(FIRST, '2026-09-30', (i) => 100 + 2 * i) };
+    const monthClose = ['06', '07', '08', '09'].map((m): Pod => ({ id: `month-close-${m}`, template: null, gpu: 'a4000', spend: { [`2026-${m}-01`]: 180 } }));
+    await withStore([grower, ...monthClose], async (store) => {
+      expect(await at(store, '2026-09-02', () => evaluateAnomalies(store, rule))).toEqual([]);
+      // the same job on four times the GPUs is no routine run
+      await addInventory(store, [{ kind: 'pod', id: 'month-close-big', doc: { name: 'month-close-big', gpu: { id: 'a4000', count: 4 }, template: null, image: 'x', status: 'RUNNING' } }]);
+      await billPods(store, [{ pod: 'month-close-big', start: '2026-09-01T00:00:00Z', gpu: '720.000000' }]);
+      expect((await at(store, '2026-09-02', () => evaluateAnomalies(store, rule))).map((c) => c.key)).toEqual(['anomaly:acme:driver:pod:month-close-big']);
     });
   }, 180_000);
 
@@ -224,7 +240,7 @@ describe('anomalies that know the account habits', () => {
     });
   }, 180_000);
 
-  it('pages nothing for one more step of a fleet that has grown by steps before, and pages ten like pods at once or a new kind', async () => {
+  it('pages nothing for one more step of a fleet that has grown by steps before, up to twice its biggest step, and pages more like pods at once or a new kind', async () => {
     // the account has grown its always-on pods by two at a time (06-17 and 07-12, each ran every day since); in
     // September its serving template, one pod since the first day, gets two more like it: three times its day
     const pod = (id: string, from: string, usd: number, template = 'tpl-serve', gpu = 'a4000'): Pod => ({ id, template, gpu, spend: steady(from, '2026-09-30', usd) });
@@ -234,7 +250,11 @@ describe('anomalies that know the account habits', () => {
     ];
     const keys = async (pods: Pod[]) => withStore(pods, async (store) => (await at(store, '2026-09-12', () => evaluateAnomalies(store, rule))).map((c) => c.key));
     expect(await keys([...grown, pod('serve-2', '2026-09-10', 60), pod('serve-3', '2026-09-10', 60)])).toEqual([]);
-    // ten at once: more than the account has ever added on one day
+    // four at once: twice its biggest step, still its growth (steps vary); five are more than that
+    const like = (n: number) => Array.from({ length: n }, (_, i) => pod(`serve-n${i}`, '2026-09-10', 60));
+    expect(await keys([...grown, ...like(4)])).toEqual([]);
+    expect(await keys([...grown, ...like(5)])).toEqual(['anomaly:acme:template:tpl-serve']);
+    // ten at once: far more than the account has ever added on one day
     const ten = Array.from({ length: 10 }, (_, i) => pod(`replica-${i}`, '2026-09-10', 60));
     expect(await keys([...grown, ...ten])).toEqual(['anomaly:acme:template:tpl-serve']);
     // one pod of the fleet's template at ten times a fleet pod's day: no fleet pod (a pretraining cluster is not one)

@@ -17,6 +17,9 @@ const driver = (id: string, name: string, excess: string, day = '2026-11-16'): D
   fleet_addition_days: 0,
   fleet_batches: 0,
   fleet_largest_batch: 0,
+  job_like_share: 0,
+  rising_excess: excess,
+  job_like: false,
   amount: '0',
   baseline_average: '0',
   excess,
@@ -68,7 +71,7 @@ describe('anomaly incidents', () => {
     expect(incident!.supersedes).toEqual(['acme:endpoint:endpoint-sdxl-image-api', 'acme:template:template-worker-sdxl', 'acme:gpu_type:gpu_type-ADA_24 pool', 'acme:family:family-serverless'].map((k) => `anomaly:${k}`));
   });
 
-  it('makes a rise spread over several like resources one incident of its narrowest series, whichever of them leads, and a rise of other resources another', () => {
+  it('makes a rise spread over several like resources one incident of the series first anomalous (the narrowest of those), whichever of them leads or joins later, and a rise of other resources another', () => {
     // a scale-up of three like pods: the GPU type, the template and the family rise, no pod carries two thirds
     const pods = (lead: string) => ['p1', 'p2', 'p3'].map((id) => driver(id, `pod-${id}`, id === lead ? '60.00' : '55.00'));
     const podDriver = (d: ReturnType<typeof driver>) => ({ ...d, family: 'pod' });
@@ -84,6 +87,11 @@ describe('anomaly incidents', () => {
       expect(found.map((c) => c.key)).toEqual(['anomaly:acme:template:template-vllm']);
       expect((found[0]!.details.series as unknown[]).length).toBe(3);
     }
+    // seen first in its GPU type (the pods' first day was partial), a day later in its template too: the incident
+    // keeps the GPU type's key, it is not paged again under the template's
+    const gpuFirst = { ...series('gpu_type', 'RTX 4090', 1, pods('p1').map(podDriver)), days: ['2026-11-15', '2026-11-16'] };
+    const later = incidentsOf([gpuFirst, series('template', 'vllm', 1, pods('p1').map(podDriver))], rule);
+    expect(later.map((c) => c.key)).toEqual(['anomaly:acme:gpu_type:gpu_type-RTX 4090']);
     // other pods rising in the same family (a fleet step on another template) are not this incident
     const others = ['q1', 'q2'].map((id) => podDriver(driver(id, `pod-${id}`, '50.00')));
     const two = incidentsOf([series('template', 'vllm', 1, pods('p1').map(podDriver)), series('template', 'comfy', 1, others), series('family', 'pod', 1, pods('p1').map(podDriver))], rule);

@@ -8,8 +8,9 @@
 // biggest while the shift's days move through the window. The key names the driving resource (anomaly:<account>:driver:<family>:<resource id>), not a series or a day, so it
 // stays the same while the incident's series come and go and its days move through the window: the alert state,
 // the outbox and the idempotency keys (event ids) see one incident from its first page to its resolution. A rise
-// spread over several resources is keyed by its narrowest series (anomaly:<account>:<dimension>:<series id>), unless
-// its biggest driver drives an incident already; which anomalous series make no incident at all: worthAnIncident.
+// spread over several resources is keyed by the series first anomalous, the narrowest of those
+// (anomaly:<account>:<dimension>:<series id>), unless its biggest driver drives an incident already; which anomalous
+// series make no incident at all: worthAnIncident.
 import type { AnomalyRule } from '../../config/alerts.ts';
 import { usdText } from '../../util/money-text.ts';
 import type { Condition } from '../types.ts';
@@ -49,13 +50,18 @@ const topIds = (s: SeriesAnomaly) => new Set(s.drivers.slice(0, 3).map(driverId)
 
 /**
  * Series whose rise is spread over several resources, grouped when their three biggest drivers are mostly the same
- * (a scale-up of like pods shows in its GPU type, its template and its family): one incident, keyed by its narrowest
- * series, so it keeps its key whichever of the resources leads on the day, and a later rise of other resources in
- * the same family is an incident of its own.
+ * (a scale-up of like pods shows in its GPU type, its template and its family): one incident, keyed by the series
+ * that was anomalous first (the narrowest of those), so it keeps its key whichever of the resources leads on the day
+ * and whichever series joins it or leaves the window later – a scale-up seen first in its GPU type and a day later in
+ * its template, keyed by the template, paged again, and again when the template's days left the window – and a
+ * later rise of other resources in the same family is an incident of its own.
  */
 function spreadKeys(spread: readonly SeriesAnomaly[], driven: ReadonlyMap<string, string>): Map<SeriesAnomaly, string> {
   const rank = (s: SeriesAnomaly) => NARROWEST_FIRST.indexOf(s.dimension);
-  const ordered = [...spread].sort((a, b) => rank(a) - rank(b) || a.seriesId.localeCompare(b.seriesId));
+  const firstDay = (s: SeriesAnomaly) => [...s.days].sort()[0]!;
+  const ordered = [...spread].sort(
+    (a, b) => firstDay(a).localeCompare(firstDay(b)) || rank(a) - rank(b) || a.seriesId.localeCompare(b.seriesId),
+  );
   const keys = new Map<SeriesAnomaly, string>();
   for (const s of ordered) {
     // its biggest driver drives an incident of its own (a job left on shows in its template alone, and in its family
@@ -66,7 +72,7 @@ function spreadKeys(spread: readonly SeriesAnomaly[], driven: ReadonlyMap<string
       continue;
     }
     const ids = topIds(s);
-    // the narrowest series already keyed whose top drivers share at least half of this one's
+    // the first series already keyed whose top drivers share at least half of this one's
     const joined = ordered.find((o) => keys.has(o) && o.account === s.account && [...topIds(o)].filter((id) => ids.has(id)).length * 2 >= ids.size);
     keys.set(s, joined ? keys.get(joined)! : incidentKey(s));
   }

@@ -62,6 +62,7 @@ export async function seriesAnomalies(store: Store, rule: AnomalyRule): Promise<
       days: days.join(','),
       baseline_days: rule.baselineDays,
       history_days: rule.historyDays,
+      recurring_episodes: rule.recurringEpisodes,
     });
     found.push({
       account: row.account,
