@@ -4,7 +4,7 @@
 // no-op. Every figure is read where a person reads it: the CLI's lines, the database's audit rows and billing views.
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/database.ts';
-import { guardrailRig, HOUR, podsNow, podWrites, runningPods, type GuardrailRig } from '../helpers/guardrails.ts';
+import { auditRows, guardrailRig, HOUR, planIds, podsNow, podWrites, runningPods, type GuardrailRig } from '../helpers/guardrails.ts';
 
 // the CLI and a sync each take seconds on a busy machine
 const SLOW = 300_000;
@@ -13,16 +13,6 @@ afterEach(async () => {
   await rig?.close();
   rig = undefined;
 });
-
-async function auditRows(db: string): Promise<Record<string, string | null>[]> {
-  const store = await openStore({ path: db, readOnly: true });
-  try {
-    return await store.all(`select action_id, proposal_id, kind, rule, resource_id, state_before, state_target, request, approved_by, outcome, state_after,
-      intended_at::varchar as intended_at, completed_at::varchar as completed_at from _meta_guardrail_actions order by intended_at, action_id`);
-  } finally {
-    await store.close();
-  }
-}
 
 describe('guardrails apply', () => {
   it('an automatic budget rule stops exactly the pods in scope, none in except, at most the cap; the next sync bills them disk only', { timeout: SLOW }, async () => {
@@ -81,5 +71,68 @@ describe('guardrails apply', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('a manual rule only proposes until approved; an approved stop is undone by undo; an already-stopped pod is a recorded no-op', { timeout: SLOW }, async () => {
+    let pods: Awaited<ReturnType<typeof runningPods>> = [];
+    rig = await guardrailRig(async (sim) => {
+      pods = (await runningPods(sim)).slice(0, 3);
+      return [
+        { name: 'ask', trigger: { kind: 'budget', budget: 'gpu-month', on: 'actual', thresholdPct: 80 }, action: 'stop-pods', scope: { resource: pods.map((p) => p.id) } },
+        { name: 'idle', trigger: { kind: 'waste', finding: 'idle_min_workers' }, action: 'workers-min-to-zero', approval: 'automatic' },
+      ];
+    });
+    const plan = await rig.run(['plan']);
+    expect(plan.code, plan.stderr).toBe(0);
+    const ids = planIds(plan.stdout);
+    expect(plan.stdout).toMatch(/guardrail ask \(manual\), account sim: budget gpu-month actual .* ≥ 80 %/);
+    expect(plan.stdout).toContain(`approve: gpuledger guardrails apply --approve ${ids.slice(0, 3).join(' ')}`);
+
+    // apply carries out the automatic rule only; the manual proposals wait, with the command that approves them
+    const first = await rig.run(['apply']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(podWrites(rig.sim)).toBe(0);
+    expect(first.stdout).toContain(`waiting for approval: gpuledger guardrails apply --approve ${ids.slice(0, 3).join(' ')}`);
+    const idle = rig.sim.account.endpoints.find((e) => e.id === rig!.sim.account.planted.idleMinWorkersEndpoint.id)!;
+    expect(idle.workersMin).toBe(0);
+
+    // approving one stops that one only
+    const approved = await rig.run(['apply', '--approve', ids[0]!]);
+    expect(approved.code, approved.stderr).toBe(0);
+    const after = await podsNow(rig.sim);
+    expect(after.find((p) => p.id === pods[0]!.id)!.status).toBe('EXITED');
+    expect(after.find((p) => p.id === pods[1]!.id)!.status).toBe('RUNNING');
+
+    // undo starts it again, as one more recorded, verified write
+    const undo = await rig.run(['undo', `${ids[0]}-1`]);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(undo.stdout).toMatch(new RegExp(`${ids[0]}-1\\.undo-1 {2}done: undo of ${ids[0]}-1`));
+    expect((await podsNow(rig.sim)).find((p) => p.id === pods[0]!.id)!.status).toBe('RUNNING');
+    expect((await rig.run(['undo', `${ids[0]}-1`])).stderr).toMatch(/already undone/);
+
+    // a pod stopped by someone else after the plan: its approval is recorded as a no-op, nothing sent
+    await fetch(`${rig.sim.url}/v2/pods/${pods[1]!.id}/action`, { method: 'POST', headers: { Authorization: 'Bearer sim-demo-key' }, body: '{"action":"stop"}' });
+    const writes = podWrites(rig.sim);
+    const noop = await rig.run(['apply', '--approve', ids[1]!]);
+    expect(noop.code, noop.stderr).toBe(0);
+    expect(noop.stdout).toMatch(/no-op: .*already in the target state; nothing was sent/);
+    expect(podWrites(rig.sim)).toBe(writes);
+
+    // an id nobody proposed is refused before anything is sent
+    const unknown = await rig.run(['apply', '--approve', 'g0000000000']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/not proposed now: g0000000000/);
+
+    const rows = await auditRows(rig.db);
+    expect(rows.map((r) => [r.kind, r.rule, r.outcome])).toEqual([
+      ['act', 'idle', 'done'],
+      ['act', 'ask', 'done'],
+      ['undo', 'ask', 'done'],
+      ['act', 'ask', 'no-op'],
+    ]);
+    expect(rows[0]).toMatchObject({ state_target: `{"workersMin":0,"workersMax":${idle.workersMax}}`, request: `PATCH /v2/serverless/${idle.id} {"workersMin":0}` });
+    expect(rows[1]!.approved_by).toMatch(/^manual: .+ with --approve$/);
+    expect(rows[2]).toMatchObject({ undoes: `${ids[0]}-1`, state_target: '{"status":"RUNNING"}', request: `POST /v2/pods/${pods[0]!.id}/action {"action":"start"}` });
+    for (const r of rows) expect(r.completed_at).not.toBeNull();
   });
 });

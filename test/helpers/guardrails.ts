@@ -3,7 +3,7 @@
 // states as the simulator and the database hold them.
 import type { ConfigInput } from '../../src/config/schema.ts';
 import type { Simulator } from '../../src/simulator/index.ts';
-import { gpuledger, type CliResult } from './cli.ts';
+import { gpuledger, startGpuledger, type CliEnd, type CliResult } from './cli.ts';
 import { fastSimulator, KEY, openTestStore, smallSyncConfig, syncOnce, writeConfig } from './sync.ts';
 import { tempDir, type TempDir } from './temp-dir.ts';
 
@@ -16,6 +16,8 @@ export interface GuardrailRig extends TempDir {
   config: string;
   configInput: ConfigInput;
   run(args: string[], key?: string): Promise<CliResult>;
+  /** The CLI with more environment (a kill point): how it ended, signal included. */
+  runEnv(args: string[], env: NodeJS.ProcessEnv): Promise<CliEnd>;
   sync(): Promise<void>;
   close(): Promise<void>;
 }
@@ -43,6 +45,7 @@ export async function guardrailRig(rules: (sim: Simulator) => Promise<unknown[]>
     configInput,
     sync,
     run: (args, key = KEY) => gpuledger(['--config', config, '--db', tmp.db, 'guardrails', ...args], { GPULEDGER_TEST_KEY: key }),
+    runEnv: (args, env) => startGpuledger(['--config', config, '--db', tmp.db, 'guardrails', ...args], { GPULEDGER_TEST_KEY: KEY, ...env }).ended,
     close: async () => {
       await sim.close();
       tmp.cleanup();
@@ -72,3 +75,18 @@ export async function runningPods(sim: Simulator): Promise<SimPodView[]> {
 
 /** The pod-action writes the simulator has answered or reset, per route. */
 export const podWrites = (sim: Simulator): number => sim.stats().byRoute['/v2/pods/{id}/action'] ?? 0;
+
+/** Every audit row, as the published database holds it. */
+export async function auditRows(db: string): Promise<Record<string, string | null>[]> {
+  const { openStore } = await import('../../src/store/database.ts');
+  const store = await openStore({ path: db, readOnly: true });
+  try {
+    return await store.all(`select action_id, proposal_id, kind, undoes, rule, resource_id, state_before, state_target, request, approved_by, outcome,
+      outcome_detail, state_after, intended_at::varchar as intended_at, completed_at::varchar as completed_at from _meta_guardrail_actions order by intended_at, action_id`);
+  } finally {
+    await store.close();
+  }
+}
+
+/** The proposal ids `guardrails plan` printed, in order. */
+export const planIds = (stdout: string): string[] => [...stdout.matchAll(/^ {2}(g[0-9a-f]{10}) /gm)].map((m) => m[1]!);
