@@ -106,7 +106,7 @@ export async function applyGuardrails(o: ApplyOptions): Promise<ApplyResult> {
         if (completed.outcome === 'done') room--;
         if (completed.outcome === 'forbidden') {
           result.forbidden.push(
-            `guardrail ${rule.name}, account ${plan.account}: the API key in ${account.apiKeyEnv} may not ${verbs[rule.action]} (403); give it the permission ${permissionFor(p.resource.type)} – nothing was changed, and this rule's other proposals for the account were not sent`,
+            `guardrail ${rule.name}, account ${plan.account}: the API key in ${account.apiKeyEnv} may not ${verbs[rule.action]} (403); give it the permission ${permissionFor(p.resource.type)} – nothing was changed (recorded as ${completed.actionId}), and this rule's other proposals for the account were not sent`,
           );
           break;
         }

@@ -49,7 +49,8 @@ export function applyText(r: ApplyResult): string[] {
   for (const x of r.reconciled) {
     lines.push(`settled ${x.row.actionId} (${x.row.rule}, ${x.row.resourceType} ${visibleText(x.row.resourceId)}) left open by an interrupted run: ${x.outcome ?? 'still open'} – ${x.detail}`);
   }
-  for (const a of r.acted) {
+  // a refusal (403) is said once, by its rule's line below
+  for (const a of r.acted.filter((x) => x.completed.outcome !== 'forbidden')) {
     lines.push(`${a.completed.actionId}  ${a.completed.outcome}: ${verb(a.proposal)} ${shownName(a.proposal.resource.name)} (${visibleText(a.proposal.resource.id)}) – ${a.completed.detail}${a.completed.outcome === 'done' ? `; undo: gpuledger guardrails undo ${a.completed.actionId}` : ''}`);
   }
   lines.push(...r.forbidden);

@@ -2,7 +2,7 @@
 // before the write, after the write before its outcome is recorded, and after the outcome is recorded – then run
 // again. Each pod is acted on exactly once (one write each, counted by the simulator), and every audit row ends
 // complete: an interrupted row is settled by reading the pod's state, never by sending the write again.
-// A lost answer is resolved by reading back; a read-only key gets one clear line and changes nothing.
+// A lost answer is resolved by reading back (a 429 is waited out: write-client.test.ts); a read-only key gets one clear line and changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditRows, guardrailRig, planIds, podsNow, podWrites, runningPods, type GuardrailRig } from '../helpers/guardrails.ts';
 
@@ -60,7 +60,7 @@ describe('guardrails apply killed at every step', () => {
     }
   });
 
-  it('a lost answer is resolved by reading the pod back, never by sending again; a 429 is waited out', { timeout: SLOW }, async () => {
+  it('a lost answer is resolved by reading the pod back, never by sending again', { timeout: SLOW }, async () => {
     const writes = podWrites(rig.sim);
     rig.sim.setFaults('lost=1');
     const lost = await rig.run(['apply', '--approve', idOf(3)]);
