@@ -3,6 +3,7 @@
 // disk; a manual rule only proposes until approved; undo starts the pod again; an already-stopped pod is a recorded
 // no-op. Every figure is read where a person reads it: the CLI's lines, the database's audit rows and billing views.
 import { afterEach, describe, expect, it } from 'vitest';
+import { shownName } from '../../src/guardrail/text.ts';
 import { openStore } from '../../src/store/database.ts';
 import { auditRows, guardrailRig, HOUR, planIds, podsNow, podWrites, runningPods, type GuardrailRig } from '../helpers/guardrails.ts';
 
@@ -134,5 +135,36 @@ describe('guardrails apply', () => {
     expect(rows[1]!.approved_by).toMatch(/^manual: .+ with --approve$/);
     expect(rows[2]).toMatchObject({ undoes: `${ids[0]}-1`, state_target: '{"status":"RUNNING"}', request: `POST /v2/pods/${pods[0]!.id}/action {"action":"start"}` });
     for (const r of rows) expect(r.completed_at).not.toBeNull();
+  });
+
+  it('hostile names and patterns are inert: escaped in every line, matched as text, never as markup, formula or regular expression', { timeout: SLOW }, async () => {
+    const hostilePatterns = ['=HYPERLINK(*', '<script>*', `${'*'.repeat(200)}zzz`, '.*', '[a-z]*'];
+    rig = await guardrailRig(async () => [
+      { name: 'all-pods', trigger: { kind: 'budget', budget: 'gpu-month' }, action: 'stop-pods', maxPerRun: 100, except: hostilePatterns },
+    ], { hostileNames: true });
+    const running = await runningPods(rig.sim);
+    const excluded = running.filter((p) => p.name.startsWith('=HYPERLINK(') || p.name.startsWith('<script>'));
+    expect(excluded.length).toBeGreaterThan(0);
+    const plan = await rig.run(['plan']);
+    expect(plan.code, plan.stderr).toBe(0);
+    for (const line of plan.stdout.split('\n')) {
+      expect(line).not.toMatch(/[\r\u202e\u0000-\u0008]/);
+      expect(line.length).toBeLessThan(400 + 200 * 10);
+    }
+    const ids = planIds(plan.stdout);
+    expect(ids).toHaveLength(running.length - excluded.length);
+    for (const p of excluded) expect(plan.stdout).not.toContain(p.id);
+    // a pod whose name would not show as it is (escaped or cut), else any: its line shows the shown name, and the
+    // audit keeps the name as it came
+    const crlf = running.find((p) => !excluded.includes(p) && shownName(p.name) !== p.name) ?? running.find((p) => !excluded.includes(p))!;
+    expect(plan.stdout).toContain(`${shownName(crlf.name)} (${crlf.id})`);
+    const line = plan.stdout.split('\n').find((l) => l.includes(crlf.id))!;
+    const id = /^ {2}(g[0-9a-f]{10}) /.exec(line)![1]!;
+    const apply = await rig.run(['apply', '--approve', id]);
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(apply.stdout.split('\n').filter((l) => l.includes(crlf.id))).toHaveLength(1);
+    const rows = await auditRows(rig.db);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ resource_id: crlf.id, resource_name: crlf.name, outcome: 'done' });
   });
 });

@@ -81,7 +81,7 @@ export async function auditRows(db: string): Promise<Record<string, string | nul
   const { openStore } = await import('../../src/store/database.ts');
   const store = await openStore({ path: db, readOnly: true });
   try {
-    return await store.all(`select action_id, proposal_id, kind, undoes, rule, resource_id, state_before, state_target, request, approved_by, outcome,
+    return await store.all(`select action_id, proposal_id, kind, undoes, rule, resource_id, resource_name, state_before, state_target, request, approved_by, outcome,
       outcome_detail, state_after, intended_at::varchar as intended_at, completed_at::varchar as completed_at from _meta_guardrail_actions order by intended_at, action_id`);
   } finally {
     await store.close();
