@@ -4,6 +4,7 @@
 // complete: an interrupted row is settled by reading the pod's state, never by sending the write again.
 // A lost answer is resolved by reading back (a 429 is waited out: write-client.test.ts); a read-only key gets one clear line and changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acquireGuardrailLock } from '../../src/guardrail/run-lock.ts';
 import { auditRows, guardrailRig, planIds, podsNow, podWrites, runningPods, type GuardrailRig } from '../helpers/guardrails.ts';
 
 const SLOW = 600_000;
@@ -84,5 +85,18 @@ describe('guardrails apply killed at every step', () => {
     const row = (await auditRows(rig.db)).filter((r) => r.resource_id === pods[4]!.id);
     expect(row.map((r) => r.outcome)).toEqual(['forbidden']);
     expect(row[0]!.state_after).toBe('{"status":"RUNNING"}');
+  });
+
+  it('runs one guardrail run at a time: another holding the lock is named, and nothing is sent', { timeout: SLOW }, async () => {
+    const lock = await acquireGuardrailLock(rig.db, { command: 'a test holding the lock' });
+    try {
+      const writes = podWrites(rig.sim);
+      const refused = await rig.run(['apply', '--approve', idOf(4)]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/a test holding the lock/);
+      expect(podWrites(rig.sim)).toBe(writes);
+    } finally {
+      lock.release();
+    }
   });
 });
