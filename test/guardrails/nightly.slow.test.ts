@@ -25,4 +25,14 @@ it('runs the automatic rule, lists the manual proposal with its approve command,
   expect(idle.workersMin).toBe(0);
   const rows = await auditRows(rig.db);
   expect(rows.map((r) => [r.rule, r.outcome, r.approved_by])).toEqual([['idle', 'done', 'automatic (rule idle)']]);
+
+  // undo puts back the worker counts the action found
+  const before = JSON.parse(rows[0]!.state_before!) as { workersMin: number; workersMax: number };
+  expect(before.workersMin).toBeGreaterThan(0);
+  const undo = await rig.run(['undo', rows[0]!.action_id!]);
+  expect(undo.code, undo.stderr).toBe(0);
+  expect(idle.workersMin).toBe(before.workersMin);
+  expect(idle.workersMax).toBe(before.workersMax);
+  const undone = (await auditRows(rig.db)).at(-1)!;
+  expect(undone).toMatchObject({ kind: 'undo', outcome: 'done', request: `PATCH /v2/serverless/${idle.id} {"workersMin":${before.workersMin},"workersMax":${before.workersMax}}` });
 });
