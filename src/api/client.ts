@@ -10,6 +10,7 @@ import { createGraphqlBalanceSource } from './routes/balance.ts';
 import { createBillingRouteState, fetchBillingPage, type BillingRouteState } from './routes/billing.ts';
 import { fetchGraphqlEndpoints, type GraphqlEndpoints } from './routes/graphql.ts';
 import { fetchInventory } from './routes/inventory.ts';
+import { sendWrite, type WriteRequest } from './routes/writes.ts';
 import { INVENTORY_ROUTES, inventoryResponseSchema, type BillingRoute, type InventoryKind } from './schemas.ts';
 
 export type ApiClientOptions = RequesterOptions;
@@ -97,6 +98,11 @@ export class ApiClient {
 
   balance(signal?: AbortSignal): Promise<BalanceReading> {
     return this.balanceSource.read(signal);
+  }
+
+  /** One of the writes routes/writes.ts builds, sent at most once; its answer is not read (verify by reading back). */
+  write(request: WriteRequest, signal?: AbortSignal): Promise<void> {
+    return sendWrite(this.requester, request, signal);
   }
 
   /** A raw GET, validated only as JSON (tests, diagnostics). */

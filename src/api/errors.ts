@@ -116,3 +116,10 @@ export class ApiGraphqlError extends GpuledgerError {
     super('api_graphql', message, EXIT.failure, options);
   }
 }
+
+/** A write whose answer never came (a timeout, a reset, a 5xx): it may or may not have taken effect – read it back. */
+export class ApiWriteUnknownError extends GpuledgerError {
+  constructor(what: string, reason: string, options?: GpuledgerErrorOptions) {
+    super('api_write_unknown', `${what}: no answer (${reason}); whether it took effect is read back from the inventory`, EXIT.failure, options);
+  }
+}

@@ -17,10 +17,12 @@ export {
   ApiTransportError,
   ApiUnavailableError,
   ApiUrlError,
+  ApiWriteUnknownError,
   type Problem,
 } from './errors.ts';
 export { RateLimitGovernor, parseRateLimit, realClock, type Clock, type WindowState } from './governor.ts';
 export { ApiRequester, type ApiAnswer, type ApiCall, type ApiStats, type RequesterOptions } from './request.ts';
 export { FAILURE_DECISIONS, STATUS_DECISIONS, failureKind, statusDecision, type Decision, type FailureKind } from './retry-policy.ts';
+export { podActionRequest, workersRequest, type PodAction, type WorkerCounts, type WriteRequest } from './routes/writes.ts';
 export { API_URL_SOURCE, QUEUE_API_URL_SOURCE, type UrlSource } from './url-source.ts';
 export { BILLING_AMOUNT_FIELDS, BILLING_ID_FIELD, BILLING_PATHS, type BillingRoute, type InventoryKind } from './schemas.ts';

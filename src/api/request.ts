@@ -11,7 +11,7 @@ import { VERSION } from '../version.ts';
 import { checkApiUrl, displayUrl } from './api-url.ts';
 import { header, networkFailure, readAnswer, type AnswerContext, type ApiAnswer, type Failure } from './answer.ts';
 import { API_TIMEOUTS, HostBreakers, type Timeouts } from './deadlines.ts';
-import { ApiArgumentError, ApiTransportError, ApiUnavailableError } from './errors.ts';
+import { ApiArgumentError, ApiTransportError, ApiUnavailableError, ApiWriteUnknownError } from './errors.ts';
 import { RateLimitGovernor, realClock, type Clock } from './governor.ts';
 import { FAILURE_DECISIONS } from './retry-policy.ts';
 import type { UrlSource } from './url-source.ts';
@@ -43,7 +43,7 @@ export interface RequesterOptions {
 export interface ApiCall {
   /** How messages name the request, e.g. `GET /v2/billing/pods [start, end) day`. */
   what: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   path: string;
   query?: Record<string, string>;
   body?: string;
@@ -53,6 +53,13 @@ export interface ApiCall {
   readBody?: (body: Buffer) => unknown;
   /** This call's deadlines for the answer, when they differ from the requester's (a small answer: QUICK_TIMEOUTS). */
   timeouts?: Partial<Pick<Timeouts, 'headersMs' | 'bodyMs'>>;
+  /**
+   * A write to the platform (a pod action, an endpoint update): sent at most once. A 429 is waited out and sent
+   * again (the platform refused it, nothing happened); any failure after which it may have taken effect – a timeout,
+   * a reset, a cut-off answer, a 5xx – is never repeated blindly but thrown as ApiWriteUnknownError, for the caller
+   * to settle by reading the resource back.
+   */
+  write?: boolean;
 }
 
 export type { ApiAnswer } from './answer.ts';
@@ -151,6 +158,7 @@ export class ApiRequester {
       if ('answer' in attempt) return attempt.answer;
       const { decision, error } = attempt;
       if (decision.action === 'fail') throw error;
+      if (call.write && decision.action === 'retry') throw new ApiWriteUnknownError(call.what, redact(attempt.reason), { cause: error });
       const attempts = transient + limited + 1;
       const unavailable = () => new ApiUnavailableError(call.what, attempts, redact(attempt.reason), { cause: error });
       if (decision.action === 'wait') {

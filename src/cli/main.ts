@@ -9,6 +9,7 @@ import { registerAlerts } from './commands/alerts.ts';
 import { registerAllocation } from './commands/allocation.ts';
 import { registerBilling } from './commands/billing.ts';
 import { registerExport } from './commands/export.ts';
+import { registerGuardrails } from './commands/guardrails.ts';
 import { registerMetrics } from './commands/metrics.ts';
 import { registerQuery } from './commands/query.ts';
 import { registerReport } from './commands/report.ts';
@@ -59,6 +60,7 @@ export function buildProgram(exit: ExitState, output: CommanderOutput = { help: 
     registerSchedule,
     registerAllocation,
     registerMetrics,
+    registerGuardrails,
     registerStore,
     registerServe,
   ]) {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { accountSchema } from './accounts.ts';
 import { alertsConfigSchema } from './alerts.ts';
 import { exportConfigSchema } from './export.ts';
+import { guardrailsConfigSchema } from './guardrails.ts';
 import { allocationConfigSchema } from './allocation.ts';
 import { reportsConfigSchema } from './reports.ts';
 import { scheduleConfigSchema } from './schedule.ts';
@@ -51,6 +52,7 @@ export const configSchema = z
     allocation: allocationConfigSchema.prefault({}),
     export: exportConfigSchema.prefault({}),
     views: viewsConfigSchema,
+    guardrails: guardrailsConfigSchema,
   })
   .strict()
   .superRefine((config, ctx) => {
@@ -68,6 +70,17 @@ export const configSchema = z
             ? `category '${category}' is not in allocation.categories (${Object.keys(config.allocation.categories).join(', ') || 'none configured'})`
             : `category '${category}' gives no value '${value}' (its values: ${[...values!].join(', ')})`,
         });
+      }
+    }
+    // a guardrail on a budget the config does not have would never fire
+    const budgetNames = new Set(config.alerts.budgets.map((b) => b.name));
+    const accountNames = new Set(config.accounts.map((a) => a.name));
+    for (const [i, rule] of config.guardrails.entries()) {
+      if (rule.trigger.kind === 'budget' && !budgetNames.has(rule.trigger.budget)) {
+        ctx.addIssue({ code: 'custom', path: ['guardrails', i, 'trigger', 'budget'], message: `budget '${rule.trigger.budget}' is not in alerts.budgets (${[...budgetNames].join(', ') || 'none configured'})` });
+      }
+      if (rule.account !== undefined && !accountNames.has(rule.account)) {
+        ctx.addIssue({ code: 'custom', path: ['guardrails', i, 'account'], message: `account '${rule.account}' is not in accounts (${[...accountNames].join(', ')})` });
       }
     }
     // a saved view's category or category value that no rule gives would answer $0 for ever (views.ts)

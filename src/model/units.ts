@@ -97,6 +97,7 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   top_ups: 'usd',
   total: 'usd',
   waste_monthly: 'usd',
+  spend_avoided: 'usd',
   // money per hour and per unit
   billed_per_hour_24h: 'usd_per_hour',
   hourly_cost: 'usd_per_hour',
@@ -119,6 +120,7 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   share_to_come: 'ratio',
   // durations
   runway_hours: 'hours',
+  hours_stopped: 'hours',
   runway_hours_at_billed_rate: 'hours',
   storage_runway_hours: 'days_from_hours',
   // counts and quantities
@@ -150,6 +152,8 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   month_start: 'date',
   week_start: 'date',
   as_of: 'datetime',
+  acted_at: 'datetime',
+  undone_at: 'datetime',
   bucket_start: 'datetime',
   complete_through: 'datetime',
   finished_at: 'datetime',
@@ -171,6 +175,10 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   is_unallocated: 'boolean',
   // words and identifiers
   account: 'text',
+  action_id: 'text',
+  approved_by: 'text',
+  guardrail_action: 'text',
+  rule: 'text',
   budget: 'text',
   endpoint: 'text',
   gpu_type: 'text',

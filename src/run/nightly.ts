@@ -1,4 +1,5 @@
-// The nightly job: sync → views → report → alerts → export (when export.postgres is configured) → email. Each
+// The nightly job: sync → views → report → alerts → guardrails (when configured: the automatic rules carried out,
+// the manual proposals listed) → export (when export.postgres is configured) → email. Each
 // step runs even when an earlier one partly failed (yesterday's data still deserves a workbook and alerts), and
 // the job ends with one summary and the exit code of DESIGN.md: 0 all went well, 3 some step failed, 1 nothing
 // useful could be done.
@@ -16,6 +17,7 @@ import type { Logger } from '../util/log.ts';
 import { displayPath } from '../util/display-path.ts';
 import { storingConfig } from '../alert/store-config.ts';
 import { withBudgets } from '../alert/load-budgets.ts';
+import { runGuardrailsStep, type GuardrailsStep } from './guardrails-step.ts';
 
 export interface NightlyOptions {
   config: Config;
@@ -34,7 +36,7 @@ export interface NightlyOptions {
 }
 
 export interface StepOutcome {
-  step: 'sync' | 'report' | 'alerts' | 'export' | 'email';
+  step: 'sync' | 'report' | 'alerts' | 'guardrails' | 'export' | 'email';
   status: 'ok' | 'partial' | 'failed' | 'skipped';
   detail: string;
 }
@@ -46,6 +48,7 @@ export interface NightlyResult {
   /** The HTML page written beside the workbook, when the report's formats include html. */
   html?: RenderedHtml;
   alerts?: AlertsResult;
+  guardrails?: GuardrailsStep;
   delivery?: DeliveryResult;
   exitCode: ExitCode;
 }
@@ -152,6 +155,16 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
       });
     } catch (e) {
       step({ step: 'alerts', status: 'failed', detail: errorMessage(e) });
+    }
+
+    if (config.guardrails.length > 0) {
+      try {
+        const guardrails = await runGuardrailsStep({ config, dbPath: options.dbPath, accounts: options.accounts, sessions: writeSessions({ ...writer, applyViews: false }), log: log.child('guardrails'), client: options.client, signal: options.signal });
+        result.guardrails = guardrails;
+        step({ step: 'guardrails', status: guardrails.status, detail: guardrails.detail });
+      } catch (e) {
+        step({ step: 'guardrails', status: 'failed', detail: errorMessage(e) });
+      }
     }
 
     if (config.export.postgres) {

@@ -1,6 +1,6 @@
 // The platform API simulator (DESIGN.md src/simulator/): a synthetic account served over the billing API v2
 // contract (billing-api-v2.md) on loopback, with a ground-truth ledger for tests.
-export { startSimulator, DEFAULT_KEY, DEFAULT_RESTRICTED_KEY, SimulatorListenError, type Simulator, type SimulatorOptions, type SimulatedAccount, type SimulatedAccountSpec } from './start.ts';
+export { startSimulator, DEFAULT_KEY, DEFAULT_RESTRICTED_KEY, DEFAULT_READONLY_KEY, SimulatorListenError, type Simulator, type SimulatorOptions, type SimulatedAccount, type SimulatedAccountSpec } from './start.ts';
 export type { SimulatorStats } from './http/server.ts';
 export { parseFaultSpec, FAULT_SPEC_HELP, type FaultSpec } from './http/faults.ts';
 export type { Quotas } from './http/rate-limit.ts';

@@ -38,8 +38,10 @@ export interface SimulatorOptions {
   anchor?: Date | string;
   /** Full-access keys; default ['sim-demo-key']. */
   keys?: string[];
-  /** Valid keys that get 403 on billing routes; default ['sim-restricted-key']. */
+  /** Valid keys that get 403 on billing routes (and on writes); default ['sim-restricted-key']. */
   restrictedKeys?: string[];
+  /** Valid keys that read everything and get 403 on every write (pod actions, endpoint updates); default ['sim-readonly-key']. */
+  readOnlyKeys?: string[];
   /** Requests per window and key; default 60/3000/50000. */
   quotas?: Partial<Quotas>;
   /** e.g. '5xx=0.1,reset=0.05,truncate=0.02,latency=200ms,drift=pods,429=0.1,graphql=down'. */
@@ -118,6 +120,7 @@ export class SimulatorListenError extends GpuledgerError {
 
 export const DEFAULT_KEY = 'sim-demo-key';
 export const DEFAULT_RESTRICTED_KEY = 'sim-restricted-key';
+export const DEFAULT_READONLY_KEY = 'sim-readonly-key';
 
 function toMs(t: Date | string, what: string): number {
   const ms = (typeof t === 'string' ? parseRfc3339(t, what) : t).getTime();
@@ -169,11 +172,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     clock.now,
     options,
   );
-  const keys = { full: new Set(options.keys ?? [DEFAULT_KEY]), restricted: new Set(options.restrictedKeys ?? [DEFAULT_RESTRICTED_KEY]) };
+  const keys = {
+    full: new Set(options.keys ?? [DEFAULT_KEY]),
+    restricted: new Set(options.restrictedKeys ?? [DEFAULT_RESTRICTED_KEY]),
+    readOnly: new Set(options.readOnlyKeys ?? [DEFAULT_READONLY_KEY]),
+  };
   const byKey = new Map<string, ServedAccount>();
   for (const spec of options.accounts ?? []) {
     if (!Number.isSafeInteger(spec.seed)) throw new UsageError(`a simulated account's seed must be an integer from 0 to 2^32-1, got ${spec.seed}`);
-    if (keys.full.has(spec.key) || keys.restricted.has(spec.key) || byKey.has(spec.key)) {
+    if (keys.full.has(spec.key) || keys.restricted.has(spec.key) || keys.readOnly.has(spec.key) || byKey.has(spec.key)) {
       throw new UsageError('each simulated account needs a key of its own: one is given twice (or is also a --key/--restricted-key)');
     }
     byKey.set(spec.key, serveAccount({ seed: spec.seed, scale: spec.scale ?? scale, counts: spec.counts, postpaid: spec.postpaid }, anchor, clock.now, options));

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SIMULATOR_KEYS } from '../../src/cli/commands/simulator.ts';
 import { SOURCES } from '../../src/config/sync.ts';
-import { DEFAULT_KEY, DEFAULT_RESTRICTED_KEY } from '../../src/simulator/index.ts';
+import { DEFAULT_KEY, DEFAULT_READONLY_KEY, DEFAULT_RESTRICTED_KEY } from '../../src/simulator/index.ts';
 import { gpuledger } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
@@ -48,7 +48,7 @@ describe('start-up', () => {
   });
 
   it('defaults the simulator to the keys the simulator itself defaults to', () => {
-    expect(DEFAULT_SIMULATOR_KEYS).toEqual({ full: DEFAULT_KEY, restricted: DEFAULT_RESTRICTED_KEY });
+    expect(DEFAULT_SIMULATOR_KEYS).toEqual({ full: DEFAULT_KEY, restricted: DEFAULT_RESTRICTED_KEY, readOnly: DEFAULT_READONLY_KEY });
   });
 
   describe('bin/gpuledger.js in a checkout', () => {

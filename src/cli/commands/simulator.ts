@@ -19,6 +19,8 @@ interface SimulatorFlags {
   anchor?: string;
   key: string[];
   restrictedKey: string[];
+  /** Optional so that callers building flags by hand need not name it. */
+  readOnlyKey?: string[];
   faults?: string;
   quotaMinute?: string;
   quotaHour?: string;
@@ -49,7 +51,7 @@ function integer(value: string, flag: string, min: number, max: number): number 
 }
 
 /** The keys the simulator accepts unless --key/--restricted-key name others (simulator/start.ts; a test checks they agree). */
-export const DEFAULT_SIMULATOR_KEYS = { full: 'sim-demo-key', restricted: 'sim-restricted-key' } as const;
+export const DEFAULT_SIMULATOR_KEYS = { full: 'sim-demo-key', restricted: 'sim-restricted-key', readOnly: 'sim-readonly-key' } as const;
 
 /** `--account KEY=SEED[:postpaid]`: one more simulated account behind its own key (and so its own quota). */
 function accountSpec(value: string): NonNullable<SimulatorOptions['accounts']>[number] {
@@ -76,6 +78,7 @@ export function simulatorOptionsFromFlags(flags: SimulatorFlags): SimulatorOptio
     ...(flags.anchor !== undefined ? { anchor: parseRfc3339(flags.anchor, '--anchor') } : {}),
     keys: flags.key.length ? flags.key : [DEFAULT_SIMULATOR_KEYS.full],
     restrictedKeys: flags.restrictedKey.length ? flags.restrictedKey : [DEFAULT_SIMULATOR_KEYS.restricted],
+    readOnlyKeys: flags.readOnlyKey?.length ? flags.readOnlyKey : [DEFAULT_SIMULATOR_KEYS.readOnly],
     quotas,
     ...(flags.faults !== undefined ? { faults: parseFaultSpec(flags.faults, '--faults') } : {}),
     sparse: flags.sparse === true,
@@ -98,6 +101,7 @@ export function registerSimulator(program: Command, _exit: ExitState): void {
     .option('--anchor <rfc3339>', 'make the synthetic account as of this time (default: the start time); start again with the same --anchor and a later --now to see the same past later')
     .option('--key <key>', 'a valid full-access API key (repeatable; default sim-demo-key)', collect, [])
     .option('--restricted-key <key>', 'a valid key without the billing scope (repeatable; default sim-restricted-key)', collect, [])
+    .option('--read-only-key <key>', 'a valid key that reads everything but may not stop pods or change endpoints (repeatable; default sim-readonly-key)', collect, [])
     .option('--faults <spec>', 'fault injection, e.g. 5xx=0.1,reset=0.05,truncate=0.02,latency=200ms,drift=pods,429=0.1,graphql=down')
     .option('--quota-minute <n>', 'requests per minute and key (default 60)')
     .option('--quota-hour <n>', 'requests per hour and key (default 3000)')

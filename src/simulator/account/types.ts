@@ -107,6 +107,11 @@ export interface SimEndpoint {
   spike: { day: Date; factor: number } | null;
   /** USD per worker-hour: the pool's Serverless price × GPU count, or the vCPU price. */
   workerPrice: number;
+  /**
+   * The worker settings in effect before each change a client made (PATCH /v2/serverless/{id}, saveEndpoint), oldest
+   * first: `min`/`max` applied until `until` (ms). workersMin/workersMax are the settings since the last change.
+   */
+  workerHistory?: { until: number; min: number; max: number }[];
 }
 
 export interface SimVolume {

@@ -1,34 +1,15 @@
 // POST /graphql answered by graphql-js, the reference implementation: parsed, validated against schema.ts, then
 // resolved from the account as it is at now (endpoints alive at now). A syntax or validation error, or a request
-// nothing could be executed for (an unknown operation name, a mutation), is HTTP 400 with {errors}.
+// nothing could be executed for (an unknown operation name), is HTTP 400 with {errors}. The one mutation,
+// saveEndpoint with an id, changes workersMin/workersMax like PATCH /v2/serverless/{id} (save-endpoint.ts).
 import { executeSync, GraphQLError, parse, validate, type DocumentNode, type FormattedExecutionResult } from 'graphql';
-import type { SimEndpoint, SyntheticAccount } from '../account/types.ts';
+import type { SyntheticAccount } from '../account/types.ts';
 import { balanceFields, type SimBalance } from '../ledger/balance.ts';
 import { simulatorSchema } from './schema.ts';
+import { saveEndpoint, type GraphqlWrites } from './save-endpoint.ts';
+import { endpointSource } from './endpoint-source.ts';
 
 type Source = Record<string, unknown>;
-
-function endpointSource(e: SimEndpoint): Source {
-  // current workers: the warm ones plus about as many as the endpoint is busy at its peak
-  const workers = e.workersMin + Math.round(e.traffic.peakWorkers);
-  return {
-    id: e.id,
-    name: e.name,
-    gpuIds: e.pools ? e.pools.join(',') : '',
-    gpuCount: e.gpuCount,
-    idleTimeout: e.idleTimeout,
-    locations: e.locations,
-    networkVolumeId: e.networkVolumeIds[0] ?? null,
-    scalerType: e.scaling.type,
-    scalerValue: e.scaling.type === 'QUEUE_DELAY' ? e.scaling.queueDelay : e.scaling.requestCount,
-    templateId: e.templateId,
-    type: e.type === 'QUEUE' ? 'QB' : 'LB',
-    flashBootType: e.flashboot,
-    workersMax: e.workersMax,
-    workersMin: e.workersMin,
-    pods: Array.from({ length: workers }, (_, i) => ({ id: `${e.id}-w${i}`, desiredStatus: 'RUNNING' })),
-  };
-}
 
 const BALANCE_FIELDS = ['clientBalance', 'currentSpendPerHr', 'spendLimit', 'minBalance', 'underBalance', 'stripeReloadHistory'] as const;
 
@@ -53,6 +34,8 @@ export interface ExecuteOptions {
   balance?: SimBalance;
   /** User (or top-up) fields this server does not know (answered like any unknown field). */
   hiddenFields?: ReadonlySet<string>;
+  /** What saveEndpoint may change; absent: every mutation is refused. */
+  writes?: GraphqlWrites;
 }
 
 export interface GraphQLRequest {
@@ -78,7 +61,11 @@ export function executeQuery(
   const schema = simulatorSchema(options.hiddenFields ?? new Set());
   const invalid = validate(schema, document);
   if (invalid.length) return refused(invalid);
-  const result = executeSync({ schema, document, operationName, variableValues: variables, rootValue: { myself: userSource(account, now, options.balance) } });
+  const result = executeSync({ schema, document, operationName, variableValues: variables, rootValue: {
+      myself: userSource(account, now, options.balance),
+      saveEndpoint: (args: { input: Record<string, unknown> }) => saveEndpoint(args.input, account, now, options.writes),
+    },
+  });
   if (result.data == null) return refused(result.errors ?? []);
   return { status: 200, body: { data: result.data, ...(result.errors ? { errors: result.errors.map((e) => e.toJSON()) } : {}) } };
 }

@@ -6,6 +6,26 @@ import { buildASTSchema, parse, visit, type GraphQLSchema } from 'graphql';
 const SDL = parse(`
   type Query { myself: User! }
 
+  # modify only (platform-api-overview.md "GraphQL endpoint management"): with id, resending gpuIds, name and
+  # templateId together with the changed worker counts
+  type Mutation { saveEndpoint(input: EndpointInput!): Endpoint }
+
+  input EndpointInput {
+    id: String
+    name: String!
+    gpuIds: String!
+    templateId: String!
+    type: String
+    idleTimeout: Int
+    locations: String
+    flashBootType: String
+    scalerType: String
+    scalerValue: Int
+    workersMin: Int
+    workersMax: Int
+    networkVolumeId: String
+  }
+
   type User {
     id: String!
     email: String

@@ -1,18 +1,22 @@
 // API keys (billing-api-v2.md §1): `Authorization: Bearer <key>`; a missing, malformed or unknown key is 401,
-// a valid key without the billing scope (a "restricted" key) gets 403 on billing routes. Keys never appear in
-// answers or logs.
+// a valid key without the billing scope (a "restricted" key) gets 403 on billing routes and on writes; a read-only
+// key reads everything and gets 403 on writes (pod actions, endpoint updates: platform-api-overview.md
+// "Authentication" 2). Keys never appear in answers or logs.
 
 export interface KeyRing {
   full: ReadonlySet<string>;
   restricted: ReadonlySet<string>;
+  /** Keys that read everything but may not write. */
+  readOnly?: ReadonlySet<string>;
 }
 
-export type AuthResult = { ok: true; key: string; restricted: boolean } | { ok: false; detail: string };
+export type AuthResult = { ok: true; key: string; restricted: boolean; mayWrite: boolean } | { ok: false; detail: string };
 
 export function checkKey(ring: KeyRing, key: string | null): AuthResult {
   if (key === null) return { ok: false, detail: 'missing API key: send the header Authorization: Bearer <key>' };
-  if (ring.full.has(key)) return { ok: true, key, restricted: false };
-  if (ring.restricted.has(key)) return { ok: true, key, restricted: true };
+  if (ring.full.has(key)) return { ok: true, key, restricted: false, mayWrite: true };
+  if (ring.restricted.has(key)) return { ok: true, key, restricted: true, mayWrite: false };
+  if (ring.readOnly?.has(key)) return { ok: true, key, restricted: false, mayWrite: false };
   return { ok: false, detail: 'invalid API key' };
 }
 

@@ -20,9 +20,13 @@ export interface FaultSpec {
   rateLimit?: number;
   /** `graphql=down`: POST /graphql answers 503. */
   graphqlDown?: boolean;
+  /** `lost=p`: a write (pod action, endpoint update) takes effect, then the connection resets before the answer. */
+  lostAnswer?: number;
+  /** `write429=p`: a write is refused with 429 and Retry-After: 1 and does not take effect. */
+  writeRateLimit?: number;
 }
 
-export const FAULT_SPEC_HELP = "comma-separated 5xx=P, reset=P, truncate=P, 429=P (P in 0..1), latency=MS (e.g. 200ms, 1.5s), drift=ROUTE[@P] (ROUTE one of aggregate, pods, serverless, network-volumes, endpoints, clusters), graphql=down";
+export const FAULT_SPEC_HELP = "comma-separated 5xx=P, reset=P, truncate=P, 429=P (P in 0..1), latency=MS (e.g. 200ms, 1.5s), drift=ROUTE[@P] (ROUTE one of aggregate, pods, serverless, network-volumes, endpoints, clusters), graphql=down, and on writes lost=P, write429=P";
 /** drift=ROUTE without @P drifts this share of that route's responses. */
 const DEFAULT_DRIFT_PROBABILITY = 0.5;
 
@@ -52,6 +56,8 @@ export function parseFaultSpec(spec: string, label = 'faults'): FaultSpec {
       case 'reset': out.reset = probability(value, name, label); break;
       case 'truncate': out.truncate = probability(value, name, label); break;
       case '429': out.rateLimit = probability(value, name, label); break;
+      case 'lost': out.lostAnswer = probability(value, name, label); break;
+      case 'write429': out.writeRateLimit = probability(value, name, label); break;
       case 'latency': out.latencyMs = duration(value, label); break;
       case 'graphql':
         if (value !== 'down' && value !== 'up') throw new UsageError(`${label}: graphql accepts 'down' or 'up', got '${value}'`);
@@ -89,10 +95,18 @@ export interface FaultInjector {
   graphqlDown(): boolean;
   /** Draws this request's faults: the same sequence of requests draws the same faults. */
   decide(billingSource: BillingSource | null): FaultDecision;
+  /** Draws a write's faults from a sequence of their own, so writes never shift the faults of reads. */
+  decideWrite(): WriteFaultDecision;
+}
+
+export interface WriteFaultDecision {
+  rateLimit: boolean;
+  lostAnswer: boolean;
 }
 
 export function createFaultInjector(seed: number, initial: FaultSpec | string | undefined): FaultInjector {
   const rng = createRng(saltFor(seed, 'faults'));
+  const writeRng = createRng(saltFor(seed, 'write-faults'));
   let spec: FaultSpec = {};
   const set = (s: FaultSpec | string | undefined) => {
     spec = s === undefined ? {} : typeof s === 'string' ? parseFaultSpec(s) : { ...s };
@@ -104,6 +118,12 @@ export function createFaultInjector(seed: number, initial: FaultSpec | string | 
     set,
     latencyMs: () => spec.latencyMs ?? 0,
     graphqlDown: () => spec.graphqlDown === true,
+    decideWrite() {
+      const drawWrite = (p: number | undefined): boolean => (p === undefined ? false : writeRng.next() < p);
+      const rateLimit = drawWrite(spec.writeRateLimit);
+      const lostAnswer = drawWrite(spec.lostAnswer);
+      return { rateLimit, lostAnswer };
+    },
     decide(billingSource) {
       const rateLimit = draw(spec.rateLimit);
       const serverError = draw(spec.serverError) ? (rng.next() < 0.5 ? 503 : 500) : 0;

@@ -4,21 +4,9 @@
 import type { IncomingMessage } from 'node:http';
 import { executeQuery } from '../graphql/execute.ts';
 import { bearerKey, checkKey, type KeyRing } from './auth.ts';
+import { readBody } from './read-body.ts';
 import { jsonReply, problemReply, type Reply } from './reply.ts';
 import type { Tenant } from './tenant.ts';
-
-const MAX_BODY = 1 << 20;
-
-async function readBody(req: IncomingMessage): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) return null;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 function parseJsonObject(raw: string | null): { query?: unknown; operationName?: unknown; variables?: unknown } | null {
   if (raw === null) return null;
@@ -48,6 +36,7 @@ export async function handleGraphQL(
   const name = typeof body.operationName === 'string' ? body.operationName : null;
   const tenant = deps.tenantOf(auth.key);
   const variables = typeof body.variables === 'object' && body.variables !== null ? (body.variables as Record<string, unknown>) : undefined;
-  const result = executeQuery({ query: body.query, operationName: name, variables }, tenant.account, deps.now(), tenant.graphql);
+  const writes = { allowed: auth.mayWrite, ledger: tenant.ledger };
+  const result = executeQuery({ query: body.query, operationName: name, variables }, tenant.account, deps.now(), { ...tenant.graphql, writes });
   return jsonReply(result.status, result.body);
 }

@@ -14,7 +14,7 @@ export function podNameAt(pod: SimPod, now: number): string {
   return name;
 }
 
-function podView(pod: SimPod, now: number) {
+export function podView(pod: SimPod, now: number) {
   const i = intervalAt(pod.activity, now);
   const running = i >= 0 && pod.activity.states[i] === RUNNING;
   const mounts: Record<string, unknown> = {};
@@ -49,7 +49,7 @@ export function listPods(account: SyntheticAccount, now: number, includeClusterP
   return { pods: pods.map((p) => podView(p, now)) };
 }
 
-function endpointView(e: SimEndpoint) {
+export function endpointView(e: SimEndpoint) {
   return {
     id: e.id,
     name: e.name,

@@ -2,6 +2,8 @@
 //   authenticate (401, no RateLimit headers) → rate limit (429, quota untouched) → route (404, 405 + Allow) →
 //   billing scope (403) → drawn faults (spurious 429, 5xx, reset, truncate, drift) → answer.
 // Every authenticated answer carries RateLimit and RateLimit-Policy; latency delays every one of them.
+// Writes (write-routes.ts) go: authenticate → rate limit → method (405) → write permission (403) → drawn write
+// faults (429 not applied; `lost`: applied, then the connection resets before the answer) → applied.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { authenticate, type KeyRing } from './auth.ts';
 import type { ConnectionFault, FaultInjector } from './faults.ts';
@@ -10,6 +12,8 @@ import type { RateLimiter } from './rate-limit.ts';
 import { bodyLength, problemReply, type Reply } from './reply.ts';
 import { HEALTH_PATH, healthRoute } from './queue-health.ts';
 import { ROUTES } from './routes.ts';
+import { readBody } from './read-body.ts';
+import { matchWrite, writeBody, type WriteRoute } from './write-routes.ts';
 import type { Tenant } from './tenant.ts';
 
 export type { Tenant } from './tenant.ts';
@@ -100,15 +104,50 @@ export function createSimulatorServer(deps: ServerDeps): { server: Server; stats
     return { reply, connection: fault.connection, delay };
   };
 
+  type Handled = { reply: Reply; connection?: ConnectionFault; delay: number };
+  const handleWrite = async (req: IncomingMessage, route: WriteRoute, id: string): Promise<Handled> => {
+    const auth = authenticate(deps.keys, req.headers.authorization);
+    if (!auth.ok) return { reply: problemReply(401, auth.detail, { headers: { 'WWW-Authenticate': 'Bearer' } }), delay: 0 };
+    const delay = deps.faults.latencyMs();
+    const peek = deps.limiter.peek(auth.key);
+    if (peek.refusedBy) {
+      const { window, retryAfter } = peek.refusedBy;
+      return { reply: problemReply(429, `rate limit exceeded for the ${window} window`, { headers: { ...peek.headers, 'Retry-After': String(retryAfter) } }), delay };
+    }
+    const consumed = () => deps.limiter.consume(auth.key).headers;
+    if (req.method !== route.method) {
+      return { reply: problemReply(405, `${req.method} is not allowed on ${route.key}`, { headers: { ...consumed(), Allow: route.method } }), delay };
+    }
+    const permission = route.key === '/v2/pods/{id}/action' ? 'pods: write' : 'serverless endpoints: write';
+    if (!auth.mayWrite) return { reply: problemReply(403, `this API key does not have the permission ${permission}`, { headers: consumed() }), delay };
+    const body = writeBody(await readBody(req));
+    if (!body.ok) return { reply: body.reply, delay };
+    const fault = deps.faults.decideWrite();
+    if (fault.rateLimit) {
+      return { reply: problemReply(429, 'rate limit exceeded for the minute window', { headers: { ...peek.headers, 'Retry-After': '1' } }), delay };
+    }
+    const headers = consumed();
+    const tenant = deps.tenantOf(auth.key);
+    const reply = route.apply({ account: tenant.account, ledger: tenant.ledger, now: deps.now() }, id, body.value);
+    Object.assign(reply.headers, headers);
+    // the write took effect; only its answer is lost on the way
+    return { reply, connection: fault.lostAnswer && reply.status < 300 ? 'reset-before' : 'none', delay };
+  };
+
   const server = createServer((req, res) => {
     stats.requests++;
     const url = new URL(req.url ?? '/', 'http://simulator');
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : url.pathname;
-    const routeKey = path === '/graphql' || ROUTES.has(path) ? path : HEALTH_PATH.test(path) ? '/v2/{endpoint_id}/health' : '(unmatched)';
+    const write = ROUTES.has(path) ? undefined : matchWrite(path);
+    const routeKey = path === '/graphql' || ROUTES.has(path) ? path : write ? write.route.key : HEALTH_PATH.test(path) ? '/v2/{endpoint_id}/health' : '(unmatched)';
     stats.byRoute[routeKey] = (stats.byRoute[routeKey] ?? 0) + 1;
     const fail = (e: unknown) => send(res, problemReply(500, `simulator error: ${e instanceof Error ? e.message : String(e)}`));
     if (path === '/graphql') {
       handleGraphQL(req, url, { ...deps, down: deps.faults.graphqlDown }).then((reply) => send(res, reply), fail);
+      return;
+    }
+    if (write) {
+      handleWrite(req, write.route, write.id).then(({ reply, connection, delay }) => send(res, reply, connection, delay), fail);
       return;
     }
     try {

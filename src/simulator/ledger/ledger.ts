@@ -145,6 +145,9 @@ export function createLedger(account: SyntheticAccount, nowMs: () => number, def
       addSums('aggregate', all, floorTo(a, HOUR), ceilTo(b, HOUR), account.horizonEnd.getTime() + 2 * HOUR, comps);
       return comps.reduce((x, y) => x + y, 0);
     },
+    resourceChanged(resourceId) {
+      for (const s of all) if (s.meter.id === resourceId) s.invalidate();
+    },
     spendRatePerHour(at) {
       // what everything accrues in the minute from `at`, times 60: the burn rate of what is running at `at`
       let rate = 0;

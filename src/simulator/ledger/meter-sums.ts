@@ -16,6 +16,8 @@ export interface MeterSums {
   k: number;
   /** Adds the amounts of [a, b) (hour-aligned) as reported at `now` to out[offset + c]. */
   add(a: number, b: number, now: number, out: Float64Array, offset: number): void;
+  /** Forget the day sums: the resource changed (a stop, a start, new worker settings) and later days differ. */
+  invalidate(): void;
 }
 
 export function createMeterSums(meter: Meter, k: number, spanStart: number, spanDays: number): MeterSums {
@@ -82,6 +84,9 @@ export function createMeterSums(meter: Meter, k: number, spanStart: number, span
   return {
     meter,
     k,
+    invalidate: () => {
+      prefix = null;
+    },
     add(a, b, now, out, offset) {
       const lo = Math.max(a, meter.from, spanStart);
       const hi = Math.min(b, meter.to, spanStart + spanDays * DAY);

@@ -3,6 +3,7 @@
 // resources). The ledger rounds each hour to micro-dollars once and derives every answer from those hours.
 import { catalogGpu } from '../account/catalog.ts';
 import { firstEndingAfter } from '../account/activity.ts';
+import { workerSegments } from '../account/changes.ts';
 import { RUNNING, type PublicEndpointUsage, type SimCluster, type SimEndpoint, type SimPod, type SimVolume, type SyntheticAccount } from '../account/types.ts';
 import { hashUnit, saltFor } from '../prng.ts';
 import { DAY, HOUR, HOURS_PER_MONTH } from '../time.ts';
@@ -58,8 +59,6 @@ export function volumeMonthlyRate(v: Pick<SimVolume, 'size' | 'type'>): number {
 }
 
 function podMeter(pod: SimPod, restated: boolean, salt: number, horizonEnd: number): Meter {
-  const a = pod.activity;
-  const n = a.starts.length;
   const compute = Math.round(pod.computePrice * MICROS);
   const gpu = pod.gpu ? compute : 0;
   const cpu = pod.gpu ? 0 : compute;
@@ -72,6 +71,9 @@ function podMeter(pod: SimPod, restated: boolean, salt: number, horizonEnd: numb
     restated,
     salt,
     accrue(h, cutoff, out) {
+      // read at each call: a stop or start (account/changes.ts) replaces the activity from its moment on
+      const a = pod.activity;
+      const n = a.starts.length;
       for (let i = firstEndingAfter(a, h); i < n && a.starts[i]! < cutoff; i++) {
         const f = overlap(a.starts[i]!, a.ends[i]!, h, cutoff) / HOUR;
         if (a.states[i] === RUNNING) {
@@ -118,17 +120,31 @@ function endpointMeter(e: SimEndpoint, restated: boolean, salt: number, account:
   const overhead = Math.min(0.5, e.idleTimeout / 300); // idle workers bill until the idle timeout (§6)
   const spikeFrom = e.spike ? e.spike.day.getTime() : -1;
   const spikeTo = spikeFrom + DAY;
-  return spanMeter({ source: 'serverless', id: e.id, restated, salt }, created, gone, (f, h, out) => {
-    let demand = e.traffic.peakWorkers * usageFactor(e.traffic, salt, h, historyStart);
-    if (h >= spikeFrom && h < spikeTo) demand *= e.spike!.factor;
-    if (demand < e.traffic.idleThreshold) demand = 0; // scaled to zero: no requests this hour
-    // workers.min > 0 keeps that many workers billed around the clock (§6)
-    const workers = Math.max(e.workersMin, Math.min(e.workersMax, demand * (1 + overhead)));
-    out[0]! += f * workers * gpu;
-    out[1]! += f * workers * cpu;
-    out[2]! += f * workers * disk;
-    out[3]! += f * workers * (gpu + cpu) * fee;
-  });
+  return {
+    source: 'serverless',
+    id: e.id,
+    restated,
+    salt,
+    ...hourBounds(created, gone),
+    accrue(h, cutoff, out) {
+      const a = Math.max(created, h);
+      const b = Math.min(gone, cutoff);
+      if (b <= a) return;
+      let demand = e.traffic.peakWorkers * usageFactor(e.traffic, salt, h, historyStart);
+      if (h >= spikeFrom && h < spikeTo) demand *= e.spike!.factor;
+      if (demand < e.traffic.idleThreshold) demand = 0; // scaled to zero: no requests this hour
+      // the settings in effect over each part of the hour: a change (account/changes.ts) applies from its moment
+      for (const s of workerSegments(e, a, b)) {
+        const f = s.ms / HOUR;
+        // workers.min > 0 keeps that many workers billed around the clock (§6)
+        const workers = Math.max(s.min, Math.min(s.max, demand * (1 + overhead)));
+        out[0]! += f * workers * gpu;
+        out[1]! += f * workers * cpu;
+        out[2]! += f * workers * disk;
+        out[3]! += f * workers * (gpu + cpu) * fee;
+      }
+    },
+  };
 }
 
 function volumeMeter(v: SimVolume, salt: number, horizonEnd: number): Meter {

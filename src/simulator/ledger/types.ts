@@ -83,4 +83,6 @@ export interface LedgerInternal extends Ledger {
   finalTotal(a: number, b: number): number;
   /** Micro-dollars per hour accruing at `at` over every meter (running pods, warm workers, storage). */
   spendRatePerHour(at: number): number;
+  /** A client changed this resource from now on (account/changes.ts): its cached day sums are recomputed. */
+  resourceChanged(resourceId: string): void;
 }
