@@ -13,8 +13,9 @@
 -- the baseline on which pods it then ran every day for a week were first billed (not its first synced day: pods
 -- billed from then started nobody knows when), and fleet_largest_batch, the most on one day. job_like_share: the share
 -- of the excess from routine jobs (job_like, of one resource) – pods first billed within the baseline of a template
--- (or none) and GPU type on which the account ran $recurring_episodes or more pods before, each ended before this one began within $history_days, none
--- costing more a day than 1.5 × the dearest of them nor billed on more days than the longest of them + 1, nor started
+-- (or none) and GPU type on which the account ran $recurring_episodes or more pods before, each ended before this
+-- one began within $history_days, none costing more a day than 1.5 × the dearest of them nor billed on more days
+-- than the longest of them + 1, nor started
 -- on one day with more like pods than the account ever started so at once: one more training job is no anomaly;
 -- one on 4× the GPUs, one that does not stop or eight at once still are. rising_excess: the excess of every rising
 -- resource of the series, per anomalous day.
