@@ -109,7 +109,7 @@ export interface ExploreAnswer {
 /** An as_of before the first load: nothing was loaded then, so there are no figures – not figures of $0. */
 export interface NothingLoaded {
   request: ExploreRequest;
-  /** When the first load was (UTC, to the second), or undefined when the store holds no load at all. */
+  /** When the first sync had loaded all it loaded (UTC, to the second), or undefined when the store holds no load. */
   firstLoad: string | undefined;
 }
 
@@ -126,9 +126,13 @@ async function dataHorizon(store: Store, asOf: string | undefined): Promise<stri
 /** The first load's moment when `asOf` is before it (or nothing is loaded at all): the figures then are none. */
 export async function nothingLoadedAt(store: Store, r: ExploreRequest): Promise<NothingLoaded | undefined> {
   if (r.asOf === undefined) return undefined;
-  // to the second it ended in, so a view as loaded at that moment holds the load (extracted_at has microseconds)
+  // the first sync's end, to the second it ended in: a view as loaded at that moment holds every source that sync
+  // loaded (its first source alone may have no spend in the range, and would draw the $0 this verdict exists to
+  // avoid); extracted_at has microseconds, hence the round up
   const row = await store.one<{ at: string | null; loaded: boolean | null }>(
-    `select strftime(date_trunc('second', min(extracted_at) + interval 999999 microseconds), '%Y-%m-%dT%H:%M:%SZ') as at,
+    `with first_run as (select run_id from _meta_loads order by extracted_at limit 1)
+     select strftime(date_trunc('second', max(extracted_at) filter (where run_id = (select run_id from first_run))
+                                + interval 999999 microseconds), '%Y-%m-%dT%H:%M:%SZ') as at,
             min(extracted_at) <= $as_of::timestamptz as loaded
      from _meta_loads`,
     { as_of: r.asOf.at },
@@ -140,7 +144,7 @@ export async function nothingLoadedAt(store: Store, r: ExploreRequest): Promise<
 /** The line that says so, for the CSV (which has no page to say it on) and the page's verdict. */
 export function nothingLoadedText(n: NothingLoaded): string {
   const at = n.request.asOf!.at;
-  return n.firstLoad === undefined ? `nothing had been loaded at ${at}: the store holds no load yet` : `nothing had been loaded at ${at}: the first load was at ${n.firstLoad}`;
+  return n.firstLoad === undefined ? `nothing had been loaded at ${at}: the store holds no load yet` : `nothing had been loaded at ${at}: the first sync had loaded by ${n.firstLoad}`;
 }
 
 /** What the page shows: the answer, or – for an as_of before the first load – that nothing was loaded then. */

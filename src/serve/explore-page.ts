@@ -144,7 +144,7 @@ function chart(a: ExploreAnswer): Markup {
 function nothingLoadedSection(n: NothingLoaded): Markup {
   const r = n.request;
   const now = explorerLink(r, (p) => p.delete('as_of'));
-  const first = n.firstLoad === undefined ? '' : html` · <a href="${explorerLink(r, (p) => p.set('as_of', n.firstLoad!))}">the view as loaded at the first load</a>`;
+  const first = n.firstLoad === undefined ? '' : html` · <a href="${explorerLink(r, (p) => p.set('as_of', n.firstLoad!))}">the view as loaded by the first sync</a>`;
   const text = nothingLoadedText(n);
   return html`<section id="s-explore">${filterList(r)}<p class="verdict" id="nothing-loaded">${text.charAt(0).toUpperCase()}${text.slice(1)}. There are no figures as loaded then, so no chart or table is drawn: $0 would read as no spend.</p>
 <p class="note"><a href="${now}">The view as loaded now</a>${first}.</p></section>`;

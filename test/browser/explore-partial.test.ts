@@ -16,7 +16,7 @@ import { syncedDatabase } from '../helpers/synced-fixture.ts';
 declare function getComputedStyle(element: any): any;
 
 interface Fixture extends ServedChromium {
-  /** The first load's moment, to the second it ended in, as the page names it. */
+  /** The first sync's end (its last load), to the second it ended in, as the page names it. */
   firstLoad: string;
   /** cost_daily's total over [from, to], exact micro-dollars. */
   total: (from: string, to: string) => Promise<bigint>;
@@ -26,7 +26,11 @@ describe.skipIf(!chromiumAvailable)('the explorer marks what its figures do not 
   const ui = suiteFixture<Fixture>(async () => {
     const tmp = await syncedDatabase('gpuledger-explore-partial-');
     const store = await openStore({ path: tmp.db, readOnly: true, command: 'test' });
-    const first = await store.one<{ at: string }>(`select strftime(date_trunc('second', min(extracted_at) + interval 999999 microseconds), '%Y-%m-%dT%H:%M:%SZ') as at from _meta_loads`);
+    // the run of the earliest load, to its last load: a load of one source alone may have no spend in the range
+    const first = await store.one<{ at: string }>(
+      `select strftime(date_trunc('second', max(extracted_at) + interval 999999 microseconds), '%Y-%m-%dT%H:%M:%SZ') as at
+       from _meta_loads where run_id = (select run_id from _meta_loads order by extracted_at limit 1)`,
+    );
     await store.close();
     const served = await serveInChromium(tmp, { warmPages: false });
     const total = async (from: string, to: string) => {
@@ -124,22 +128,22 @@ describe.skipIf(!chromiumAvailable)('the explorer marks what its figures do not 
     await page.context().close();
   });
 
-  it('an as_of before the first load says nothing was loaded then and when the first load was, and draws no $0', async () => {
+  it('an as_of before the first load says nothing was loaded then and by when the first sync had loaded, and draws no $0', async () => {
     const { page } = await open('/explore?as_of=2026-11-15&by=family');
     expect(await page.locator('#nothing-loaded').innerText()).toBe(
-      `Nothing had been loaded at 2026-11-15T23:59:59.999Z: the first load was at ${ui.firstLoad}. There are no figures as loaded then, so no chart or table is drawn: $0 would read as no spend.`,
+      `Nothing had been loaded at 2026-11-15T23:59:59.999Z: the first sync had loaded by ${ui.firstLoad}. There are no figures as loaded then, so no chart or table is drawn: $0 would read as no spend.`,
     );
     expect(await page.locator('#explore-table').count()).toBe(0);
     expect(await page.locator('figure.chart').count()).toBe(0);
     expect(await page.locator('main').innerText()).not.toMatch(/\$[0-9,]+\.\d\d/);
     // a link to the view as loaded at the first load, which has figures
-    await page.locator('a', { hasText: 'the view as loaded at the first load' }).click();
+    await page.locator('a', { hasText: 'the view as loaded by the first sync' }).click();
     await page.waitForURL(/as_of=/);
     expect(await page.locator('#explore-table tfoot td.pin-t').getAttribute('data-v')).not.toBe('0.000000');
     await page.context().close();
     // the CSV has no page to say it on: one line, not an empty file
     const csv = await get(`${ui.serve.url}/explore.csv?as_of=2026-11-15`);
     expect(csv.status).toBe(400);
-    expect(csv.body.trim()).toBe(`as_of 2026-11-15: nothing had been loaded at 2026-11-15T23:59:59.999Z: the first load was at ${ui.firstLoad}; ask for a later moment, or leave as_of out for the figures as loaded now`);
+    expect(csv.body.trim()).toBe(`as_of 2026-11-15: nothing had been loaded at 2026-11-15T23:59:59.999Z: the first sync had loaded by ${ui.firstLoad}; ask for a later moment, or leave as_of out for the figures as loaded now`);
   });
 });
