@@ -3,11 +3,13 @@
 //                                                                         fixture's sync: test/helpers/synced-fixture.ts)
 //   node --import tsx scripts/view-rows.ts dump ROOT DB OUT.duckdb       ROOT's code and sql/ applied to a copy of DB,
 //                                                                         the fct_* tables refreshed, every view copied
-//   node --import tsx scripts/view-rows.ts compare A.duckdb B.duckdb     `except all` both ways for every view in both
+//   node --import tsx scripts/view-rows.ts compare A.duckdb B.duckdb [OLD=NEW…]
+//                                                                         `except all` both ways for every view in both
+//                                                                         (OLD in A against NEW in B: a view moved)
 // Run `dump` once with the base tree's ROOT (a `git worktree` of main) and once with this one's, on the same DB: the
 // code that applies the views is each tree's own, so a base whose layout this tree no longer reads still applies.
-import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 
@@ -46,6 +48,12 @@ async function fixture(out: string): Promise<void> {
   }
 }
 
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : e.name.endsWith('.sql') ? [join(dir, e.name)] : [],
+  );
+}
+
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 async function dump(root: string, db: string, out: string): Promise<void> {
@@ -60,9 +68,11 @@ async function dump(root: string, db: string, out: string): Promise<void> {
   const store = await openStore({ path: copy, command: 'view-rows' });
   try {
     await refreshMaterialized(store);
-    const views = await store.all<{ name: string }>(
+    // the views ROOT's files define: a view the base had and ROOT dropped stays in the file, stale, and is no answer
+    const defined = new Set(filesUnder(join(resolve(root), 'sql/views')).map((f) => basename(f, '.sql')));
+    const views = (await store.all<{ name: string }>(
       "select view_name as name from duckdb_views() where schema_name = 'main' and not internal order by 1",
-    );
+    )).filter((v) => defined.has(v.name));
     await store.run(`attach '${out.replace(/'/g, "''")}' as dumped`);
     for (const { name } of views) await store.run(`create table dumped.${quote(name)} as select * from main.${quote(name)}`);
     await store.run('detach dumped');
@@ -73,33 +83,45 @@ async function dump(root: string, db: string, out: string): Promise<void> {
   }
 }
 
-async function compare(a: string, b: string): Promise<number> {
+async function compare(a: string, b: string, moved: ReadonlyMap<string, string>): Promise<number> {
   const con = await (await DuckDBInstance.create(':memory:')).connect();
   await con.run(`attach '${a}' as a (read_only)`);
   await con.run(`attach '${b}' as b (read_only)`);
   const tables = async (db: string) =>
     new Set((await con.runAndReadAll(`select table_name from duckdb_tables() where database_name = '${db}'`)).getRows().map((r) => String(r[0])));
   const [inA, inB] = [await tables('a'), await tables('b')];
+  const inBAs = (n: string) => moved.get(n) ?? n;
   let differing = 0;
-  for (const name of [...inA].filter((n) => !inB.has(n)).sort()) process.stdout.write(`only in A: ${name}\n`);
-  for (const name of [...inB].filter((n) => !inA.has(n)).sort()) process.stdout.write(`only in B: ${name}\n`);
-  const both = [...inA].filter((n) => inB.has(n)).sort();
+  const movedTo = new Set(moved.values());
+  for (const name of [...inA].filter((n) => !inB.has(inBAs(n))).sort()) process.stdout.write(`only in A: ${name}\n`);
+  for (const name of [...inB].filter((n) => !inA.has(n) && !movedTo.has(n)).sort()) process.stdout.write(`only in B: ${name}\n`);
+  const both = [...inA].filter((n) => inB.has(inBAs(n))).sort();
+  // DOUBLE columns (forecast ratios, shares) come out of parallel sums in any order, so two runs of the same SQL differ
+  // in the last bits (0.18707048147729 against 0.18707048147729022): those compare at 12 significant digits; every
+  // DECIMAL, integer, text and time compares exactly
+  const doubles = async (db: string, table: string) =>
+    (await con.runAndReadAll(`select column_name from duckdb_columns() where database_name = '${db}' and table_name = '${table.replace(/'/g, "''")}' and data_type in ('DOUBLE', 'FLOAT') order by column_index`)).getRows().map((r) => String(r[0]));
+  const comparable = (relation: string, columns: string[]) =>
+    columns.length === 0 ? `select * from ${relation}` : `select * replace (${columns.map((c) => `printf('%.12g', ${quote(c)}) as ${quote(c)}`).join(', ')}) from ${relation}`;
   for (const name of both) {
     const q = quote(name);
+    const qb = quote(inBAs(name));
+    const label = inBAs(name) === name ? name : `${name} → ${inBAs(name)}`;
     const count = async (sql: string) => Number((await con.runAndReadAll(sql)).getRows()[0]![0]);
     try {
       const rows = await count(`select count(*) from a.${q}`);
-      const aOnly = await count(`select count(*) from (select * from a.${q} except all select * from b.${q})`);
-      const bOnly = await count(`select count(*) from (select * from b.${q} except all select * from a.${q})`);
-      const cols = async (db: string) =>
-        (await con.runAndReadAll(`select string_agg(column_name || ' ' || data_type, ', ' order by column_index) from duckdb_columns() where database_name = '${db}' and table_name = '${name.replace(/'/g, "''")}'`)).getRows()[0]![0];
-      const sameColumns = (await cols('a')) === (await cols('b'));
+      const [da, db] = [await doubles('a', name), await doubles('b', inBAs(name))];
+      const aOnly = await count(`select count(*) from (${comparable(`a.${q}`, da)} except all ${comparable(`b.${qb}`, db)})`);
+      const bOnly = await count(`select count(*) from (${comparable(`b.${qb}`, db)} except all ${comparable(`a.${q}`, da)})`);
+      const cols = async (db: string, table: string) =>
+        (await con.runAndReadAll(`select string_agg(column_name || ' ' || data_type, ', ' order by column_index) from duckdb_columns() where database_name = '${db}' and table_name = '${table.replace(/'/g, "''")}'`)).getRows()[0]![0];
+      const sameColumns = (await cols('a', name)) === (await cols('b', inBAs(name)));
       const same = aOnly === 0 && bOnly === 0 && sameColumns;
       if (!same) differing++;
-      process.stdout.write(`${same ? 'same' : 'DIFFERS'}\t${name}\t${rows} rows\tA−B ${aOnly}\tB−A ${bOnly}${sameColumns ? '' : '\tcolumns differ'}\n`);
+      process.stdout.write(`${same ? 'same' : 'DIFFERS'}\t${label}\t${rows} rows\tA−B ${aOnly}\tB−A ${bOnly}${sameColumns ? '' : '\tcolumns differ'}\n`);
     } catch (e) {
       differing++;
-      process.stdout.write(`DIFFERS\t${name}\t${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
+      process.stdout.write(`DIFFERS\t${label}\t${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
     }
   }
   process.stdout.write(`${both.length} views compared, ${differing} differ\n`);
@@ -109,8 +131,11 @@ async function compare(a: string, b: string): Promise<number> {
 
 if (mode === 'fixture' && args[0]) await fixture(args[0]);
 else if (mode === 'dump' && args.length === 3) await dump(args[0]!, args[1]!, args[2]!);
-else if (mode === 'compare' && args.length === 2) process.exitCode = (await compare(args[0]!, args[1]!)) === 0 ? 0 : 1;
+else if (mode === 'compare' && args.length >= 2) {
+  const moved = new Map(args.slice(2).map((pair) => pair.split('=') as [string, string]));
+  process.exitCode = (await compare(args[0]!, args[1]!, moved)) === 0 ? 0 : 1;
+}
 else {
-  process.stderr.write('usage: view-rows.ts fixture OUT | dump ROOT DB OUT | compare A B\n');
+  process.stderr.write('usage: view-rows.ts fixture OUT | dump ROOT DB OUT | compare A B [OLD=NEW…]\n');
   process.exitCode = 2;
 }

@@ -1,12 +1,18 @@
-// The SQL layer rule, written once (STYLE.md §17): what each kind of SQL may read. Staging renames and casts the raw
-// tables; intermediate views (int_*) join and attribute; marts are the public dims and facts; report views are exactly what a sheet or an alert reads; alert rules, report
-// definitions and `allocation explain` read the layer meant for them. References come from DuckDB's parser, not from
-// words. The view applier refuses a view that reads past its layer (naming the file and the reference), and
-// test/transform/sql-layers.test.ts holds the other SQL to it.
+// The SQL layer rule, written once (STYLE.md §17): what each kind of SQL may read. The view layers do not interleave
+// (issue 41): staging renames and casts the raw and _meta_ tables, one table each; intermediate views (int_*) join and
+// attribute staging and each other; marts are the public dims and facts, built on intermediate views and other marts;
+// report views are exactly what a sheet or an alert reads, built on marts and other report views. Each layer reads
+// only its own and the one below. Macros (sql/macros) belong to no layer: a view that calls one reads what the macro
+// reads, and is held to its own rule for it. Alert rules, report definitions and `allocation explain` read the layer
+// meant for them. References come from DuckDB's parser, not from words. The view applier refuses a view that reads
+// past its layer (naming the file and the reference), and test/transform/sql-layers.test.ts holds the other SQL to it.
 import { codeOnly } from './sql-text.ts';
 
 /** What a name in SQL refers to. */
 export type SqlObjectKind = 'raw' | 'meta' | 'materialized' | 'staging' | 'intermediate' | 'marts' | 'reports' | 'clock';
+
+/** The layers of sql/views, in the order they read each other. */
+export type ViewLayer = 'staging' | 'intermediate' | 'marts' | 'reports';
 
 /** Who reads: the view folders, and the SQL that lives elsewhere. */
 export type SqlReader =
@@ -14,15 +20,15 @@ export type SqlReader =
   | 'loaders' | 'application';
 
 export const SQL_LAYER_RULE: Readonly<Record<SqlReader, readonly SqlObjectKind[]>> = {
-  // raw_* tables and the _meta_* tables gpuledger keeps, renamed and cast
-  staging: ['raw', 'meta', 'staging'],
-  // joins, attribution, allocation: staging, the other intermediate views and the public marts they build on, the
-  // materialised tables (fct_*), the rules in _meta_*
-  intermediate: ['staging', 'intermediate', 'marts', 'materialized', 'meta', 'clock'],
-  // the public dims and facts: the same reach; what sets them apart is that people and reports read them
-  marts: ['staging', 'intermediate', 'marts', 'materialized', 'meta', 'clock'],
-  // what a sheet or an alert reads: marts, intermediate views and other report views, never staging or raw tables
-  reports: ['intermediate', 'marts', 'materialized', 'reports', 'clock'],
+  // raw_* tables and the _meta_* tables gpuledger keeps, renamed and cast – never another staging view
+  staging: ['raw', 'meta'],
+  // joins, attribution, allocation: staging and the other intermediate views, and the fct_* tables – intermediate
+  // results kept as tables (int_cost_attributed_in at grain 'day', int_cost_allocated, …: src/transform/materialize.ts)
+  intermediate: ['staging', 'intermediate', 'materialized'],
+  // the public dims and facts: intermediate views, the fct_* tables they are kept in, and other marts
+  marts: ['intermediate', 'materialized', 'marts', 'clock'],
+  // what a sheet or an alert reads: marts and other report views, never an intermediate view, staging or raw tables
+  reports: ['marts', 'reports', 'clock'],
   // sql/alerts/*.sql and the `sql:` of reports/*.yaml: report views only, and the clock that says what "now" is
   alerts: ['reports', 'clock'],
   definitions: ['reports', 'clock'],
@@ -72,8 +78,10 @@ const PLURAL_WORDS: Record<SqlObjectKind, string> = {
 };
 
 export interface SqlObjects {
-  /** View (and table macro) names by the folder they live in. */
-  views: ReadonlyMap<string, 'staging' | 'intermediate' | 'marts' | 'reports'>;
+  /** View names by the layer they live in. */
+  views: ReadonlyMap<string, ViewLayer>;
+  /** Macro names (sql/macros) and their files' text: a call reads what the body reads. */
+  macros?: ReadonlyMap<string, string>;
 }
 
 /** What kind of object a name is, or undefined for a name that is none of ours (a CTE, a column, a function). */
@@ -109,9 +117,9 @@ function selectOf(sql: string): string {
   return m[1]!.toLowerCase() === 'macro' && !m[3] ? `select ${body}` : body;
 }
 
-function collect(node: unknown, names: Set<string>): void {
+function collect(node: unknown, names: Set<string>, calls: Set<string>): void {
   if (Array.isArray(node)) {
-    for (const n of node) collect(n, names);
+    for (const n of node) collect(n, names, calls);
     return;
   }
   if (!node || typeof node !== 'object') return;
@@ -120,7 +128,19 @@ function collect(node: unknown, names: Set<string>): void {
   const ours = n.schema_name === undefined || n.schema_name === '' || n.schema_name === 'main';
   if (n.type === 'BASE_TABLE' && typeof n.table_name === 'string' && ours) names.add(n.table_name.toLowerCase());
   if (n.type === 'TABLE_FUNCTION' && typeof n.function?.function_name === 'string') names.add(n.function.function_name.toLowerCase());
-  for (const v of Object.values(node)) collect(v, names);
+  // a scalar call: a scalar macro's body may read a table too
+  const call = node as { class?: unknown; function_name?: unknown };
+  if (call.class === 'FUNCTION' && typeof call.function_name === 'string') calls.add(call.function_name.toLowerCase());
+  for (const v of Object.values(node)) collect(v, names, calls);
+}
+
+async function parse(sql: string, serialize: SerializeSql): Promise<{ relations: string[]; calls: string[] }> {
+  const parsed = JSON.parse(await serialize(selectOf(sql))) as { error?: boolean; error_message?: string; statements?: unknown };
+  if (parsed.error) throw new SqlParseError(parsed.error_message ?? 'parser error', selectOf(sql));
+  const names = new Set<string>();
+  const calls = new Set<string>();
+  collect(parsed.statements, names, calls);
+  return { relations: [...names].sort(), calls: [...calls].sort() };
 }
 
 /**
@@ -129,16 +149,36 @@ function collect(node: unknown, names: Set<string>): void {
  * ours, so the rule passes it). SQL the parser does not take is an error: a check that cannot read is no check.
  */
 export async function readRelations(sql: string, serialize: SerializeSql): Promise<string[]> {
-  const parsed = JSON.parse(await serialize(selectOf(sql))) as { error?: boolean; error_message?: string; statements?: unknown };
-  if (parsed.error) throw new SqlParseError(parsed.error_message ?? 'parser error', selectOf(sql));
-  const names = new Set<string>();
-  collect(parsed.statements, names);
-  return [...names].sort();
+  return (await parse(sql, serialize)).relations;
+}
+
+/**
+ * The relations a piece of SQL reads, a macro's reads counted as its caller's: each name with the macro it was read
+ * through (the first one called, when a macro calls another), or undefined when the SQL names it itself.
+ */
+export async function relationsRead(sql: string, objects: SqlObjects, serialize: SerializeSql): Promise<Map<string, string | undefined>> {
+  const out = new Map<string, string | undefined>();
+  const expanded = new Set<string>();
+  const visit = async (text: string, via: string | undefined): Promise<void> => {
+    const { relations, calls } = await parse(text, serialize);
+    for (const name of [...relations, ...calls]) {
+      const body = objects.macros?.get(name);
+      if (body !== undefined) {
+        if (expanded.has(name)) continue;
+        expanded.add(name);
+        await visit(body, via ?? name);
+      } else if (relations.includes(name) && !out.has(name)) out.set(name, via);
+    }
+  };
+  await visit(sql, undefined);
+  return out;
 }
 
 export interface LayerViolation {
   reference: string;
   kind: SqlObjectKind;
+  /** The macro the reference was read through, if the SQL does not name it itself. */
+  macro?: string;
   message: string;
 }
 
@@ -146,13 +186,15 @@ export interface LayerViolation {
 export async function layerViolations(sql: string, reader: SqlReader, objects: SqlObjects, serialize: SerializeSql): Promise<LayerViolation[]> {
   const allowed = SQL_LAYER_RULE[reader];
   const out: LayerViolation[] = [];
-  for (const name of await readRelations(sql, serialize)) {
+  for (const [name, macro] of [...(await relationsRead(sql, objects, serialize))].sort(([a], [b]) => a.localeCompare(b))) {
     const kind = kindOf(name, objects);
     if (kind === undefined || allowed.includes(kind)) continue;
+    const through = macro === undefined ? '' : ` through the macro ${macro}`;
     out.push({
       reference: name,
       kind,
-      message: `reads ${name} (${KIND_WORDS[kind]}), but ${readerWords(reader)} may read only ${allowed.map((k) => PLURAL_WORDS[k]).join(', ')} – ${advice(reader)}`,
+      ...(macro === undefined ? {} : { macro }),
+      message: `reads ${name} (${KIND_WORDS[kind]})${through}, but ${readerWords(reader)} may read only ${allowed.map((k) => PLURAL_WORDS[k]).join(', ')} – ${advice(reader)}`,
     });
   }
   return out;
@@ -175,7 +217,10 @@ function readerWords(reader: SqlReader): string {
 }
 
 function advice(reader: SqlReader): string {
-  if (reader === 'reports') return 'move the joins into an intermediate view (sql/views/intermediate/) and read that';
+  if (reader === 'staging') return 'stage the raw or _meta_ table itself and join in an intermediate view (sql/views/intermediate/)';
+  if (reader === 'intermediate') return 'read what the mart or report view reads instead, or move this view up a layer';
+  if (reader === 'marts') return 'put the logic in an intermediate view (sql/views/intermediate/) and read that';
+  if (reader === 'reports') return 'put the logic in a mart (sql/views/marts/) and read that';
   if (reader === 'alerts' || reader === 'definitions') return 'read a report view (sql/views/reports/), adding one if needed';
   if (reader === 'application') return 'read a mart or report view (adding one if needed), or say in TS_SQL_EXEMPT why not';
   return 'read the layer below through its views';

@@ -12,20 +12,29 @@ import { commentViews, VIEW_COMMENTS_VERSION } from './view-comments.ts';
 
 export const VIEW_LAYERS = ['staging', 'intermediate', 'marts', 'reports'] as const;
 
+/** Where a file of views or macros lives: a layer of sql/views, or sql/macros (layer-free: sql-layers.ts). */
+export type ViewFolder = (typeof VIEW_LAYERS)[number] | 'macros';
+
 export interface ViewFile extends SqlFile {
-  layer: (typeof VIEW_LAYERS)[number];
+  layer: ViewFolder;
   /** The header comment: what one row is. */
   description: string;
 }
 
-/** Every view file, by layer (staging → intermediate → marts → reports) and name; sqlDir replaces the repository's sql/ (tests). */
+/**
+ * Every macro file (sql/macros), then every view file by layer (staging → intermediate → marts → reports), each by
+ * name; sqlDir replaces the repository's sql/ (tests). Macros come first, but DuckDB binds a macro's body when it is
+ * created, so one that reads a view is still created after it: orderViews sorts both kinds together.
+ */
 export function listViewFiles(sqlDir: string = SQL_DIR): ViewFile[] {
-  return VIEW_LAYERS.flatMap((layer) =>
-    readSqlFolder(`views/${layer}`, sqlDir).map((f) => ({ ...f, layer, description: headerComment(f.sql) })),
-  );
+  const described = (layer: ViewFolder) => (f: SqlFile): ViewFile => ({ ...f, layer, description: headerComment(f.sql) });
+  return [
+    ...readSqlFolder('macros', sqlDir).map(described('macros')),
+    ...VIEW_LAYERS.flatMap((layer) => readSqlFolder(`views/${layer}`, sqlDir).map(described(layer))),
+  ];
 }
 
-const fileOf = (v: ViewFile) => `${v.layer}/${v.name}.sql`;
+const fileOf = (v: ViewFile) => (v.layer === 'macros' ? `macros/${v.name}.sql` : `${v.layer}/${v.name}.sql`);
 
 /** The names of the other views a view's text mentions (a CTE or column of the same name counts too – harmless). */
 export function viewReferences(view: ViewFile, names: ReadonlySet<string>): string[] {
@@ -76,9 +85,12 @@ async function upToDate(store: SqlSession, hash: string, count: number): Promise
   return Number(present?.n) >= count;
 }
 
-/** The view names by layer: what the layer rule classifies a reference by. */
+/** The view names by layer and the macros' text: what the layer rule classifies a reference by. */
 export function sqlObjects(views: readonly ViewFile[]): SqlObjects {
-  return { views: new Map(views.map((v) => [v.name, v.layer])) };
+  return {
+    views: new Map(views.filter((v) => v.layer !== 'macros').map((v) => [v.name, v.layer as (typeof VIEW_LAYERS)[number]])),
+    macros: new Map(views.filter((v) => v.layer === 'macros').map((v) => [v.name, v.sql])),
+  };
 }
 
 /** json_serialize_sql on the store's own connection: the parser of the database the views are made for. */
@@ -89,10 +101,11 @@ export function storeSerializer(store: SqlSession): SerializeSql {
 /** Refuse a view that reads past its layer (sql-layers.ts), naming the file and the reference. */
 export async function checkViewLayers(views: readonly ViewFile[], serialize: SerializeSql): Promise<void> {
   const objects = sqlObjects(views);
-  for (const view of views) {
+  // a macro reads on behalf of its callers: what it reads is held to the rule of each view that calls it
+  for (const view of views.filter((v) => v.layer !== 'macros')) {
     let first;
     try {
-      [first] = await layerViolations(view.sql, view.layer, objects, serialize);
+      [first] = await layerViolations(view.sql, view.layer as (typeof VIEW_LAYERS)[number], objects, serialize);
     } catch (e) {
       // said as applying the file would say it: the file and DuckDB's own words
       if (e instanceof SqlParseError) throw new StoreError(`view ${fileOf(view)} failed: Parser Error: ${e.parserMessage}`, { cause: e });

@@ -90,7 +90,7 @@ describe('what an export mirrors and computes', () => {
     const order = viewsToMaterialize(MIRRORED_RELATIONS.map((r) => r.view));
     for (const r of MIRRORED_RELATIONS) expect(order.includes(r.view) || READ_IN_PLACE.has(r.view)).toBe(true);
     expect(order.indexOf('report_clock')).toBeGreaterThanOrEqual(0);
-    expect(order.indexOf('int_spend_periods')).toBeLessThan(order.indexOf('rpt_spend_daily'));
+    expect(order.indexOf('spend_periods')).toBeLessThan(order.indexOf('rpt_spend_daily'));
     expect(order.indexOf('report_clock')).toBeLessThan(order.indexOf('rpt_by_template'));
     // a column named cost is not a read of the view cost
     expect(order).not.toContain('cost');

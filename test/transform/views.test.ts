@@ -48,7 +48,8 @@ describe('applying views in dependency order', () => {
     const sqlDir = sqlCopy();
     edit(sqlDir, 'intermediate/int_billing_records.sql', (sql) => sql.replace('select * from billing_clusters', 'select * from billing_clusters, cost'));
     await expect(applyViews(await openBare(), sqlDir)).rejects.toThrow(
-      /^views read each other in a cycle: intermediate\/int_billing_records\.sql → marts\/cost\.sql → (intermediate\/int_\w+\.sql → )*intermediate\/int_billing_records\.sql;/,
+      // cost reads int_billing_records through the macros int_cost_attributed_in and int_cost_days_in (sql/macros)
+      /^views read each other in a cycle: (macros\/int_\w+\.sql → )*intermediate\/int_billing_records\.sql → marts\/cost\.sql → macros\/int_cost_attributed_in\.sql[ ;]/,
     );
   });
 
@@ -76,10 +77,14 @@ describe('applying views in dependency order', () => {
     expect(viewReferences(fake, new Set(['cost_daily', 'rpt_waste', 'int_cost_records']))).toEqual(['int_cost_records']);
   });
 
-  it('lists the view files by layer and name with their header comments', () => {
+  it('lists the macro files, then the view files by layer and name, with their header comments', () => {
     const files = listViewFiles();
     const layers = files.map((f) => f.layer);
-    expect(layers).toEqual([...layers].sort((a, b) => ['staging', 'intermediate', 'marts', 'reports'].indexOf(a) - ['staging', 'intermediate', 'marts', 'reports'].indexOf(b)));
+    const order = ['macros', 'staging', 'intermediate', 'marts', 'reports'];
+    expect(new Set(layers)).toEqual(new Set(order));
+    expect(layers).toEqual([...layers].sort((a, b) => order.indexOf(a) - order.indexOf(b)));
+    // sql/macros holds every macro, sql/views none
+    for (const f of files) expect(/^\s*create\s+or\s+replace\s+macro\b/im.test(f.sql), f.path).toBe(f.layer === 'macros');
     expect(files.find((f) => f.name === 'cost')?.description).toMatch(/^One row per billing record/);
   });
 });

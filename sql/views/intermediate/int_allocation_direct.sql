@@ -3,7 +3,7 @@
 -- default); subject_id is the cost row's subject (int_cost_subjects).
 create or replace view int_allocation_direct as
 with costs as (
-    select * from cost_daily
+    select * from fct_cost_daily
 ),
 
 matches as (

@@ -7,7 +7,7 @@ with subjects as (
 ),
 
 categories as (
-    select * from _meta_allocation_categories
+    select * from stg_allocation_categories
 ),
 
 hits as (

@@ -6,11 +6,11 @@ with subjects as (
 ),
 
 rules as (
-    select * from _meta_allocation_rules
+    select * from stg_allocation_rules
 ),
 
 globs as (
-    select * from _meta_allocation_rule_globs
+    select * from stg_allocation_rule_globs
 ),
 
 -- a glob as a LIKE pattern: LIKE's own wildcards and the escape character are escaped first, then * → % and ? → _

@@ -14,11 +14,11 @@ basis as (
 ),
 
 splits as (
-    select * from _meta_allocation_splits
+    select * from stg_allocation_splits
 ),
 
 targets as (
-    select * from _meta_allocation_split_targets
+    select * from stg_allocation_split_targets
 ),
 
 -- the basis of proportional splits: each value's direct cost per account and UTC day (a net credit counts as 0)

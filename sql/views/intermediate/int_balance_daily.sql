@@ -7,7 +7,7 @@
 -- rpt_balance_daily shows.
 create or replace view int_balance_daily as
 with clock as (
-    select * from report_clock
+    select * from int_report_clock
 ),
 
 observations as (
@@ -19,7 +19,7 @@ top_ups as (
 ),
 
 daily as (
-    select * from cost_daily
+    select * from fct_cost_daily
 ),
 
 first_observation as (

@@ -4,11 +4,11 @@
 -- forecast (rpt_month_forecast) –; every other budget forecasts its scope as one series (budget_spend.sql).
 create or replace view int_budgets as
 with budgets as (
-    select * from _meta_budgets
+    select * from stg_budgets
 ),
 
 clock as (
-    select * from report_clock
+    select * from int_report_clock
 ),
 
 final as (

@@ -5,7 +5,7 @@
 -- is materialised from.
 create or replace view int_builtin_scope_cost_daily as
 with costs as (
-    select * from cost_daily
+    select * from fct_cost_daily
 ),
 
 -- rows summed per combination of the scope keys first (few per day), then spread over their scopes

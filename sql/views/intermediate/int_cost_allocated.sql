@@ -10,7 +10,7 @@ with direct as (
 ),
 
 splits as (
-    select * from _meta_allocation_splits
+    select * from stg_allocation_splits
 ),
 
 moved as (

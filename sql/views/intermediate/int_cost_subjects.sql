@@ -3,7 +3,7 @@
 -- under its one key, subject_id (computed once, in int_cost_attributed_in).
 create or replace view int_cost_subjects as
 with costs as (
-    select * from cost_daily
+    select * from fct_cost_daily
 ),
 
 final as (

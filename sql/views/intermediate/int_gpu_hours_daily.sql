@@ -6,7 +6,7 @@
 -- fct_gpu_hours_daily (gpu_hours_daily) is materialised from.
 create or replace view int_gpu_hours_daily as
 with gpu_cost as (
-    select * from cost_daily where component = 'gpu' and family in ('pod', 'cluster', 'serverless')
+    select * from fct_cost_daily where component = 'gpu' and family in ('pod', 'cluster', 'serverless')
 ),
 
 per_resource_day as (

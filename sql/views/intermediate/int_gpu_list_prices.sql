@@ -5,7 +5,7 @@
 create or replace view int_gpu_list_prices as
 with gpu_types as (
     -- the catalog's own types: a pool's row (is_pool) carries the pool's price, which pool_prices derives here
-    select * from dim_gpu_type where not is_pool
+    select * from int_gpu_types where not is_pool
 ),
 
 -- the catalog lists a Serverless price per GPU type; a pool bills one price, the highest of its types' (the

@@ -3,11 +3,11 @@
 -- – from its completion until undone_at or the clock (hours_stopped).
 create or replace view int_guardrail_actions as
 with audit as (
-    select * from _meta_guardrail_actions
+    select * from stg_guardrail_actions
 ),
 
 clock as (
-    select as_of from report_clock
+    select as_of from int_report_clock
 ),
 
 actions as (

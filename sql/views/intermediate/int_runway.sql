@@ -15,7 +15,7 @@
 -- What rpt_runway shows.
 create or replace view int_runway as
 with clock as (
-    select * from report_clock
+    select * from int_report_clock
 ),
 
 variable as (
@@ -28,15 +28,15 @@ observations as (
 
 -- each read of cost_daily has its own import CTE: DuckDB copies a CTE read twice in full, before any filter applies
 billed_costs as (
-    select * from cost_daily
+    select * from fct_cost_daily
 ),
 
 last_day_costs as (
-    select * from cost_daily
+    select * from fct_cost_daily
 ),
 
 month_costs as (
-    select * from cost_daily
+    select * from fct_cost_daily
 ),
 
 billing_models as (
@@ -46,7 +46,7 @@ billing_models as (
 month_to_date as (
     select d.account, sum(d.amount)::decimal(18,6) as amount,
     from month_costs as d
-    inner join report_clock as c on d.day >= c.month_start and d.day <= c.as_of_date
+    inner join int_report_clock as c on d.day >= c.month_start and d.day <= c.as_of_date
     group by all
 ),
 
@@ -54,7 +54,7 @@ month_to_date as (
 storage as (
     select s.*
     from int_storage_only_rate as s
-    inner join report_clock as c on s.day = c.as_of_date - 1
+    inner join int_report_clock as c on s.day = c.as_of_date - 1
 ),
 
 latest as (

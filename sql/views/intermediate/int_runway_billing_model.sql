@@ -34,12 +34,12 @@ accounts as (
 
 -- each read of cost_daily has its own import CTE: DuckDB copies a CTE read twice in full, before any filter applies
 compute_costs_after as (
-    select * from cost_daily
+    select * from fct_cost_daily
     where (family = 'pod' and component <> 'disk') or family = 'cluster'
 ),
 
 compute_costs_ever as (
-    select * from cost_daily
+    select * from fct_cost_daily
     where (family = 'pod' and component <> 'disk') or family = 'cluster'
 ),
 

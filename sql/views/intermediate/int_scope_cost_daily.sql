@@ -1,4 +1,4 @@
--- One row per account, UTC day and scope used by a metric (metrics_daily): the scope's billed cost that day, all
+-- One row per account, UTC day and scope used by a metric (int_metrics_daily): the scope's billed cost that day, all
 -- components. '' is the account; family:, endpoint:, template: and gpuType: match cost_daily (an endpoint, template
 -- or GPU type by id or by its name as of the day), read from fct_scope_cost_daily (int_builtin_scope_cost_daily);
 -- any other kind is an allocation category, read from cost_allocated after splits. Null when the account has no
@@ -11,7 +11,7 @@ with scopes as (
         scope,
         case when scope = '' then '' else split_part(scope, ':', 1) end as kind,
         case when scope = '' then '' else substr(scope, strpos(scope, ':') + 1) end as value,
-    from metrics_daily
+    from int_metrics_daily
 ),
 
 -- the built-in scopes (the account, family, endpoint, template, GPU type), grouped once per publish
@@ -20,7 +20,8 @@ built_in as (
 ),
 
 allocated as (
-    select * from cost_allocated
+    -- cost_allocated's rows, as that mart publishes them
+    select * exclude (split, is_kept, subject_id) from fct_cost_allocated
 ),
 
 -- any other kind is an allocation category, its value after splits

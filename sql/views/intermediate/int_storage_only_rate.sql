@@ -5,11 +5,11 @@
 create or replace view int_storage_only_rate as
 -- each read of the table has its own import CTE: DuckDB copies a CTE read twice in full, before any filter applies
 with pod_costs as (
-    select * from cost_daily where family = 'pod'
+    select * from fct_cost_daily where family = 'pod'
 ),
 
 volume_costs as (
-    select * from cost_daily where family = 'storage'
+    select * from fct_cost_daily where family = 'storage'
 ),
 
 per_pod_day as (

@@ -7,7 +7,7 @@
 -- across runs.
 create or replace view int_waste_findings as
 with clock as (
-    select * from report_clock
+    select * from int_report_clock
 ),
 
 -- the 30 complete days before as_of_date, per resource, day and component (cost_daily's own grain, one row each):
@@ -20,7 +20,7 @@ recent as materialized (
         c.day,
         c.component,
         c.amount,
-    from cost_daily as c, clock
+    from fct_cost_daily as c, clock
     where c.day >= clock.as_of_date - 30 and c.day < clock.as_of_date
 ),
 
@@ -77,7 +77,7 @@ volumes_at as (
 ),
 
 gpu_types as (
-    select * from dim_gpu_type
+    select * from int_gpu_types
 ),
 
 names as (

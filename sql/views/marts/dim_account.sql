@@ -2,18 +2,11 @@
 -- 'SIMULATED DATA' or 'live API'), and its first and last sync.
 create or replace view dim_account as
 with accounts as (
-    select * from stg_accounts
+    select * from int_accounts
 ),
 
 final as (
-    select
-        account,
-        api_url,
-        simulated,
-        case when simulated then 'SIMULATED DATA' else 'live API' end as data,
-        first_sync_at,
-        last_sync_at,
-    from accounts
+    select * from accounts
 )
 
 select * from final;

@@ -4,49 +4,11 @@
 -- other DuckDB clients see these.
 create or replace view dim_allocation_category as
 with categories as (
-    select * from _meta_allocation_categories
-),
-
-rules as (
-    select * from _meta_allocation_rules
-),
-
-globs as (
-    select * from _meta_allocation_rule_globs
-),
-
-splits as (
-    select * from _meta_allocation_splits
-),
-
-rule_text as (
-    select r.category, string_agg(r.rule || ':' || r.value || ':' || coalesce(g.text, ''), '|' order by r.rule) as text, count(*) as rule_count,
-    from rules as r
-    left join (
-        select category, rule, string_agg(match_key || '=' || glob_text, ',' order by match_key, glob_text) as text,
-        from globs
-        group by all
-    ) as g using (category, rule)
-    group by r.category
-),
-
-split_counts as (
-    select category, count(*) as split_count,
-    from splits
-    group by all
+    select * from int_allocation_categories
 ),
 
 final as (
-    select
-        c.category,
-        c.default_value,
-        coalesce(t.rule_count, 0) as rule_count,
-        coalesce(s.split_count, 0) as split_count,
-        c.loaded_at as written_at,
-        md5(c.default_value || '|' || coalesce(t.text, '')) as rules_hash,
-    from categories as c
-    left join rule_text as t using (category)
-    left join split_counts as s using (category)
+    select * from categories
 )
 
 select * from final;

@@ -2,7 +2,7 @@
 -- it fetched and the errors it met.
 create or replace view dim_run as
 with runs as (
-    select * from stg_runs
+    select * from int_runs
 ),
 
 final as (

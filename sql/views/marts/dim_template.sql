@@ -2,34 +2,11 @@
 -- whether it is gone.
 create or replace view dim_template as
 with templates as (
-    select * from stg_templates
-),
-
-first_seen as (
-    select account, template_id, min(first_seen_at) as first_seen_at,
-    from templates
-    group by all
-),
-
-latest as (
-    select * from templates where is_current
-    qualify row_number() over (partition by account, template_id order by valid_from desc) = 1
+    select * from int_templates
 ),
 
 final as (
-    select
-        l.account,
-        l.template_id,
-        l.template_name,
-        l.image,
-        l.category,
-        l.is_serverless,
-        l.is_public,
-        l.disk_gb,
-        f.first_seen_at,
-        l.deleted_at,
-    from latest as l
-    join first_seen as f using (account, template_id)
+    select * from templates
 )
 
 select * from final;

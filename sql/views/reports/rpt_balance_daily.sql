@@ -6,7 +6,7 @@
 -- observation on that day: the latest one) or carried_forward (the latest earlier observation).
 create or replace view rpt_balance_daily as
 with balance as (
-    select * from int_balance_daily
+    select * from balance_daily
 ),
 
 final as (

@@ -7,7 +7,7 @@
 -- What the /budgets page draws and rpt_budgets sums.
 create or replace view rpt_budget_days as
 with budgets as (
-    select * from int_budgets
+    select * from budget_periods
 ),
 
 spend as (
@@ -19,7 +19,7 @@ allocated as (
 ),
 
 month_days as (
-    select * from int_month_forecast_days
+    select * from rpt_month_forecast_days
 ),
 
 scoped as (

@@ -5,7 +5,7 @@
 -- until then (0: already reached; null: not within the period, or no forecast yet).
 create or replace view rpt_budgets as
 with budgets as (
-    select * from int_budgets
+    select * from budget_periods
 ),
 
 days as (

@@ -6,7 +6,7 @@ create or replace view rpt_by_endpoint as
 -- a Serverless row's resource is its endpoint, whether or not the inventory knew it (endpoint_id is null then)
 with windowed as (
     select * replace (resource_id as endpoint_id),
-    from int_cost_month_windows
+    from cost_month_windows
     where family = 'serverless'
 ),
 

@@ -4,7 +4,7 @@
 -- month_to_last_day and previous_month_to_last_day, the same without the open day (what rpt_top_movers compares).
 create or replace view rpt_by_gpu_type as
 with windowed as (
-    select * from int_cost_month_windows
+    select * from cost_month_windows
 ),
 
 gpu_types as (

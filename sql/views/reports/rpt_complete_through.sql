@@ -1,9 +1,9 @@
--- One row per account with loaded billing: how far its billing is final (complete_through, int_complete_through –
+-- One row per account with loaded billing: how far its billing is final (complete_through, cost_complete_through –
 -- the same answer Daily spend's Complete column gives) and the last UTC day that is both final and ended by as_of
 -- of report_clock (last_complete_day; open_date: a closed month's last day has ended at its last second).
 create or replace view rpt_complete_through as
 with final_through as (
-    select * from int_complete_through
+    select * from cost_complete_through
 ),
 
 clock as (

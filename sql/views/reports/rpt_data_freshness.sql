@@ -2,7 +2,7 @@
 -- history reaches, which buckets are final, and when and how the last run that touched it ended.
 create or replace view rpt_data_freshness as
 with coverage as (
-    select * from int_load_coverage
+    select * from load_coverage
 ),
 
 final as (

@@ -5,7 +5,7 @@
 -- until undone_at or the clock – for a done action only; null for every other outcome and when the cost was unknown.
 create or replace view rpt_guardrail_actions as
 with actions as (
-    select * from int_guardrail_actions
+    select * from guardrail_actions
 ),
 
 final as (

@@ -8,7 +8,7 @@ with clock as (
 
 days as (
     select d.*
-    from int_month_forecast_days as d, clock
+    from rpt_month_forecast_days as d, clock
     where d.family = 'all' and d.day >= clock.month_start
 ),
 

@@ -11,7 +11,7 @@ with clock as (
 ),
 
 days as (
-    select * from int_month_forecast_days
+    select * from rpt_month_forecast_days
 ),
 
 per_series as (

@@ -13,7 +13,7 @@
 -- runway_note reads "invoiced (post-paid)" – its month-to-date spend is the figure to watch.
 create or replace view rpt_runway as
 with runway as (
-    select * from int_runway
+    select * from account_runway
 ),
 
 final as (

@@ -4,7 +4,7 @@
 -- deleted). hourly_cost is the pod's compute price per hour from the inventory (null for volumes).
 create or replace view rpt_runway_at_risk as
 with at_risk as (
-    select * from int_balance_at_risk
+    select * from balance_at_risk
 ),
 
 final as (

@@ -6,7 +6,7 @@
 -- decides it now; a post-paid account has no runway, so its runway_hours and runs_out_at are null.
 create or replace view rpt_runway_history as
 with history as (
-    select * from int_runway_history
+    select * from runway_history
 ),
 
 final as (

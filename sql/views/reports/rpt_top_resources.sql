@@ -3,7 +3,7 @@
 -- in full, and the change.
 create or replace view rpt_top_resources as
 with windowed as (
-    select * from int_cost_month_windows
+    select * from cost_month_windows
 ),
 
 per_resource as (
@@ -15,7 +15,7 @@ per_resource as (
         arg_max(gpu_type_name, day) as gpu_type_name,
         arg_max(template_name, day) as template_name,
         arg_max(endpoint_name, day) as endpoint_name,
-        -- the windows' amounts (int_cost_month_windows)
+        -- the windows' amounts (cost_month_windows)
         sum(columns('^(month_to_date|previous_month_to_date|previous_month)$')),
     from windowed
     group by all

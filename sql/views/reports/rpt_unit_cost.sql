@@ -2,10 +2,10 @@
 -- quantity and unit_cost = cost ÷ quantity as DECIMAL(38,9), computed in integers (micro-dollars ÷ micro-units) and
 -- rounded half up at the ninth decimal; null when quantity is 0 or the day's cost is not known. estimated: the
 -- quantity is derived (jobs from queue samples, GPU-hours from list prices), not imported. Computed in
--- int_unit_cost_daily.
+-- unit_cost_daily.
 create or replace view rpt_unit_cost as
 with daily as (
-    select * from int_unit_cost_daily
+    select * from unit_cost_daily
 ),
 
 final as (

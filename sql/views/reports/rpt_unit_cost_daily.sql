@@ -1,10 +1,10 @@
 -- One row per account, metric, scope and UTC day with a quantity: the day's cost per unit (rpt_unit_cost) beside
 -- its trailing 7 days (rpt_unit_cost_7d), the scope as people read it ('whole account' for the account) and whether
--- the quantity was reported (imported) or estimated (derived). Both from int_unit_cost_week: the day and its week in
+-- the quantity was reported (imported) or estimated (derived). Both from unit_cost_week: the day and its week in
 -- one pass.
 create or replace view rpt_unit_cost_daily as
 with weeks as (
-    select * from int_unit_cost_week
+    select * from unit_cost_week
 ),
 
 final as (

@@ -6,7 +6,7 @@
 -- across runs.
 create or replace view rpt_waste as
 with findings as (
-    select * from int_waste_findings
+    select * from waste_findings
 ),
 
 final as (

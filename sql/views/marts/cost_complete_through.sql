@@ -3,7 +3,7 @@
 -- after it may still be restated), and complete_through_date, the first UTC day not known final (days ending by it
 -- are complete). The one answer to "is this day final" that Daily spend, the monthly sheets and the freshness table
 -- share.
-create or replace view int_complete_through as
+create or replace view cost_complete_through as
 with coverage as (
     select * from int_load_coverage
 ),

@@ -1,5 +1,5 @@
 -- A table macro: one row per account and subject – the value of the column named by `key` – of the relation named
--- `windowed` (rows of int_cost_month_windows, with that column): account, subject_key, billed (the struct `billed`
+-- `windowed` (rows of cost_month_windows, with that column): account, subject_key, billed (the struct `billed`
 -- makes of the subject's rows: aggregates, such as its latest billed name), subject (the row of the relation named
 -- `subjects`, the subject's dimension, with the same key: null when it has none), then the subject's month windows
 -- with their change (int_month_change_in). The view names the subject from these, by its own rule. What
@@ -10,7 +10,7 @@ with per_subject as (
         account,
         columns(c -> c = key) as subject_key,
         billed as billed,
-        -- the windows' amounts (int_cost_month_windows)
+        -- the windows' amounts (cost_month_windows)
         sum(columns(c -> list_contains(int_month_windows(), c))),
     from query_table(windowed)
     group by all

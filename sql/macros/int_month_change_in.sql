@@ -1,5 +1,5 @@
 -- A table macro: one row per row of the relation named `totals`, whose last columns are a subject's month-window sums
--- (int_cost_month_windows: month_to_date, previous_month_to_date, previous_month, month_to_last_day,
+-- (cost_month_windows: month_to_date, previous_month_to_date, previous_month, month_to_last_day,
 -- previous_month_to_last_day) – its other columns first, the windows, and between them change_amount and change_pct
 -- (int_change_pct) of month to date against the previous month to the same day. The month-change columns of
 -- rpt_by_endpoint, rpt_by_gpu_type and rpt_by_template (int_subject_months_in), said once.

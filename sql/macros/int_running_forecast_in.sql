@@ -1,4 +1,4 @@
--- A table macro: one row per series of the relation named `daily` and forecast day (int_forecast_days) from the
+-- A table macro: one row per series of the relation named `daily` and forecast day (rpt_forecast_days) from the
 -- series' first billed day, with the amount billed (null after as_of_date) and, for what is still to come, the
 -- expected amount, and per series the range of the forecast as ratios of what is still to come.
 --
@@ -287,7 +287,7 @@ totals as materialized (
 ),
 
 forecast_days as (
-    select * from int_forecast_days
+    select * from rpt_forecast_days
 ),
 
 -- the range is the month's: H = the days from the open one to the month's end

@@ -4,7 +4,7 @@
 -- The inventory as it stood at as_of, said once for every kind int_waste_findings reads.
 create or replace macro int_versions_at_in(versions, object_id) as table
 with clock as (
-    select * from report_clock
+    select * from int_report_clock
 )
 
 select v.*

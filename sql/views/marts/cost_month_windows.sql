@@ -4,7 +4,7 @@
 -- month; and the same two windows up to the last ended day (the open day left out: top movers compare whole days) –
 -- with the row's amount in each (month_to_date, previous_month_to_date, previous_month, month_to_last_day,
 -- previous_month_to_last_day: 0 outside it).
-create or replace view int_cost_month_windows as
+create or replace view cost_month_windows as
 with clock as (
     select * from report_clock
 ),

@@ -3,7 +3,7 @@
 -- amount up to as_of_date and, for the rest of the current month, the expected amount and the range ratios
 -- (int_running_forecast_in: what is running, how long it goes on, the new work the account starts – the forecast
 -- the budget alerts use too), which rpt_month_forecast turns into a forecast and a range.
-create or replace view int_month_forecast_days as
+create or replace view rpt_month_forecast_days as
 with clock as (
     select * from report_clock
 ),

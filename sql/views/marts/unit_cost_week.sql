@@ -1,11 +1,11 @@
--- One row per account, metric, scope and UTC day of int_unit_cost_daily: the day's cost, quantity and unit cost
+-- One row per account, metric, scope and UTC day of unit_cost_daily: the day's cost, quantity and unit cost
 -- beside the trailing 7 days' (the day and the 6 before it that have a value): cost and quantity summed and
 -- unit_cost_7d = their ratio as DECIMAL(38,9) (integers, rounded half up), so a noisy day is smoothed by its week;
 -- cost_7d is null when any of those days' cost is unknown. The day and its week in one pass: rpt_unit_cost_7d and
 -- rpt_unit_cost_daily are columns of it.
-create or replace view int_unit_cost_week as
+create or replace view unit_cost_week as
 with daily as (
-    select * from int_unit_cost_daily
+    select * from unit_cost_daily
 ),
 
 windowed as (

@@ -3,9 +3,9 @@
 -- periods without cost), with the previous period's amount (null in the family's first period) and the change (the
 -- whole amount in that first period: new); is_complete once the period has ended by as_of (report_clock.open_date:
 -- a closed month evaluated as of its last second has ended) and every billing route's buckets of it are final
--- (int_complete_through – the complete-through the freshness table shows). rpt_spend_daily, rpt_spend_weekly and
+-- (cost_complete_through – the complete-through the freshness table shows). rpt_spend_daily, rpt_spend_weekly and
 -- rpt_spend_monthly are its three grains.
-create or replace view int_spend_periods as
+create or replace view spend_periods as
 with clock as (
     select * from report_clock
 ),
@@ -15,7 +15,7 @@ costs as (
 ),
 
 final_through as (
-    select * from int_complete_through
+    select * from cost_complete_through
 ),
 
 grains as (

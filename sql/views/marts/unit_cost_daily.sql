@@ -2,8 +2,8 @@
 -- quantity and unit_cost = cost ÷ quantity as DECIMAL(38,9), computed in integers (micro-dollars ÷ micro-units) and
 -- rounded half up at the ninth decimal; null when quantity is 0 or the day's cost is not known. estimated: the
 -- quantity is derived (jobs from queue samples, GPU-hours from list prices), not imported. rpt_unit_cost shows it;
--- int_unit_cost_week adds the trailing week beside each day.
-create or replace view int_unit_cost_daily as
+-- unit_cost_week adds the trailing week beside each day.
+create or replace view unit_cost_daily as
 with metrics as (
     select * from metrics_daily
 ),

@@ -1,0 +1,15 @@
+-- One row per account and resource that the balance reaching $0 would hurt (balance-and-queue.md §2), from the
+-- current inventory: a running pod without a network volume (lost: terminated with its data), a running pod with
+-- one (stopped: its data stays on the volume), a network volume (at risk: keeps billing, may eventually be
+-- deleted). hourly_cost is the pod's compute price per hour from the inventory (null for volumes).
+-- The mart the report views read; computed in int_balance_at_risk, which reads staging.
+create or replace view balance_at_risk as
+with at_risk as (
+    select * from int_balance_at_risk
+),
+
+final as (
+    select * from at_risk
+)
+
+select * from final;
