@@ -70,6 +70,7 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   cluster: 'usd',
   cost: 'usd',
   cumulative_amount: 'usd',
+  expected_amount: 'usd',
   difference: 'usd',
   family_amount: 'usd',
   forecast: 'usd',
@@ -118,6 +119,10 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   share_pct: 'percent',
   spend_limit_used_pct: 'percent',
   share_to_come: 'ratio',
+  // rpt_month_forecast_days: the range of what is still to come, and the back-test's median error, as ratios of it
+  range_low_ratio: 'ratio',
+  range_high_ratio: 'ratio',
+  backtest_median_error: 'ratio',
   // durations
   runway_hours: 'hours',
   hours_stopped: 'hours',
@@ -130,6 +135,8 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   days_until_forecast_reaches: 'count',
   thresholds_crossed: 'count',
   days_in_month: 'count',
+  history_days: 'count',
+  backtest_origins: 'count',
   rank: 'count',
   rule_count: 'count',
   split: 'count',
