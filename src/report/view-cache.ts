@@ -28,14 +28,22 @@ export function definitionQueries(def: ReportDefinition): string[] {
  */
 export const READ_BY_PERIOD: ReadonlySet<string> = new Set(['rpt_reconciliation']);
 
-/** The report views `queries` read, directly or through other report views. */
+/** The report views `queries` read, directly or through other report views and the macros they call. */
 function readViews(queries: readonly string[], views: readonly ViewFile[]): Map<string, number> {
   const byName = new Map(views.map((v) => [v.name, v]));
   const reports = new Set(views.filter((v) => v.layer === 'reports').map((v) => v.name));
+  // a macro (a definition's figures over its period: rpt_unit_cost_latest_in) is no table to copy, but reads views
+  const macros = new Set(views.filter((v) => v.layer === 'macros').map((v) => v.name));
   const names = new Set(byName.keys());
   const closure = (start: readonly string[]): Set<string> => {
     const seen = new Set<string>();
+    const passed = new Set<string>();
     const visit = (name: string) => {
+      if (macros.has(name) && !passed.has(name)) {
+        passed.add(name);
+        for (const ref of viewReferences(byName.get(name)!, names)) visit(ref);
+        return;
+      }
       if (seen.has(name) || !reports.has(name)) return;
       seen.add(name);
       for (const ref of viewReferences(byName.get(name)!, names)) visit(ref);
