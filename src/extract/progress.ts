@@ -1,6 +1,7 @@
 // Sync progress: a single redrawn line on a terminal, and on anything else (cron mail, CI logs) a plain log line per
 // account at most every few seconds, so logs stay readable. Accounts read side by side share the one line: with one
 // in flight it shows that account's bar; with several, one short figure each, in the order they started.
+import { unitText } from '../model/index.ts';
 import type { Logger } from '../util/log.ts';
 import { redact } from '../util/secrets.ts';
 
@@ -25,7 +26,7 @@ export interface Progress {
 const percent = (s: ProgressState) => (s.bucketsTotal > 0 ? Math.floor((100 * s.bucketsDone) / s.bucketsTotal) : 100);
 
 function detail(s: ProgressState): string {
-  return `${s.account} ${s.source} ${s.bucketSize}: ${percent(s)}% of the range · ${s.requests} requests · ${s.records.toLocaleString('en-US')} records`;
+  return `${s.account} ${s.source} ${s.bucketSize}: ${percent(s)}% of the range · ${s.requests} requests · ${unitText(s.records, 'count')} records`;
 }
 
 /** The terminal line for the accounts in flight, cut to `columns` (a figure that does not fit becomes "+k more"). */

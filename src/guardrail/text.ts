@@ -2,7 +2,7 @@
 // its id, the resource, its state and cost per hour, and the saving per day; the exact command that approves the
 // manual ones. Names come from the platform and may be hostile: control and bidi characters are shown escaped
 // (visible-text.ts) and a long name is cut, so a name can neither fake a line nor bury one.
-import { usdText } from '../util/money-text.ts';
+import { unitText } from '../model/index.ts';
 import { visibleText } from '../util/visible-text.ts';
 import type { ApplyResult } from './apply.ts';
 import type { Proposal, RulePlan } from './plan.ts';
@@ -24,8 +24,9 @@ const verb = (p: Proposal): string =>
   p.rule.action === 'stop-pods' ? 'stop pod' : p.rule.action === 'scale-endpoint-to-zero' ? 'scale to zero endpoint' : 'workersMin to 0 on endpoint';
 
 export function proposalLine(p: Proposal): string {
-  const cost = p.hourlyCost === null ? 'cost unknown' : `${usdText(p.hourlyCost)}/h`;
-  const saving = p.savingPerDay === null ? 'saving unknown' : `saves ~${usdText(p.savingPerDay)}/day`;
+  const cost = p.hourlyCost === null ? 'cost unknown' : `${unitText(p.hourlyCost, 'usd', { micros: true })}/h`;
+  const saving =
+    p.savingPerDay === null ? 'saving unknown' : `saves ~${unitText(p.savingPerDay, 'usd', { micros: true })}/day`;
   return `  ${p.id}  ${verb(p)} ${shownName(p.resource.name)} (${visibleText(p.resource.id)}): ${stateText(p.resource.state)} → ${stateText(p.stateTarget)}, ${cost}, ${saving}`;
 }
 

@@ -3,7 +3,7 @@
 // Amounts are compared as DECIMAL in DuckDB, never as doubles here.
 import type { GuardrailTrigger } from '../config/guardrails.ts';
 import type { Store } from '../store/database.ts';
-import { usdText } from '../util/money-text.ts';
+import { unitText } from '../model/index.ts';
 
 export interface Firing {
   account: string;
@@ -25,7 +25,7 @@ async function budgetFirings(store: Store, t: Extract<GuardrailTrigger, { kind: 
   );
   const row = rows[0];
   if (!row) return [];
-  const figure = `budget ${t.budget} ${t.on} ${usdText(row.spent!)} of ${usdText(row.amount!)} (${row.pct} %) ≥ ${t.thresholdPct} %`;
+  const figure = `budget ${t.budget} ${t.on} ${unitText(row.spent!, 'usd', { micros: true })} of ${unitText(row.amount!, 'usd', { micros: true })} (${row.pct} %) ≥ ${t.thresholdPct} %`;
   // a budget over every account (account null) fires for each of them; one over an account, for that one
   return (row.account === null ? accounts : accounts.filter((a) => a === row.account)).map((account) => ({ account, figure }));
 }
@@ -43,7 +43,7 @@ async function spendFirings(store: Store, t: Extract<GuardrailTrigger, { kind: '
     `select account, spend_per_hour::varchar as rate from rpt_runway where spend_per_hour > $1::decimal(18,2) order by account`,
     [t.ceiling],
   );
-  return rows.map((r) => ({ account: r.account!, figure: `spend ${usdText(r.rate!)}/h > ${usdText(t.ceiling)}/h` }));
+  return rows.map((r) => ({ account: r.account!, figure: `spend ${unitText(r.rate!, 'usd', { micros: true })}/h > ${unitText(t.ceiling, 'usd', { micros: true })}/h` }));
 }
 
 async function wasteFirings(store: Store, t: Extract<GuardrailTrigger, { kind: 'waste' }>): Promise<Firing[]> {

@@ -1,7 +1,8 @@
 // "The first N of M rows": a table that shows only its first rows says so, and where the rest is.
+import { unitText } from '../model/index.ts';
 import { html, type Markup } from './html.ts';
 
-const n = (count: number) => count.toLocaleString('en-US');
+const n = (count: number) => unitText(count, 'count');
 
 export interface RowsNoteInput {
   shown: number;

@@ -12,7 +12,7 @@ import type { ChartFont, RenderedChart } from './charts/index.ts';
 import { createXlsxWriter, writeMetadataSheet, writeSummarySheet, writeTableSheet, type MetadataInput, type SummaryFigure } from './workbook/index.ts';
 import type { ReportPeriod } from './period/index.ts';
 import { readSummary } from './summary-content.ts';
-import { instantText } from './cells/index.ts';
+import { instantText } from '../present/index.ts';
 import { workbookFileName } from './file-names.ts';
 import { sheetSql, withReportSession, type RenderReportOptions, type ReportSession } from './report-session.ts';
 

@@ -9,7 +9,7 @@ import { checkFolderOutput } from '../outputs/output-guard.ts';
 import type { Store } from '../store/database.ts';
 import { silentLogger, type Logger } from '../util/log.ts';
 import { findChartFont, type ChartFont } from './charts/index.ts';
-import { instantText } from './cells/index.ts';
+import { instantText } from '../present/index.ts';
 import { loadReportDefinition, type ReportDefinition, type TableSheetDefinition } from './definition/index.ts';
 import { limitReportMemory } from './memory-budget.ts';
 import { resetReportVariables, setReportClock } from './period/index.ts';

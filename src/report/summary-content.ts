@@ -7,7 +7,8 @@ import { hasView } from '../store/has-view.ts';
 import { ReportDefinitionError, type ColumnDefinition, type SummarySheetDefinition } from './definition/index.ts';
 import { buildChart, type ChartFont, type RenderedChart } from './charts/index.ts';
 import { queryAll, type QueryParameters, type QueryResult } from './query.ts';
-import { columnHeading, formatText, inferFormat, type ColumnFormat } from './cells/index.ts';
+import { columnHeading, inferFormat, type ColumnFormat } from './cells/index.ts';
+import { valueText } from '../present/index.ts';
 
 export interface SummaryFigure {
   label: string;
@@ -45,7 +46,7 @@ function noteText(template: string, result: QueryResult, row: unknown[], timeZon
   return template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, field: string) => {
     const i = result.columns.findIndex((c) => c.name === field);
     if (i < 0) return whole;
-    return formatText(row[i], inferFormat(result.columns[i]!.typeId, field), timeZone, { signed: /change/.test(field) });
+    return valueText(row[i], inferFormat(result.columns[i]!.typeId, field), timeZone, { signed: /change/.test(field) });
   });
 }
 
@@ -97,7 +98,7 @@ export async function readSummary(
       if (value === null && item.hideIfNull) return;
       const format = item.unit ?? inferFormat(result.columns[at]!.typeId, item.field);
       const note = item.note === undefined ? undefined : noteText(item.note, result, row, ctx.timeZone);
-      shown.push({ label: item.label, value, format, text: formatText(value, format, ctx.timeZone, { signed: item.upIsBad }), note, upIsBad: item.upIsBad });
+      shown.push({ label: item.label, value, format, text: valueText(value, format, ctx.timeZone, { signed: item.upIsBad }), note, upIsBad: item.upIsBad });
     });
     figures.push(...shown);
     target.push({ kind: 'figures', title: block.title, figures: shown });

@@ -6,6 +6,7 @@
 import type { Config } from '../config/schema.ts';
 import { pendingText, runAlerts, type AlertsResult } from '../alert/index.ts';
 import type { ResolvedAccount } from '../extract/accounts.ts';
+import { unitText } from '../model/index.ts';
 import { createProgress } from '../extract/progress.ts';
 import { runSync, type SyncResult } from '../extract/sync.ts';
 import { deliverReport, renderReportFormats, type DeliveryResult, type RenderedHtml, type RenderedReport } from '../report/index.ts';
@@ -94,7 +95,7 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
       step({
         step: 'sync',
         status: sync.status === 'success' ? 'ok' : sync.status === 'partial' ? 'partial' : 'failed',
-        detail: `${sync.records.toLocaleString('en-US')} records in ${sync.requests} requests${failed ? `; failed: ${failed}` : ''}`,
+        detail: `${unitText(sync.records, 'count')} records in ${sync.requests} requests${failed ? `; failed: ${failed}` : ''}`,
       });
     } catch (e) {
       // a rejected key or a broken config: nothing below can be trusted to be current, but the store may hold

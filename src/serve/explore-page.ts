@@ -18,7 +18,7 @@ import { CHART_CUE } from '../present/chart-figure.ts';
 import { html, joinHtml, trustedMarkup, type Markup } from '../present/html.ts';
 import type { Store } from '../store/database.ts';
 import { decimalStringToMicros } from '../util/decimal.ts';
-import { usdText } from '../util/money-text.ts';
+import { unitText } from '../model/index.ts';
 import { servedPage, type PageContext } from './pages.ts';
 
 const PRESET_LABELS: Record<(typeof PRESETS)[number], string> = {
@@ -134,7 +134,9 @@ function chart(a: ExploreAnswer): Markup {
   const series = answerChartSeries(a);
   const svg = answerChartSvg(a);
   const notes = [
-    ...a.budgets.map((b) => html`Budget ${b.name}: ${usdText(b.amount)} per ${r.granularity} (dashed line).`),
+    ...a.budgets.map(
+      (b) => html`Budget ${b.name}: ${unitText(b.amount, 'usd', { micros: true })} per ${r.granularity} (dashed line).`,
+    ),
     ...(a.anomalies.length > 0 ? [html`▲ marks the ${a.anomalies.length === 1 ? 'day' : 'days'} an anomaly alert fired on: ${a.anomalies.map((m) => m.day).join(', ')}.`] : []),
   ];
   return html`<figure class="chart" role="img" aria-label="${`Stacked chart of ${series.length} groups over ${a.table.periods.length} periods`}">${CHART_CUE}${trustedMarkup(svg)}</figure>${notes.length ? html`<p class="note">${joinHtml(notes, ' ')}</p>` : ''}`;
@@ -153,7 +155,7 @@ function nothingLoadedSection(n: NothingLoaded): Markup {
 /** The restatements view: one row per period and group whose figure moved, and a one-line verdict. */
 function changesSection(r: ExploreRequest, c: Changes): Markup {
   const value = valueText(r);
-  const signed = (v: string) => (r.metric === 'cost' ? usdText(v, { signed: true }) : `${decimalStringToMicros(v) > 0n ? '+' : ''}${value(v)}`);
+  const signed = (v: string) => (r.metric === 'cost' ? unitText(v, 'usd', { signed: true, micros: true }) : `${decimalStringToMicros(v) > 0n ? '+' : ''}${value(v)}`);
   const num = (v: string | null) => (v === null ? html`<td class="num" data-v="">–</td>` : html`<td class="num" data-v="${v}">${value(v)}</td>`);
   const diff = (v: string) => html`<td class="${decimalStringToMicros(v) > 0n ? 'num up' : 'num down'}" data-v="${v}">${signed(v)}</td>`;
   const since = c.since.text;

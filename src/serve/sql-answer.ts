@@ -9,6 +9,7 @@
 import type { ServerResponse } from 'node:http';
 import { withRulesReader } from '../allocation/reader-rules.ts';
 import type { Config } from '../config/schema.ts';
+import { unitText } from '../model/index.ts';
 import { streamReadOnlyQuery, type QueryStream } from '../query/run-query.ts';
 import { html, rowsNote, section, type Markup } from '../present/index.ts';
 import { pageTable } from '../report/index.ts';
@@ -90,11 +91,11 @@ async function page(store: Store, ctx: PageContext, query: string | null, deadli
   try {
     const stream = await streamReadOnlyQuery(store, query, { limits: { memoryLimit: SQL_MEMORY_LIMIT, threads: 1 } });
     const { rows, more, cut } = await firstRows(stream);
-    const count = more ? `${rows.length.toLocaleString('en-US')}+ rows` : `${rows.length.toLocaleString('en-US')} rows`;
+    const count = more ? `${unitText(rows.length, 'count')}+ rows` : `${unitText(rows.length, 'count')} rows`;
     const table = { ...sandboxTable({ columns: stream.columns, rows }), totalRows: rows.length };
     const notes = [
       rowsNote({ shown: rows.length, total: more ? 'more' : rows.length, rest: 'the CSV has them all' }),
-      cut ? html`<p class="note">Values longer than ${CELL_CHARS.toLocaleString('en-US')} characters are cut short here; the CSV has them whole.</p>` : '',
+      cut ? html`<p class="note">Values longer than ${unitText(CELL_CHARS, 'count')} characters are cut short here; the CSV has them whole.</p>` : '',
     ];
     const tools = html`<div class="tools"><a class="button" href="/sql.csv?${new URLSearchParams({ q: query }).toString()}" download>Download CSV</a><span>${count}</span></div>`;
     return answer(section({ id: 's-result', title: 'Result', body: [tools, notes, pageTable(table, ctx.config.timeZone, 'result')] }));

@@ -52,7 +52,8 @@ export function sumDecimalStrings(values: Iterable<string>): string {
   return microsToDecimalString(total);
 }
 
-function numberToPlainString(x: number): string {
+/** A number's shortest decimal form with exponent notation expanded: 1e-7 → "0.0000001", 1e21 → "1" + 21 zeros. */
+export function numberToPlainString(x: number): string {
   const s = String(x);
   if (!/e/i.test(s)) return s;
   // Expand exponent notation without floating-point work: digits and a shifted decimal point.

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { usdText } from '../../src/util/money-text.ts';
+import { unitText } from '../../src/model/index.ts';
 import { nightlyPageInChromium } from '../helpers/nightly-page.ts';
 import { suiteFixture } from '../helpers/suite-fixture.ts';
 import { chromiumAvailable } from '../helpers/browser.ts';
@@ -106,7 +106,7 @@ describe.skipIf(!chromiumAvailable)('nothing hidden: the HTML report at laptop a
     const sum = shownValues.reduce((a, v) => a + micros(v), 0n);
     const exact = `${sum < 0n ? '-' : ''}${(sum < 0n ? -sum : sum) / 1_000_000n}.${((sum < 0n ? -sum : sum) % 1_000_000n).toString().padStart(6, '0')}`;
     expect(await total.getAttribute('data-v')).toBe(exact);
-    expect(await total.textContent()).toBe(usdText(exact));
+    expect(await total.textContent()).toBe(unitText(exact, 'usd', { micros: true }));
     expect(await section.locator('thead tr.totals th[scope=row]').textContent()).toBe('Total of shown rows');
     await section.locator('input[type=search]').fill('');
     expect(await total.getAttribute('data-v')).toBe(before.v);

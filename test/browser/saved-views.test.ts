@@ -17,7 +17,7 @@ import type { RunningServer } from '../../src/serve/index.ts';
 import type { Store } from '../../src/store/database.ts';
 import { decimalStringToMicros } from '../../src/util/decimal.ts';
 import { silentLogger } from '../../src/util/log.ts';
-import { usdText } from '../../src/util/money-text.ts';
+import { unitText } from '../../src/model/index.ts';
 import { chromiumAvailable } from '../helpers/browser.ts';
 import { layoutProblems } from '../helpers/layout-check.ts';
 import { serveInChromium } from '../helpers/served-chromium.ts';
@@ -161,7 +161,7 @@ describe.skipIf(!chromiumAvailable)('saved views in serve and report --view', ()
         const total = await page.locator('#explore-table tfoot td.pin-t').getAttribute('data-v');
         expect(micros(total!)).toBe(micros(ui.ledger[name]!));
         const text = await page.locator('#explore-table tfoot').innerText();
-        if (view.metric === 'cost') expect(text).toContain(usdText(ui.ledger[name]!));
+        if (view.metric === 'cost') expect(text).toContain(unitText(ui.ledger[name]!, 'usd', { micros: true }));
         expect(await layoutProblems(page)).toEqual([]);
       } finally {
         await page.context().close();

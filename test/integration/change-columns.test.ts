@@ -13,7 +13,7 @@ import { writeHtmlReport } from '../../src/report/html/index.ts';
 import { withReportSession } from '../../src/report/report-session.ts';
 import { openStore } from '../../src/store/database.ts';
 import { decimalStringToMicros, microsToDecimalString } from '../../src/util/decimal.ts';
-import { usdText } from '../../src/util/money-text.ts';
+import { unitText } from '../../src/model/index.ts';
 import { readHtmlTables } from '../helpers/html-read.ts';
 import { insertRawBilling } from '../helpers/raw-billing.ts';
 import { testConfig } from '../helpers/report-fixtures.ts';
@@ -126,7 +126,7 @@ describe('change columns of the shipped reports add up', () => {
         // what a person reads in the totals row: the same figure, signed
         const section = new RegExp(`<section id="${id}"[\\s\\S]*?<tr class="totals">([\\s\\S]*?)</tr>`).exec(page)![1]!;
         const texts = [...section.matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((m) => m[1]!.replace(/&#39;/g, "'").replace(/&amp;/g, '&'));
-        expect(`${name}: ${texts[pair.change]}`).toBe(`${name}: ${usdText(microsToDecimalString(n! - b!), { signed: true })}`);
+        expect(`${name}: ${texts[pair.change]}`).toBe(`${name}: ${unitText(microsToDecimalString(n! - b!), 'usd', { signed: true, micros: true })}`);
       }
     });
   }

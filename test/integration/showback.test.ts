@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_CONFIG } from '../../src/config/demo-database.ts';
-import { usdText } from '../../src/util/money-text.ts';
+import { unitText } from '../../src/model/index.ts';
 import { gpuledger } from '../helpers/cli.ts';
 import { readHtmlTables } from '../helpers/html-read.ts';
 import { chromiumAvailable, launchBrowser } from '../helpers/browser.ts';
@@ -210,7 +210,8 @@ describe('showback per team on the demo', () => {
         for (const f of files) expect(f, who).toMatch(new RegExp(`^gpuledger-showback-${who}-`));
         if (who === 'summary') continue;
         const text = parts.find((p) => (p.contentType).startsWith('text/plain'))!.body.toString('utf8');
-        expect(text, who).toContain(`Total: ${usdText(figures.find((f) => f.value === who)!.amount)}`);
+        const amount = figures.find((f) => f.value === who)!.amount;
+        expect(text, who).toContain(`Total: ${unitText(amount, 'usd', { micros: true })}`);
       }
     }, 180_000);
   });

@@ -4,7 +4,7 @@
 // message; /explore's parameters are src/explore/request.ts's (filters of one dimension are ORed, dimensions ANDed).
 import type { AnomalyRule } from '../../config/alerts.ts';
 import { hrefWith } from '../../present/index.ts';
-import { usdText } from '../../util/money-text.ts';
+import { unitText } from '../../model/index.ts';
 import { addDays } from '../../util/utc-days.ts';
 
 export type AnomalyKind = 'departure' | 'size' | 'long' | 'new';
@@ -63,24 +63,25 @@ export function comparisonStart(d: AnomalyDay, rule: AnomalyRule): string {
 
 /** "$812.00 on 2026-09-14 against $95.00 on a typical active day of its last 6 jobs (…): 8.5× its usual day". */
 export function comparisonText(d: AnomalyDay, rule: AnomalyRule): string {
-  const spent = `${usdText(d.amount)} on ${d.day}`;
+  const spent = `${unitText(d.amount, 'usd', { micros: true })} on ${d.day}`;
   const score = Math.round(d.score * 10) / 10;
   switch (d.kind) {
     case 'departure':
       return (
-        `spent ${spent} against ${usdText(d.baseline_median)} on a typical ${likeDay(d, rule)} ` +
-        `(the median of the ${plural(d.baseline_days, likeDay(d, rule))} before; MAD ${usdText(d.baseline_mad)}): ${score} robust standard deviations out`
+        `spent ${spent} against ${unitText(d.baseline_median, 'usd', { micros: true })} ` +
+        `on a typical ${likeDay(d, rule)} ` +
+        `(the median of the ${plural(d.baseline_days, likeDay(d, rule))} before; MAD ${unitText(d.baseline_mad, 'usd', { micros: true })}): ${score} robust standard deviations out`
       );
     case 'size':
-      return `spent ${spent} against ${usdText(d.typical_day!)} on a typical active day of ${pastJobs(d)}: ${d.ratio}× its usual day`;
+      return `spent ${spent} against ${unitText(d.typical_day!, 'usd', { micros: true })} on a typical active day of ${pastJobs(d)}: ${d.ratio}× its usual day`;
     case 'long': {
       const big = Number(d.episode_total) >= rule.episodeRatio * Number(d.typical_total);
       const why = big
         ? `${Math.round((10 * Number(d.episode_total)) / Number(d.typical_total)) / 10}× a typical job`
-        : `longer than any of them, and still spending (${usdText(d.amount)} on ${d.day})`;
+        : `longer than any of them, and still spending (${unitText(d.amount, 'usd', { micros: true })} on ${d.day})`;
       return (
-        `has spent on every day from ${d.episode_start} to ${d.day} (${plural(d.episode_days, 'day')}, ${usdText(d.episode_total)}) ` +
-        `against a typical job of ${usdText(d.typical_total!)} over ${lengthText(d.typical_length!)} among ${pastJobs(d)}, ` +
+        `has spent on every day from ${d.episode_start} to ${d.day} (${plural(d.episode_days, 'day')}, ${unitText(d.episode_total, 'usd', { micros: true })}) ` +
+        `against a typical job of ${unitText(d.typical_total!, 'usd', { micros: true })} over ${lengthText(d.typical_length!)} among ${pastJobs(d)}, ` +
         `the longest ${plural(d.longest_episode!, 'day')}: ${why}`
       );
     }
@@ -97,8 +98,8 @@ export function comparisonText(d: AnomalyDay, rule: AnomalyRule): string {
 /** "$717.00/day above what was expected: 14.3 % of acme's typical day ($5,000.00)". */
 export function impactText(d: AnomalyDay): string {
   const typical = Number(d.account_typical);
-  const share = typical > 0 ? `${Math.round((1000 * Number(d.excess)) / typical) / 10} % of ${d.account}'s typical day (${usdText(d.account_typical)})` : `${d.account} had no spend to compare with`;
-  return `${usdText(d.excess)} above what was expected that day: ${share}`;
+  const share = typical > 0 ? `${Math.round((1000 * Number(d.excess)) / typical) / 10} % of ${d.account}'s typical day (${unitText(d.account_typical, 'usd', { micros: true })})` : `${d.account} had no spend to compare with`;
+  return `${unitText(d.excess, 'usd', { micros: true })} above what was expected that day: ${share}`;
 }
 
 /** The explorer's view of the comparison: the series on the account, from the comparison's start to `to`, by resource. */

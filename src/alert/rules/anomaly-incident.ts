@@ -12,7 +12,7 @@
 // (anomaly:<account>:<dimension>:<series id>), unless its biggest driver drives an incident already; which anomalous
 // series make no incident at all: worthAnIncident.
 import type { AnomalyRule } from '../../config/alerts.ts';
-import { usdText } from '../../util/money-text.ts';
+import { unitText } from '../../model/index.ts';
 import type { Condition } from '../types.ts';
 import { comparisonText, exploreHref, impactText } from './anomaly-comparison.ts';
 import { driverId, worthAnIncident, type Driver, type SeriesAnomaly } from './anomaly-series.ts';
@@ -83,13 +83,13 @@ function headline(s: SeriesAnomaly): string {
   const w = s.worst;
   switch (w.kind) {
     case 'new':
-      return `New spend: ${label(s)} spent ${usdText(w.amount)} on ${w.day}, nothing on most days before`;
+      return `New spend: ${label(s)} spent ${unitText(w.amount, 'usd', { micros: true })} on ${w.day}, nothing on most days before`;
     case 'size':
-      return `Unusual job: ${label(s)} spent ${usdText(w.amount)} on ${w.day} (${w.ratio}× its typical active day)`;
+      return `Unusual job: ${label(s)} spent ${unitText(w.amount, 'usd', { micros: true })} on ${w.day} (${w.ratio}× its typical active day)`;
     case 'long':
-      return `Job not stopping: ${label(s)} has spent every day since ${w.episode_start} (${usdText(w.episode_total)} in ${w.episode_days} days)`;
+      return `Job not stopping: ${label(s)} has spent every day since ${w.episode_start} (${unitText(w.episode_total, 'usd', { micros: true })} in ${w.episode_days} days)`;
     case 'departure':
-      return `Spend anomaly: ${label(s)} spent ${usdText(w.amount)} on ${w.day}${w.ratio === null ? '' : ` (${w.ratio}× its typical day)`}`;
+      return `Spend anomaly: ${label(s)} spent ${unitText(w.amount, 'usd', { micros: true })} on ${w.day}${w.ratio === null ? '' : ` (${w.ratio}× its typical day)`}`;
   }
 }
 
@@ -112,7 +112,7 @@ function condition(key: string, members: SeriesAnomaly[], rule: AnomalyRule): Co
   const level = Math.max(...members.map((m) => m.level));
   const days = [...new Set(members.flatMap((m) => m.days))].sort();
   const drivers = sharedDrivers(members);
-  const driverText = drivers.map((d) => `${d.resource_name ?? d.resource_id} +${usdText(d.excess)}`).join(', ');
+  const driverText = drivers.map((d) => `${d.resource_name ?? d.resource_id} +${unitText(d.excess, 'usd', { micros: true })}`).join(', ');
   const daysText = days.length > 1 ? ` Anomalous days in the last ${rule.windowDays}: ${days.join(', ')}.` : '';
   const others = members.slice(1).map(label);
   const explore = exploreHref(lead.worst, rule, lastDay(lead));

@@ -10,7 +10,6 @@ import type { Store } from '../../store/database.ts';
 import { readSqlFile } from '../../transform/sql-files.ts';
 import { unitText } from '../../model/index.ts';
 import { decimalStringToMicros, microsToDecimalString } from '../../util/decimal.ts';
-import { usdText } from '../../util/money-text.ts';
 import type { Condition } from '../types.ts';
 
 type SpendRow = {
@@ -101,9 +100,9 @@ export async function evaluateBudget(store: Store, rule: BudgetRule, clearNotes?
     const likely = likelyForecast(row);
     const now =
       row.forecast === null
-        ? `${usdText(row.actual)} spent`
-        : `the forecast fell back to ${usdText(row.forecast)} (${percentText(row.forecast, rule.amount)}${likely !== null && likely !== row.forecast ? `; likely at least ${usdText(likely)}, ${percentText(likely, rule.amount)}` : ''})`;
-    clearNotes?.set(budgetKey(rule, row.period_start), `As of ${row.as_of_date} ${now}, below the ${lowest} % threshold of the ${usdText(rule.amount)} ${rule.period}ly budget.`);
+        ? `${unitText(row.actual, 'usd', { micros: true })} spent`
+        : `the forecast fell back to ${unitText(row.forecast, 'usd', { micros: true })} (${percentText(row.forecast, rule.amount)}${likely !== null && likely !== row.forecast ? `; likely at least ${unitText(likely, 'usd', { micros: true })}, ${percentText(likely, rule.amount)}` : ''})`;
+    clearNotes?.set(budgetKey(rule, row.period_start), `As of ${row.as_of_date} ${now}, below the ${lowest} % threshold of the ${unitText(rule.amount, 'usd', { micros: true })} ${rule.period}ly budget.`);
     return [];
   }
   const rank = (c: (typeof crossed)[number]) => c.index * 2 + (c.basis === 'actual' ? 2 : 1);
@@ -113,8 +112,8 @@ export async function evaluateBudget(store: Store, rule: BudgetRule, clearNotes?
   const forecastText =
     row.forecast === null
       ? 'no forecast yet'
-      : `forecast ${usdText(row.forecast)} (${percentText(row.forecast, rule.amount)}: what was running on the last complete day going on at its own rate, plus new work at the rate the account starts it)` +
-        (row.forecast_low === null ? '' : `, likely at least ${usdText(likelyForecast(row)!)} (${percentText(likelyForecast(row)!, rule.amount)}: halfway to the low end of its 80 % range, ${usdText(row.forecast_low)}, the figure a forecast threshold is judged on)`);
+      : `forecast ${unitText(row.forecast, 'usd', { micros: true })} (${percentText(row.forecast, rule.amount)}: what was running on the last complete day going on at its own rate, plus new work at the rate the account starts it)` +
+        (row.forecast_low === null ? '' : `, likely at least ${unitText(likelyForecast(row)!, 'usd', { micros: true })} (${percentText(likelyForecast(row)!, rule.amount)}: halfway to the low end of its 80 % range, ${unitText(row.forecast_low, 'usd', { micros: true })}, the figure a forecast threshold is judged on)`);
   const title =
     worst.basis === 'actual'
       ? `Budget ${rule.name}: ${percentText(row.actual, rule.amount)} spent (${periodLabel})`
@@ -128,7 +127,7 @@ export async function evaluateBudget(store: Store, rule: BudgetRule, clearNotes?
       severity,
       title,
       message:
-        `${scopeText(rule)}: ${usdText(row.actual)} spent of a ${usdText(rule.amount)} ${rule.period}ly budget ` +
+        `${scopeText(rule)}: ${unitText(row.actual, 'usd', { micros: true })} spent of a ${unitText(rule.amount, 'usd', { micros: true })} ${rule.period}ly budget ` +
         `(${percentText(row.actual, rule.amount)}) as of ${row.as_of_date}; ${forecastText}; crossed the ${worst.threshold} % threshold on the ${worst.basis}.`,
       details: {
         budget: rule.name,

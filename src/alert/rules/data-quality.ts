@@ -4,7 +4,7 @@ import { timestampTZValue } from '../../util/duckdb-api.ts';
 import type { AlertsConfig } from '../../config/alerts.ts';
 import type { Store } from '../../store/database.ts';
 import { readSqlFile } from '../../transform/sql-files.ts';
-import { usdText } from '../../util/money-text.ts';
+import { unitText } from '../../model/index.ts';
 import type { Condition } from '../types.ts';
 
 type DataQualityRule = AlertsConfig['dataQuality'];
@@ -70,8 +70,8 @@ export async function evaluateDataQuality(store: Store, rule: DataQualityRule, n
       title: `Reconciliation: ${d.family} differs from the aggregate route in ${d.buckets} bucket(s)`,
       message:
         `${d.account} ${d.family}: the aggregate route and the ${d.family} route differ by more than ` +
-        `${usdText(rule.reconciliationTolerance)} in ${d.buckets} bucket(s) of the last ${rule.reconciliationDays} days ` +
-        `(largest ${usdText(d.largest_difference)} at the ${d.worst_bucket_size} from ${d.worst_bucket_start}; net ${usdText(d.net_difference, { signed: true })}). See rpt_reconciliation.`,
+        `${unitText(rule.reconciliationTolerance, 'usd', { micros: true })} in ${d.buckets} bucket(s) of the last ${rule.reconciliationDays} days ` +
+        `(largest ${unitText(d.largest_difference, 'usd', { micros: true })} at the ${d.worst_bucket_size} from ${d.worst_bucket_start}; net ${unitText(d.net_difference, 'usd', { signed: true, micros: true })}). See rpt_reconciliation.`,
       details: { ...d },
     });
   }

@@ -13,7 +13,6 @@ import type { Store } from '../../store/database.ts';
 import { readSqlFile } from '../../transform/sql-files.ts';
 import { decimalStringToMicros } from '../../util/decimal.ts';
 import { unitText } from '../../model/index.ts';
-import { usdText } from '../../util/money-text.ts';
 import type { Condition } from '../types.ts';
 
 type RunwayRow = {
@@ -67,7 +66,7 @@ export async function evaluateRunway(store: Store, rule: RunwayRule): Promise<Co
     if (r.billing_model === 'postpaid') continue;
     const estimate = r.estimated ? ' (estimated: the balance source did not answer; last known balance less billing since)' : '';
     const perHour = (v: string) => unitText(v, 'usd_per_hour');
-    const burn = `${usdText(r.balance)} at ${perHour(r.spend_per_hour)}`;
+    const burn = `${unitText(r.balance, 'usd', { micros: true })} at ${perHour(r.spend_per_hour)}`;
     const billed = r.billed_per_hour_24h === null ? '' : ` The last full day billed ${perHour(r.billed_per_hour_24h)}.`;
     const details = { ...r, rule: { warningHours: rule.warningHours, criticalHours: rule.criticalHours, spendLimitPct: rule.spendLimitPct } };
     const hours = r.runway_hours === null ? null : Number(r.runway_hours);
@@ -91,12 +90,12 @@ export async function evaluateRunway(store: Store, rule: RunwayRule): Promise<Co
         level: critical ? 2 : 1,
         severity: critical ? 'critical' : 'warning',
         title: out
-          ? `Runway: ${r.account} has run out of credit (balance ${usdText(r.balance)})${r.estimated ? ', estimated' : ''}`
+          ? `Runway: ${r.account} has run out of credit (balance ${unitText(r.balance, 'usd', { micros: true })})${r.estimated ? ', estimated' : ''}`
           : `Runway: ${r.account} has ${hoursText(hours)} of credit left (${burn})${r.estimated ? ', estimated' : ''}; $0 around ${r.runs_out_at}`,
         message:
           (out
-            ? `${r.account}: balance ${usdText(r.balance)} as of ${r.observed_at}${estimate} has run out at the current ${perHour(r.spend_per_hour)}.`
-            : `${r.account}: balance ${usdText(r.balance)} as of ${r.observed_at}${estimate} runs out around ${r.runs_out_at} at the current ` +
+            ? `${r.account}: balance ${unitText(r.balance, 'usd', { micros: true })} as of ${r.observed_at}${estimate} has run out at the current ${perHour(r.spend_per_hour)}.`
+            : `${r.account}: balance ${unitText(r.balance, 'usd', { micros: true })} as of ${r.observed_at}${estimate} runs out around ${r.runs_out_at} at the current ` +
               `${perHour(r.spend_per_hour)} (runway ${r.runway_hours === null ? '–' : unitText(r.runway_hours, 'hours')}, under the ${critical ? rule.criticalHours : rule.warningHours} h threshold).`) +
           deadline +
           billed +
@@ -117,7 +116,7 @@ export async function evaluateRunway(store: Store, rule: RunwayRule): Promise<Co
         level: 1,
         severity: 'critical',
         title: `Balance under one hour of spend: ${r.account} cannot start new pods (${burn})`,
-        message: `${r.account}: balance ${usdText(r.balance)}${estimate} is less than one hour of the current ${perHour(r.spend_per_hour)}; the platform refuses a new pod without an hour of credit (402 Insufficient balance).`,
+        message: `${r.account}: balance ${unitText(r.balance, 'usd', { micros: true })}${estimate} is less than one hour of the current ${perHour(r.spend_per_hour)}; the platform refuses a new pod without an hour of credit (402 Insufficient balance).`,
         details,
       });
     }

@@ -5,7 +5,6 @@ import type { UnitCostRule } from '../../config/alerts.ts';
 import type { Store } from '../../store/database.ts';
 import { readSqlFile } from '../../transform/sql-files.ts';
 import { unitText } from '../../model/index.ts';
-import { usdText } from '../../util/money-text.ts';
 import type { Condition } from '../types.ts';
 
 type Jump = {
@@ -57,9 +56,9 @@ export async function evaluateUnitCost(store: Store, rule: UnitCostRule): Promis
       // a unit often costs cents or less: its cost reads in the unit the report shows it in (src/model/units.ts)
       title: `Unit cost: ${j.metric} for ${scope} cost ${unitText(j.unit_cost, 'usd_per_unit')} each on ${j.day}, ${unitText(j.ratio, 'ratio')}× its median – ${cause(j)}`,
       message:
-        `${j.metric} for ${scope} (${j.account}) on ${j.day}: ${usdText(j.cost)} ÷ ${unitText(j.quantity, 'quantity')} = ${unitText(j.unit_cost, 'usd_per_unit')} per unit, ` +
+        `${j.metric} for ${scope} (${j.account}) on ${j.day}: ${unitText(j.cost, 'usd', { micros: true })} ÷ ${unitText(j.quantity, 'quantity')} = ${unitText(j.unit_cost, 'usd_per_unit')} per unit, ` +
         `${unitText(j.ratio, 'ratio')}× the median ${unitText(j.median_unit_cost, 'usd_per_unit')} of the ${j.baseline_days} days before. ` +
-        `Cost ${change(j.cost, j.median_cost)} against its median ${usdText(j.median_cost)}, volume ${change(j.quantity, j.median_quantity)} against ${unitText(j.median_quantity, 'quantity')}` +
+        `Cost ${change(j.cost, j.median_cost)} against its median ${unitText(j.median_cost, 'usd', { micros: true })}, volume ${change(j.quantity, j.median_quantity)} against ${unitText(j.median_quantity, 'quantity')}` +
         (j.estimated ? ' (the quantity is an estimate).' : '.'),
       details: { ...j },
     };

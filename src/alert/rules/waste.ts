@@ -2,7 +2,7 @@
 // alerts once and resolves when the waste is gone (the endpoint scaled to zero, the volume deleted).
 import type { Store } from '../../store/database.ts';
 import { readSqlFile } from '../../transform/sql-files.ts';
-import { usdText } from '../../util/money-text.ts';
+import { unitText } from '../../model/index.ts';
 import type { Condition } from '../types.ts';
 
 type Finding = {
@@ -34,8 +34,9 @@ export async function evaluateWaste(store: Store, minMonthlyCost: string): Promi
       account: f.account,
       level: 1,
       severity: Number(f.monthly_cost) >= 100 ? ('warning' as const) : ('info' as const),
-      title: `Waste: ${name} – ${KIND_LABEL[f.kind] ?? f.kind}, ${usdText(f.monthly_cost)}/month`,
-      message: `${name} (${f.family} ${f.resource_id}, ${f.account}): ${f.reason} About ${usdText(f.monthly_cost)} a month; ${usdText(f.last_30_days_amount)} in the last 30 days.`,
+      title:
+        `Waste: ${name} – ${KIND_LABEL[f.kind] ?? f.kind}, ${unitText(f.monthly_cost, 'usd', { micros: true })}/month`,
+      message: `${name} (${f.family} ${f.resource_id}, ${f.account}): ${f.reason} About ${unitText(f.monthly_cost, 'usd', { micros: true })} a month; ${unitText(f.last_30_days_amount, 'usd', { micros: true })} in the last 30 days.`,
       details: { ...f },
     };
   });

@@ -7,6 +7,7 @@ import type { Source } from '../../config/sync.ts';
 import type { SyncResult } from '../../extract/sync.ts';
 import { BUCKET_SIZES, isBucketSize, type BucketSize } from '../../util/buckets.ts';
 import { parseRfc3339 } from '../../util/dates.ts';
+import { unitText } from '../../model/unit-text.ts';
 import { microsToDecimalString } from '../../util/decimal.ts';
 import { EXIT, UsageError } from '../../util/errors.ts';
 import type { ExitState } from '../exit-state.ts';
@@ -93,7 +94,7 @@ export function summaryTable(result: SyncResult): Table {
     ),
     footer: [
       `run ${result.runId}: ${result.status} · ${result.requests} requests (${result.retries} retried, ${result.rateLimited} rate-limited) · ` +
-        `${result.records.toLocaleString('en-US')} records · ${(result.bytes / 1e6).toFixed(1)} MB`,
+        `${unitText(result.records, 'count')} records · ${(result.bytes / 1e6).toFixed(1)} MB`,
       ...result.warnings.map((w) => `warning: ${w}`),
     ],
   };

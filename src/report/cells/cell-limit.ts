@@ -3,12 +3,14 @@
 // to fit with a visible mark saying how long it was; the database keeps the whole name, and the CSV downloads and
 // `query` give it whole.
 
+import { unitText } from '../../model/index.ts';
+
 export const CELL_MAX_CHARS = 32_767;
 
 /** `text` as a cell can hold it: whole, or cut with "… [cut: 40,000 characters]" at the end, 32,767 in all. */
 export function withinCell(text: string): string {
   if (text.length <= CELL_MAX_CHARS) return text;
-  const mark = `… [cut: ${text.length.toLocaleString('en-US')} characters]`;
+  const mark = `… [cut: ${unitText(text.length, 'count')} characters]`;
   let end = CELL_MAX_CHARS - mark.length;
   // never half of a surrogate pair: the cell would hold a broken character
   const last = text.charCodeAt(end - 1);

@@ -40,15 +40,10 @@ export function usdShort(v: number): string {
   return `${sign}$${trim(a)}`;
 }
 
-/** $12,345.67 – for labels at a point. */
-/** A figure below a dollar (a cost per image, per job) to four decimals: usdFull's cents would draw $0.00. */
+/** A figure below a dollar (a cost per image, per job) to four decimals: the `usd` unit's cents would draw $0.00. */
 export function usdFine(v: number): string {
   const sign = v < 0 ? '-' : '';
   return `${sign}$${Math.abs(v).toFixed(4).replace(/(\.\d\d\d*?)0+$/, '$1')}`;
-}
-
-export function usdFull(v: number): string {
-  return v.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
 
 /** Axis bounds and ticks at 1, 2, 2.5 or 5 × 10^k, about `count` of them. */

@@ -13,13 +13,13 @@ import {
   svgDocument,
   title,
   usdFine,
-  usdFull,
   yAxis,
   yScale,
   esc,
   type Frame,
   type LegendItem,
 } from './axes.ts';
+import { unitText } from '../../model/index.ts';
 
 export interface ChartSize {
   width: number;
@@ -106,7 +106,8 @@ export function cumulativeSvg(chartTitle: string, data: CumulativeData, size: Ch
   const xAt = (i: number) => frame.left + (n === 1 ? plotW / 2 : (plotW * i) / (n - 1));
   // a line below a dollar (a unit cost) is labelled to four decimals, its axis too
   const fine = Math.max(...values.map(Math.abs)) < 1;
-  const usd = fine ? usdFine : usdFull;
+  // a label at a point reads in the `usd` unit; a negative that rounds to zero keeps its minus, as it always drew
+  const usd = fine ? usdFine : (v: number) => unitText(v, 'usd', { minusOnZero: true });
   body += fine ? yAxis(frame, scale, size.font, usdFine) : yAxis(frame, scale, size.font);
   const items: LegendItem[] = [];
   const lastActual = data.actual.reduce<number>((last, v, i) => (v !== null ? i : last), -1);

@@ -1,7 +1,7 @@
 import { DuckDBTypeId } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { formatText, instantText } from '../../../src/report/cells/text-format.ts';
-import { usdText } from '../../../src/util/money-text.ts';
+import { instantText, valueText } from '../../../src/present/index.ts';
+import { unitText } from '../../../src/model/index.ts';
 import { inferFormat, parseTimestamp, toCellValue } from '../../../src/report/cells/values.ts';
 
 describe('cell values', () => {
@@ -36,14 +36,14 @@ describe('cell values', () => {
   });
 
   it('formats money from the exact decimal, rounding half away from zero at the cent', () => {
-    expect(usdText('1234567.005000')).toBe('$1,234,567.01');
-    expect(usdText('-0.004999')).toBe('$0.00');
-    expect(usdText('-12.345')).toBe('-$12.35');
-    expect(usdText('12.3', { signed: true })).toBe('+$12.30');
-    expect(formatText('12.5', 'percent', 'UTC', { signed: true })).toBe('+12.5 %');
+    expect(unitText('1234567.005000', 'usd', { micros: true })).toBe('$1,234,567.01');
+    expect(unitText('-0.004999', 'usd', { micros: true })).toBe('$0.00');
+    expect(unitText('-12.345', 'usd', { micros: true })).toBe('-$12.35');
+    expect(unitText('12.3', 'usd', { signed: true, micros: true })).toBe('+$12.30');
+    expect(valueText('12.5', 'percent', 'UTC', { signed: true })).toBe('+12.5 %');
     expect(instantText(new Date('2026-11-21T06:00:00Z'), 'America/New_York')).toBe('2026-11-21 01:00 America/New_York');
     // an instant is on the configured clock and says so; a naive timestamp (`… at time zone 'UTC'`) is shown as it is
-    expect(formatText('2026-11-20 06:00:00+00', 'datetime', 'Europe/Berlin')).toBe('2026-11-20 07:00 Europe/Berlin');
-    expect(formatText('2026-11-20 06:00:00', 'datetime', 'Europe/Berlin')).toBe('2026-11-20 06:00');
+    expect(valueText('2026-11-20 06:00:00+00', 'datetime', 'Europe/Berlin')).toBe('2026-11-20 07:00 Europe/Berlin');
+    expect(valueText('2026-11-20 06:00:00', 'datetime', 'Europe/Berlin')).toBe('2026-11-20 06:00');
   });
 });
