@@ -1,7 +1,7 @@
-// A manual rule's proposal where a person sees it (issue 40 §5): the nightly run's summary, the report's Guardrails
-// sheet – in the workbook it writes before it acts, so the email carries this night's proposal –, serve's
-// /guardrails page and rpt_guardrail_proposals; once approved, each of them says it was carried out, with the
-// saving. The page only reads: it names the command, it never acts.
+// A manual rule's proposal where a person sees it (issue 40 §2, §5): the nightly run's summary and its alert, the
+// report's Guardrails sheet – in the workbook it writes before it acts, so the email carries this night's proposal
+// –, serve's /guardrails page and rpt_guardrail_proposals; once approved, each of them says it was carried out. The
+// page only reads: it names the command, it never acts.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -52,6 +52,9 @@ it('shows the waiting proposal in the summary, the workbook, serve and the view,
   expect(m, said).not.toBeNull();
   const [, shownSaving, command, id] = m!;
   expect(shownSaving!.replace(/,/g, '')).toBe(saving);
+  // and the alert the team receives names it, as the waiting proposal of tonight's plan
+  const alertLine = said.split('\n').find((l) => /alert +fired +(info|warning) +Guardrail ask proposes: stop pod /.test(l));
+  expect(alertLine, said).toContain(`saves ~$${shownSaving}/day`);
   expect(podWrites(rig.sim)).toBe(0);
 
   // the view: the plan the run recorded after its guardrails step, the proposal waiting with its command
