@@ -15,6 +15,7 @@ import { evaluateDataQuality } from './rules/data-quality.ts';
 import { evaluateRunway } from './rules/runway.ts';
 import { evaluateUnitCost } from './rules/unit-cost.ts';
 import { evaluateWaste } from './rules/waste.ts';
+import { evaluateGuardrailProposals } from './rules/guardrail.ts';
 import { mutesAt } from './mutes.ts';
 import { planEvents, type StatePlan } from './state.ts';
 import type { Condition, RuleKind } from './types.ts';
@@ -34,7 +35,7 @@ export interface EvaluateOptions {
   withRestatements?: boolean;
 }
 
-async function evaluate(store: Store, config: Config, now: Date, log: Logger) {
+async function evaluate(store: Store, config: Config, now: Date, log: Logger, backTest: boolean) {
   const rules = config.alerts;
   const tasks: [RuleKind, () => Promise<Condition[]>][] = [];
   // why a condition that is no longer true cleared, by key, from the rules that can say (a budget's forecast fell
@@ -64,6 +65,8 @@ async function evaluate(store: Store, config: Config, now: Date, log: Logger) {
   if (rules.dataQuality.enabled) tasks.push(['data_quality', () => evaluateDataQuality(store, rules.dataQuality, now)]);
   if (rules.runway.enabled) tasks.push(['runway', () => evaluateRunway(store, rules.runway)]);
   if (rules.unitCost.enabled) tasks.push(['unit_cost', () => evaluateUnitCost(store, rules.unitCost)]);
+  // the proposals waiting now: a plan is of the present (the platform as read then), so a back-test has none
+  if (config.guardrails.length > 0 && !backTest) tasks.push(['guardrail', () => evaluateGuardrailProposals(store)]);
 
   const evaluated = new Set<RuleKind>();
   const conditions: Condition[] = [];
@@ -112,7 +115,7 @@ export async function evaluateAt(store: Store, options: EvaluateOptions, now: Da
     const clock = await store.one<{ as_of: string }>(`select strftime(as_of, '%Y-%m-%dT%H:%M:%S.%fZ') as as_of from report_clock`);
     const asOf = new Date(clock!.as_of);
     // staleness is judged at the wall clock, or at --as-of when back-testing
-    const { evaluated, conditions, failedRules, notes, clearNotes } = await evaluate(store, options.config, options.asOf ?? now, log);
+    const { evaluated, conditions, failedRules, notes, clearNotes } = await evaluate(store, options.config, options.asOf ?? now, log, options.asOf !== undefined);
     // a back-test compares with the alert state as it stood then: what fired later did not exist yet
     const mutes = await mutesAt(store, options.asOf ?? now);
     const plan = await planEvents(store, conditions, evaluated, asOf, now, { stateAt: options.asOf, mutes, clearNotes });

@@ -3,7 +3,7 @@
 // escalates, and once more when it clears.
 import type { Severity } from '../config/alerts.ts';
 
-export const RULE_KINDS = ['budget', 'anomaly', 'waste', 'data_quality', 'runway', 'unit_cost'] as const;
+export const RULE_KINDS = ['budget', 'anomaly', 'waste', 'data_quality', 'runway', 'unit_cost', 'guardrail'] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 
 export interface Condition {

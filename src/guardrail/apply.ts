@@ -9,6 +9,7 @@ import type { WriteSessions } from '../store/shared-database.ts';
 import { UsageError } from '../util/errors.ts';
 import { carryOut, permissionFor, type Completed } from './carry-out.ts';
 import { planGuardrails, type PlanAccount, type Proposal, type RulePlan } from './plan.ts';
+import { recordPlan } from './plan-record.ts';
 import { reconcile, type Reconciled } from './reconcile.ts';
 import { acquireGuardrailLock } from './run-lock.ts';
 
@@ -68,6 +69,7 @@ export async function applyGuardrails(o: ApplyOptions): Promise<ApplyResult> {
       throw new UsageError(`not proposed now: ${unknown.join(', ')}; run gpuledger guardrails plan for the current proposal ids (nothing was changed)`);
     }
     const result: ApplyResult = { reconciled, plans, acted: [], forbidden: [], waiting: [] };
+    const chosenIds = new Set<string>();
     for (const plan of plans) {
       const { rule } = plan;
       const account = o.accounts.find((a) => a.name === plan.account)!;
@@ -81,6 +83,7 @@ export async function applyGuardrails(o: ApplyOptions): Promise<ApplyResult> {
           result.waiting.push(p);
           continue;
         }
+        chosenIds.add(p.id);
         if (room <= 0) continue;
         const completed = await carryOut(
           { sessions: o.sessions, client: account.client, apiKeyEnv: account.apiKeyEnv, signal: o.signal, settleMs: o.settleMs },
@@ -112,7 +115,10 @@ export async function applyGuardrails(o: ApplyOptions): Promise<ApplyResult> {
         }
       }
     }
-    await publishAudit(o.sessions);
+    // the plan as this run left it – what it carried out, what waits for approval – for the report and `serve`,
+    // which never call the platform; the write publishes the audit rows with it
+    const command = o.command === 'run' ? 'run (after the guardrails)' : 'guardrails apply';
+    await o.sessions.write((store) => recordPlan(store, { plans, rules: o.rules.length, command, acted: result.acted, chosen: chosenIds }), { publish: true });
     return result;
   } finally {
     lock.release();

@@ -99,6 +99,8 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   total: 'usd',
   waste_monthly: 'usd',
   spend_avoided: 'usd',
+  // what a guardrail proposal saves per day at the resource's cost now (rpt_guardrail_proposals)
+  saving_per_day: 'usd',
   // money per hour and per unit
   billed_per_hour_24h: 'usd_per_hour',
   hourly_cost: 'usd_per_hour',
@@ -160,6 +162,7 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   week_start: 'date',
   as_of: 'datetime',
   acted_at: 'datetime',
+  planned_at: 'datetime',
   undone_at: 'datetime',
   bucket_start: 'datetime',
   complete_through: 'datetime',
@@ -184,6 +187,10 @@ export const COLUMN_UNITS: Record<string, Unit> = {
   account: 'text',
   action_id: 'text',
   approved_by: 'text',
+  approval: 'text',
+  approve_command: 'text',
+  planned_by: 'text',
+  proposal_id: 'text',
   guardrail_action: 'text',
   rule: 'text',
   budget: 'text',

@@ -12,6 +12,7 @@ export const SITE_PAGES: readonly Link[] = [
   { label: 'Drill down', href: '/drill' },
   { label: 'Allocation', href: '/allocation' },
   { label: 'Budgets', href: '/budgets' },
+  { label: 'Guardrails', href: '/guardrails' },
   { label: 'Runway', href: '/view/rpt_runway' },
   { label: 'Unit costs', href: '/view/rpt_unit_cost' },
   { label: 'Alerts', href: '/alerts' },

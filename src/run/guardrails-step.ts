@@ -1,10 +1,15 @@
 // The nightly run's guardrails step (issue 40 §2), after the alerts: the automatic rules are carried out – each
 // action exactly once, verified and recorded (src/guardrail/) – and the manual proposals are listed with the exact
-// command that approves them. Nothing manual is ever carried out here.
+// command that approves them. Nothing manual is ever carried out here. Before the report, the plan is made and
+// recorded (reads of the platform only), so the report and its email show the proposals of this night.
 import { ApiClient } from '../api/index.ts';
 import type { Config } from '../config/schema.ts';
 import type { ResolvedAccount } from '../extract/accounts.ts';
-import { applyGuardrails, approveCommand, type ApplyResult, type GuardrailAccount } from '../guardrail/index.ts';
+import { applyGuardrails, approveCommand, planGuardrails, type ApplyResult, type GuardrailAccount } from '../guardrail/index.ts';
+import { recordPlan } from '../guardrail/plan-record.ts';
+import type { Proposal } from '../guardrail/plan.ts';
+import { decimalStringToMicros, microsToDecimalString } from '../util/decimal.ts';
+import { usdText } from '../util/money-text.ts';
 import { withBudgets } from '../alert/load-budgets.ts';
 import type { WriteSessions } from '../store/shared-database.ts';
 import { withReader } from '../store/shared-database.ts';
@@ -16,7 +21,14 @@ export interface GuardrailsStep {
   result: ApplyResult;
 }
 
-export async function runGuardrailsStep(options: {
+/** " (saves ~$14.45/day)": the waiting proposals' saving per day, when every one of them has a known cost. */
+function savingText(waiting: readonly Proposal[]): string {
+  if (waiting.some((p) => p.savingPerDay === null)) return '';
+  const micros = waiting.reduce((sum, p) => sum + decimalStringToMicros(p.savingPerDay!), 0n);
+  return ` (saves ~${usdText(microsToDecimalString(micros))}/day)`;
+}
+
+interface StepOptions {
   config: Config;
   dbPath: string;
   accounts: readonly ResolvedAccount[];
@@ -24,11 +36,30 @@ export async function runGuardrailsStep(options: {
   log: Logger;
   client?: { initialRatePerSecond?: number };
   signal?: AbortSignal;
-}): Promise<GuardrailsStep> {
-  const { config } = options;
-  const accounts: GuardrailAccount[] = options.accounts
+}
+
+function clientsFor(options: StepOptions): GuardrailAccount[] {
+  return options.accounts
     .filter((a) => !a.notRead)
     .map((a) => ({ name: a.name, apiKeyEnv: a.apiKeyEnv, client: new ApiClient({ baseUrl: a.apiUrl, apiKey: a.apiKey, apiKeyEnv: a.apiKeyEnv, log: options.log.child(a.name), ...options.client }) }));
+}
+
+/** Before the report: what the guardrails propose now, recorded for the report, its email and `serve`. */
+export async function recordPlanBeforeReport(options: StepOptions): Promise<{ proposals: number }> {
+  const { config } = options;
+  const accounts = clientsFor(options);
+  try {
+    const plans = await withReader(options.dbPath, (store) => withBudgets(store, config.alerts.budgets, (s) => planGuardrails(config.guardrails, accounts, s, options.signal)));
+    await options.sessions.write((store) => recordPlan(store, { plans, rules: config.guardrails.length, command: 'run (before the report)' }), { publish: true });
+    return { proposals: plans.reduce((n, p) => n + p.proposals.length, 0) };
+  } finally {
+    await Promise.all(accounts.map((a) => a.client.close()));
+  }
+}
+
+export async function runGuardrailsStep(options: StepOptions): Promise<GuardrailsStep> {
+  const { config } = options;
+  const accounts = clientsFor(options);
   try {
     const result = await applyGuardrails({
       rules: config.guardrails,
@@ -44,11 +75,18 @@ export async function runGuardrailsStep(options: {
     });
     const done = result.acted.filter((a) => a.completed.outcome === 'done').length;
     const bad = result.acted.filter((a) => ['failed', 'changed-elsewhere', 'forbidden'].includes(a.completed.outcome)).length;
-    const parts = [`${done} automatic action${done === 1 ? '' : 's'} carried out`];
+    const parts: string[] = [];
+    // "0 automatic actions" says nothing when no rule is automatic
+    if (config.guardrails.some((r) => r.approval === 'automatic') || done > 0) parts.push(`${done} automatic action${done === 1 ? '' : 's'} carried out`);
     if (result.reconciled.length) parts.push(`${result.reconciled.length} interrupted row(s) settled`);
     if (bad) parts.push(`${bad} not carried out (gpuledger guardrails plan says why)`);
     parts.push(...result.forbidden);
-    if (result.waiting.length) parts.push(`${result.waiting.length} manual proposal${result.waiting.length === 1 ? '' : 's'} waiting – approve with: ${approveCommand(result.waiting.map((p) => p.id))}`);
+    if (result.waiting.length) {
+      const n = result.waiting.length;
+      const saving = savingText(result.waiting);
+      parts.push(`${n} manual proposal${n === 1 ? '' : 's'} waiting${saving} – approve with: ${approveCommand(result.waiting.map((p) => p.id))}`);
+    }
+    if (parts.length === 0) parts.push('no guardrail fires now');
     return { status: bad || result.forbidden.length ? 'partial' : 'ok', detail: parts.join('; '), result };
   } finally {
     await Promise.all(accounts.map((a) => a.client.close()));

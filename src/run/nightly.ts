@@ -1,8 +1,8 @@
-// The nightly job: sync → views → report → alerts → guardrails (when configured: the automatic rules carried out,
-// the manual proposals listed) → export (when export.postgres is configured) → email. Each
-// step runs even when an earlier one partly failed (yesterday's data still deserves a workbook and alerts), and
-// the job ends with one summary and the exit code of DESIGN.md: 0 all went well, 3 some step failed, 1 nothing
-// useful could be done.
+// The nightly job: sync → views → (the guardrail plan, recorded for the report) → report → alerts →
+// guardrails (when configured: the automatic rules carried out, the manual proposals listed) → export (when
+// export.postgres is configured) → email. Each step runs even when an earlier one partly failed (yesterday's data
+// still deserves a workbook and alerts), and the job ends with one summary and the exit code of DESIGN.md: 0 all
+// went well, 3 some step failed, 1 nothing useful could be done.
 import type { Config } from '../config/schema.ts';
 import { pendingText, runAlerts, type AlertsResult } from '../alert/index.ts';
 import type { ResolvedAccount } from '../extract/accounts.ts';
@@ -18,7 +18,7 @@ import type { Logger } from '../util/log.ts';
 import { displayPath } from '../util/display-path.ts';
 import { storingConfig } from '../alert/store-config.ts';
 import { withBudgets } from '../alert/load-budgets.ts';
-import { runGuardrailsStep, type GuardrailsStep } from './guardrails-step.ts';
+import { recordPlanBeforeReport, runGuardrailsStep, type GuardrailsStep } from './guardrails-step.ts';
 
 export interface NightlyOptions {
   config: Config;
@@ -102,6 +102,17 @@ export async function runNightly(options: NightlyOptions): Promise<NightlyResult
       // earlier data, so the workbook and alerts still run – and the job says plainly what failed
       if (isGpuledgerError(e) && e.exitCode === EXIT.usage) result.exitCode = EXIT.usage;
       step({ step: 'sync', status: 'failed', detail: errorMessage(e) });
+    }
+    if (options.signal?.aborted) return;
+
+    if (config.guardrails.length > 0) {
+      // the proposals of this night, for the report and its email (reads of the platform only); without them the
+      // report shows the last plan recorded, and says when it was made
+      try {
+        await recordPlanBeforeReport({ config, dbPath: options.dbPath, accounts: options.accounts, sessions: writeSessions({ ...writer, applyViews: false }), log: log.child('guardrails'), client: options.client, signal: options.signal });
+      } catch (e) {
+        log.warn(`guardrails: the plan before the report failed (${errorMessage(e)}); the report shows the last plan recorded`);
+      }
     }
     if (options.signal?.aborted) return;
 

@@ -12,6 +12,7 @@ import { renderOutput, type Table } from '../util/table-text.ts';
 import { alertsPage } from './alerts-page.ts';
 import { allocationPage } from './allocation-page.ts';
 import { budgetsPage } from './budgets-page.ts';
+import { guardrailsPage } from './guardrails-page.ts';
 import { drillPage } from './drill-page.ts';
 import { explorePage } from './explore-page.ts';
 import { savedViewPage, savedViewsList } from './saved-views.ts';
@@ -108,6 +109,7 @@ export const ROUTES: ReadonlyArray<{ pattern: RegExp; answer: Handler }> = [
   { pattern: /^\/view\/([A-Za-z_][A-Za-z0-9_]*)$/, answer: async ([, name], store, ctx) => page(await viewPage(store, ctx, name!)) },
   { pattern: /^\/alerts$/, answer: async (_m, store, ctx) => page(await alertsPage(store, ctx)) },
   { pattern: /^\/budgets$/, answer: async (_m, store, ctx) => page(await budgetsPage(store, ctx)) },
+  { pattern: /^\/guardrails$/, answer: async (_m, store, ctx) => page(await guardrailsPage(store, ctx)) },
   { pattern: /^\/explore$/, answer: async (_m, store, ctx) => page(await explorePage(store, ctx, ctx.config, { after: savedViewsList(ctx.config) })) },
   { pattern: /^\/explore\/([^/]+)$/, answer: async ([, name], store, ctx) => page(await savedViewPage(store, ctx, decodeURIComponent(name!))) },
   {

@@ -3,9 +3,7 @@
 
 /** The SQL without comments and string literals, lowercased: what is left names tables, views, columns and CTEs. */
 export function codeOnly(sql: string): string {
-  return sql
-    .replace(/--[^\n]*/g, ' ')
-    .replace(/\/\*[\s\S]*?\*\//g, ' ')
-    .replace(/'(?:[^']|'')*'/g, "''")
-    .toLowerCase();
+  // one pass, left to right: whichever opens first wins, so `--` inside a string ('apply --approve') is text and a
+  // quote inside a comment (-- the pod's name) opens no string
+  return sql.replace(/--[^\n]*|\/\*[\s\S]*?\*\/|'(?:[^']|'')*'/g, (m) => (m.startsWith("'") ? "''" : ' ')).toLowerCase();
 }

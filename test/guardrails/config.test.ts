@@ -1,4 +1,5 @@
 // The `guardrails` section: what a rule may say, and the one-line errors for what it may not (exit 2, ConfigError).
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.ts';
 import { EXIT } from '../../src/util/errors.ts';
@@ -58,4 +59,18 @@ describe('globMatch', () => {
     const pattern = `${'*a'.repeat(2000)}b`;
     expect(globMatch(pattern, 'a'.repeat(3000))).toBe(false);
   });
+});
+
+it("takes the README's guardrail rules as printed, beside the example config's budgets", () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf('## Guardrails'));
+  const block = /```json\n([\s\S]*?)```/.exec(section)![1]!;
+  const example = JSON.parse(readFileSync(new URL('../../config/gpuledger.example.json', import.meta.url), 'utf8'));
+  const config = parseConfig({ ...example, ...JSON.parse(`{${block}}`) }, 'README');
+  expect(config.guardrails.map((r) => [r.name, r.approval, r.action])).toEqual([
+    ['idle-endpoint-workers', 'manual', 'workers-min-to-zero'],
+    ['month-over-budget', 'manual', 'stop-pods'],
+  ]);
+  // and the example config ships the first, so the demo shows its proposal
+  expect(parseConfig(example, 'example').guardrails).toEqual([config.guardrails[0]]);
 });

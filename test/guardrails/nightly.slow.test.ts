@@ -19,7 +19,7 @@ it('runs the automatic rule, lists the manual proposal with its approve command,
   });
   const run = await gpuledger(['--config', rig.config, '--db', rig.db, 'run', '--out-dir', rig.dir], { GPULEDGER_TEST_KEY: KEY });
   const said = run.stdout + run.stderr;
-  expect(said).toMatch(/guardrails: ok – 1 automatic action carried out; 1 manual proposal waiting – approve with: gpuledger guardrails apply --approve g[0-9a-f]{10}/);
+  expect(said).toMatch(/guardrails: ok – 1 automatic action carried out; 1 manual proposal waiting \(saves ~\$[\d,.]+\/day\) – approve with: gpuledger guardrails apply --approve g[0-9a-f]{10}/);
   expect(podWrites(rig.sim)).toBe(0);
   const idle = rig.sim.account.endpoints.find((e) => e.id === rig!.sim.account.planted.idleMinWorkersEndpoint.id)!;
   expect(idle.workersMin).toBe(0);

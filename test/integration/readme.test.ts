@@ -42,6 +42,7 @@ const ACCOUNT: readonly { match: RegExp; why: string }[] = [
   { match: /\s--email\b/, why: 'delivers to the in-process SMTP server (on the demo it writes the files and warns: tested below)' },
   { match: /\bexport\s+postgres\b|^export PGPASSWORD=/, why: 'exports into a throwaway PostgreSQL cluster' },
   { match: /\/backup\//, why: "a backup of the account's database, into a folder standing for /backup" },
+  { match: /\bgpuledger\s+guardrails\b/, why: "reads the account's pods and endpoints, and acts on the simulator's: the example config's rule" },
 ];
 /**
  * "Pointing gpuledger at a real account": the key the reader exports, then `npm start` – run as a block in a folder of
@@ -209,6 +210,8 @@ describe('README.md, step by step after npm start', () => {
       JSON.stringify({
         smtp: { host: '127.0.0.1', port: smtp!.port, secure: false, from: 'gpuledger <finops@example.com>' },
         reports: { delivery: { 'finance-monthly': { recipients: ['finance@example.com'] }, nightly: { recipients: ['ops@example.com'] } } },
+        // the rule the example config ships, as a reader who copied it has it (README, Guardrails)
+        guardrails: JSON.parse(readFileSync(join(REPO, 'config', 'gpuledger.example.json'), 'utf8')).guardrails,
       }),
     );
     // a command that names a shipped file (--config config/gpuledger.example.json, examples/images.csv) finds it as in a checkout

@@ -27,7 +27,7 @@ describe('shipped reports on two accounts of raw billing', () => {
 
   it('writes every sheet the nightly report promises', () => {
     expect(shipped.nwb.worksheets.map((w) => w.name)).toEqual([
-      'Summary', 'Unit costs', 'Daily spend', 'By template', 'By endpoint', 'By GPU type', 'By category', 'Budgets', 'Top resources', 'Waste', 'Reconciliation', 'Detail', 'About',
+      'Summary', 'Unit costs', 'Daily spend', 'By template', 'By endpoint', 'By GPU type', 'By category', 'Budgets', 'Top resources', 'Waste', 'Guardrails', 'Guardrail actions', 'Reconciliation', 'Detail', 'About',
     ]);
     expect(shipped.mwb.worksheets.map((w) => w.name)).toEqual([
       'Summary', 'By family', 'By template', 'By endpoint', 'By GPU type', 'Daily spend', 'By category', 'Top resources', 'Waste', 'Reconciliation', 'Detail', 'About',

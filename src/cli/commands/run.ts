@@ -29,7 +29,9 @@ export const DEMO_NEXT_STEPS: readonly (readonly [string, string])[] = [
 export function renderSummary(result: NightlyResult, demo: { apiUrl: string; dbPath: string } | undefined): string {
   const lines: string[] = [];
   lines.push(demo ? 'gpuledger run – DEMO ON SIMULATED DATA' : 'gpuledger run');
-  for (const s of result.steps) lines.push(`  ${s.step.padEnd(7)} ${s.status.padEnd(8)} ${s.detail}`);
+  // the step names in one column, however long the longest (guardrails)
+  const width = Math.max(7, ...result.steps.map((s) => s.step.length));
+  for (const s of result.steps) lines.push(`  ${s.step.padEnd(width)} ${s.status.padEnd(8)} ${s.detail}`);
   if (result.sync) {
     const money = result.sync.ranges.filter((r) => r.source === 'aggregate' && r.bucketSize === 'day');
     for (const r of money) lines.push(`  synced  ${r.account}: aggregate day buckets ${r.start?.slice(0, 10) ?? ''}..${r.end?.slice(0, 10) ?? ''}, complete through ${r.completeThrough ?? 'n/a'}`);
@@ -43,6 +45,13 @@ export function renderSummary(result: NightlyResult, demo: { apiUrl: string; dbP
     lines.push('');
     lines.push(`This was a demo: the data came from gpuledger's built-in simulator (${demo.apiUrl}), stored in ${demo.dbPath}.`);
     // each of these runs as printed on the demo database (test/integration/readme.test.ts runs the README's)
+    if (result.guardrails?.result.waiting.length) {
+      // the demo's simulator is gone once the demo ends: an approval is for a real account, where the key can act
+      lines.push(
+        "The guardrail proposal above is the example config's manual rule on simulated data: nothing was stopped. On a " +
+          'real account `gpuledger guardrails plan` lists the proposals and their approve command carries them out (README, Guardrails).',
+      );
+    }
     lines.push('Try next (every command reads the demo database until a real one exists):');
     for (const [command, what] of DEMO_NEXT_STEPS) lines.push(`  ${command.padEnd(58)} ${what}`);
     lines.push('To report on your real account: export RUNPOD_API_KEY=<your key> and run `npx gpuledger run` (or `npm start` in a checkout);');

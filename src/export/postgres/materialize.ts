@@ -7,13 +7,14 @@
 // this connection only (the published file is open read-only) and are dropped at the end.
 import type { Store } from '../../store/database.ts';
 import { listViewFiles, orderViews, type ViewFile } from '../../transform/views.ts';
+import { codeOnly } from '../../transform/sql-text.ts';
 import { StoreError } from '../../util/errors.ts';
 import { ident } from './column-types.ts';
 
 /** The views a view reads: names after FROM or JOIN (transform/views.ts counts any mention, columns too – right for
  * ordering, too generous here: a column named cost is no read of the view cost). */
 function readsOf(view: ViewFile, names: ReadonlySet<string>): string[] {
-  const code = view.sql.replace(/--[^\n]*/g, ' ').replace(/'(?:[^']|'')*'/g, "''").toLowerCase();
+  const code = codeOnly(view.sql);
   return [...new Set([...code.matchAll(/\b(?:from|join)\s+([a-z_][a-z0-9_]*)/g)].map((m) => m[1]!))].filter((n) => n !== view.name && names.has(n));
 }
 
