@@ -9,7 +9,7 @@ import { applyGuardrails, approveCommand, planGuardrails, type ApplyResult, type
 import { recordPlan } from '../guardrail/plan-record.ts';
 import type { Proposal } from '../guardrail/plan.ts';
 import { decimalStringToMicros, microsToDecimalString } from '../util/decimal.ts';
-import { usdText } from '../util/money-text.ts';
+import { unitText } from '../model/index.ts';
 import { withBudgets } from '../alert/load-budgets.ts';
 import type { WriteSessions } from '../store/shared-database.ts';
 import { withReader } from '../store/shared-database.ts';
@@ -25,7 +25,7 @@ export interface GuardrailsStep {
 function savingText(waiting: readonly Proposal[]): string {
   if (waiting.some((p) => p.savingPerDay === null)) return '';
   const micros = waiting.reduce((sum, p) => sum + decimalStringToMicros(p.savingPerDay!), 0n);
-  return ` (saves ~${usdText(microsToDecimalString(micros))}/day)`;
+  return ` (saves ~${unitText(microsToDecimalString(micros), 'usd', { micros: true })}/day)`;
 }
 
 interface StepOptions {

@@ -1,9 +1,9 @@
--- One row per proposal of the latest guardrail plan recorded (_meta_guardrail_plans, issue 40 §5): the plan's moment
+-- One row per proposal of the latest guardrail plan recorded (stg_guardrail_plans, issue 40 §5): the plan's moment
 -- and command with the proposal as planned; none when no plan was recorded. Whether an action carried a proposal
--- out since it was planned is read from _meta_guardrail_actions (acted_at: its first done or no-op completion).
+-- out since it was planned is read from stg_guardrail_actions (acted_at: its first done or no-op completion).
 create or replace view int_guardrail_proposals as
 with plans as (
-    select * from _meta_guardrail_plans
+    select * from stg_guardrail_plans
 ),
 
 latest as (
@@ -12,12 +12,12 @@ latest as (
 ),
 
 proposals as (
-    select * from _meta_guardrail_proposals
+    select * from stg_guardrail_proposals
 ),
 
 acted as (
     select proposal_id, min(completed_at) as acted_at,
-    from _meta_guardrail_actions
+    from stg_guardrail_actions
     where kind = 'act' and outcome in ('done', 'no-op')
     group by proposal_id
 ),

@@ -5,7 +5,7 @@
 -- propose: nothing here is carried out without `guardrails apply --approve`.
 create or replace view rpt_guardrail_proposals as
 with proposals as (
-    select * from int_guardrail_proposals
+    select * from guardrail_proposals
 ),
 
 final as (

@@ -3,7 +3,7 @@
 // team names what would stop the spend, and that nothing is stopped until someone runs that command. A proposal's
 // id is stable, so it alerts once and resolves when it is carried out or no longer proposed.
 import type { Store } from '../../store/database.ts';
-import { usdText } from '../../util/money-text.ts';
+import { unitText } from '../../model/index.ts';
 import type { Condition } from '../types.ts';
 
 type Waiting = {
@@ -35,8 +35,8 @@ export async function evaluateGuardrailProposals(store: Store): Promise<Conditio
   return rows.map((p) => {
     const name = p.resource_name ?? p.resource_id;
     const what = `${ACTION_WORDS[p.guardrail_action] ?? p.guardrail_action} ${name}`;
-    const saving = p.saving_per_day === null ? '' : `, saves ~${usdText(p.saving_per_day)}/day`;
-    const cost = p.hourly_cost === null ? 'its cost per hour is unknown' : `it costs ${usdText(p.hourly_cost)}/h now`;
+    const saving = p.saving_per_day === null ? '' : `, saves ~${unitText(p.saving_per_day, 'usd', { micros: true })}/day`;
+    const cost = p.hourly_cost === null ? 'its cost per hour is unknown' : `it costs ${unitText(p.hourly_cost, 'usd', { micros: true })}/h now`;
     return {
       key: `guardrail:${p.proposal_id}`,
       rule: 'guardrail' as const,
