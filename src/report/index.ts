@@ -15,6 +15,6 @@ export { columnHeading, inferFormat, humanize, printedFormat } from './cells/ind
 export { queryAll } from './query.ts';
 export { sheetSql } from './report-session.ts';
 export { groupChartData, groupChartSvg, type GroupDay } from './charts/index.ts';
-export { cumulativeSvg, type CumulativeData } from './charts/index.ts';
+export { cumulativeChart, type CumulativeData } from './charts/index.ts';
 export { renderView, type RenderedView, type RenderViewOptions } from './view/index.ts';
 export { categoryRecipients, categoryValues, checkCategoryFlag, deliverCategoryReports, renderCategoryReports, type CategoryDelivery, type CategoryRendering } from './category/index.ts';
