@@ -10,7 +10,7 @@ export { parseReportFormats, renderReportFormats, reportFormats, type RenderedFo
 export { reportPage, htmlFileName, HTML_ROW_LIMIT, type PageOptions } from './html/index.ts';
 export { readAccounts, withReportSession, type ReportSession } from './report-session.ts';
 export { setReportClock, resetReportVariables, type ReportClock } from './period/index.ts';
-export { pageTable, sectionId, tableHtml, tableSection, type HtmlColumn, type HtmlTable } from './html/index.ts';
+export { sectionId, tableHtml, tableSection, type HtmlColumn, type HtmlTable } from './html/index.ts';
 export { columnHeading, inferFormat, humanize, printedFormat } from './cells/index.ts';
 export { queryAll } from './query.ts';
 export { sheetSql } from './report-session.ts';

@@ -47,7 +47,7 @@ function pageColumn(c: HtmlColumn): TableColumn {
   };
 }
 
-/** A report table (or a serve page's) as the presentation layer's table. */
+/** A report table as the presentation layer's table (serve's pages draw theirs with present's dataTable). */
 export function pageTable(t: HtmlTable, timeZone: string, label: string, options: { stack?: boolean } = {}): Markup {
   return dataTable({ columns: t.columns.map(pageColumn), rows: t.rows, totals: t.totals, totalRows: t.totalRows, emptyText: t.emptyText, label, timeZone, stack: options.stack });
 }
