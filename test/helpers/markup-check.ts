@@ -34,6 +34,8 @@ const ELEMENTS = [
 ].join(' ').split(' ');
 const TAG = new RegExp(`<\\/?(?:${ELEMENTS.join('|')})(?=[\\s/>]|$)`, 'i');
 const AS_TEXT = new Set(['join', 'replace', 'replaceAll', 'concat']);
+const TAG_NAMES = ['html', 'svg'];
+const PLUS = [ts.SyntaxKind.PlusToken, ts.SyntaxKind.PlusEqualsToken];
 
 /** Whether a piece of text holds an HTML or SVG tag. */
 export const holdsTag = (text: string): boolean => TAG.test(text);
@@ -42,7 +44,9 @@ export const holdsTag = (text: string): boolean => TAG.test(text);
 function literalText(node: ts.Node): string | undefined {
   while (ts.isParenthesizedExpression(node)) node = node.expression;
   if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
-  if (ts.isTemplateExpression(node)) return node.head.text + node.templateSpans.map((s) => ` ${s.literal.text}`).join('');
+  if (ts.isTemplateExpression(node)) {
+    return node.head.text + node.templateSpans.map((s) => ` ${s.literal.text}`).join('');
+  }
   return undefined;
 }
 
@@ -58,7 +62,9 @@ function presentTags(source: ts.SourceFile): { tags: Set<string>; namespaces: Se
     const bindings = statement.importClause?.namedBindings;
     if (bindings && ts.isNamespaceImport(bindings)) namespaces.add(bindings.name.text);
     if (bindings && ts.isNamedImports(bindings)) {
-      for (const e of bindings.elements) if (['html', 'svg'].includes((e.propertyName ?? e.name).text)) tags.add(e.name.text);
+      for (const e of bindings.elements) {
+        if (TAG_NAMES.includes((e.propertyName ?? e.name).text)) tags.add(e.name.text);
+      }
     }
   }
   return { tags, namespaces };
@@ -68,31 +74,31 @@ function presentTags(source: ts.SourceFile): { tags: Set<string>; namespaces: Se
 export function markupViolations(file: string, text: string): MarkupViolation[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const { tags, namespaces } = presentTags(source);
-  const isPresentTag = (tag: ts.Expression) =>
-    ts.isIdentifier(tag)
-      ? tags.has(tag.text)
-      : ts.isPropertyAccessExpression(tag) && ts.isIdentifier(tag.expression) && namespaces.has(tag.expression.text) &&
-        ['html', 'svg'].includes(tag.name.text);
+  const isPresentTag = (tag: ts.Expression) => {
+    if (ts.isIdentifier(tag)) return tags.has(tag.text);
+    if (!ts.isPropertyAccessExpression(tag) || !ts.isIdentifier(tag.expression)) return false;
+    return namespaces.has(tag.expression.text) && TAG_NAMES.includes(tag.name.text);
+  };
   const found = new Map<string, MarkupViolation>();
   const report = (node: ts.Node, rule: MarkupRule) => {
     const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
     const key = `${line} ${rule}`;
-    if (!found.has(key)) found.set(key, { file, line, rule, code: node.getText(source).replace(/\s+/g, ' ').slice(0, 100) });
+    const code = node.getText(source).replace(/\s+/g, ' ').slice(0, 100);
+    if (!found.has(key)) found.set(key, { file, line, rule, code });
   };
+  const withTag = (e: ts.Node) => holdsTag(literalText(e) ?? '');
   const visit = (node: ts.Node): void => {
-    if ((ts.isIdentifier(node) && node.text === 'trustedMarkup') || (ts.isStringLiteral(node) && node.text === 'trustedMarkup')) {
-      report(node, 'trustedMarkup');
+    const named = ts.isIdentifier(node) || ts.isStringLiteral(node) ? node.text : undefined;
+    if (named === 'trustedMarkup') report(node, 'trustedMarkup');
+    const plus = ts.isBinaryExpression(node) && PLUS.includes(node.operatorToken.kind) ? node : undefined;
+    if (plus && [plus.left, plus.right].some(withTag)) report(node, 'concatenation');
+    if ((ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) && withTag(node)) {
+      const tagged = ts.isTaggedTemplateExpression(node.parent);
+      if (!tagged || !isPresentTag(node.parent.tag)) report(tagged ? node.parent : node, 'template');
     }
-    if (ts.isBinaryExpression(node) && [ts.SyntaxKind.PlusToken, ts.SyntaxKind.PlusEqualsToken].includes(node.operatorToken.kind)) {
-      if ([node.left, node.right].some((side) => holdsTag(literalText(side) ?? ''))) report(node, 'concatenation');
-    }
-    if (ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) {
-      const tagged = ts.isTaggedTemplateExpression(node.parent) && isPresentTag(node.parent.tag);
-      if (!tagged && holdsTag(literalText(node)!)) report(ts.isTaggedTemplateExpression(node.parent) ? node.parent : node, 'template');
-    }
-    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && AS_TEXT.has(node.expression.name.text)) {
-      if (node.arguments.some((a) => holdsTag(literalText(a) ?? ''))) report(node, 'as text');
-    }
+    const call = ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) ? node : undefined;
+    const method = call && (call.expression as ts.PropertyAccessExpression).name.text;
+    if (call && AS_TEXT.has(method!) && call.arguments.some(withTag)) report(node, 'as text');
     ts.forEachChild(node, visit);
   };
   visit(source);

@@ -2,7 +2,7 @@
 // plain SVG (no charting package) written with present's `svg` template, so every label is escaped where it is drawn;
 // png.ts rasterises the same SVG to PNG.
 import { FAMILIES } from '../../model/index.ts';
-import { svg, type Markup } from '../../present/index.ts';
+import { svg, type HtmlValue, type Markup } from '../../present/index.ts';
 
 export interface Frame {
   width: number;
@@ -74,11 +74,43 @@ export function yScale(frame: Frame, min: number, max: number): YScale {
   return { ticks, y: (v) => frame.top + plotH - ((v - lo) / (hi - lo)) * plotH };
 }
 
+/** Where a label goes and how it reads: `size` 11 px unless told, coloured by a class the page recolours. */
+export interface TextStyle {
+  x: number | string;
+  y: number | string;
+  dy?: number | string;
+  anchor?: 'start' | 'middle' | 'end';
+  size?: number;
+  bold?: boolean;
+  fill: string;
+  className: string;
+  font: string;
+}
+
+/** The muted grey of axis labels and notes. */
+export const MUTED_TEXT = { fill: MUTED, className: 'c-muted' } as const;
+
+/** A label of a chart, its attributes in the one order every chart writes them. */
+export function chartText(t: TextStyle, content: HtmlValue): Markup {
+  const dy = t.dy === undefined ? '' : svg` dy="${t.dy}"`;
+  const anchor = t.anchor === undefined ? '' : svg` text-anchor="${t.anchor}"`;
+  const weight = t.bold ? svg` font-weight="bold"` : '';
+  const paint = svg`fill="${t.fill}" class="${t.className}" font-family="${t.font}"`;
+  return svg`<text x="${t.x}" y="${t.y}"${dy}${anchor} font-size="${t.size ?? 11}"${weight} ${paint}>${content}</text>`;
+}
+
+/** A line's ends across the whole plot at `y`: the axis, a grid line, a budget, a threshold. */
+export function across(frame: Frame, y: string): Markup {
+  return svg`x1="${frame.left}" x2="${frame.width - frame.right}" y1="${y}" y2="${y}"`;
+}
+
 /** The y-axis: a grid line and a label per tick, in `format` (dollars, short, unless told). */
 export function yAxis(frame: Frame, scale: YScale, font: string, format: (v: number) => string = usdShort): Markup {
   return svg`${scale.ticks.map((t) => {
     const y = scale.y(t).toFixed(1);
-    return svg`<line x1="${frame.left}" x2="${frame.width - frame.right}" y1="${y}" y2="${y}" stroke="${t === 0 ? MUTED : GRID}" stroke-width="1" class="${t === 0 ? 'c-axis' : 'c-grid'}"/><text x="${frame.left - 8}" y="${y}" dy="4" text-anchor="end" font-size="11" fill="${MUTED}" class="c-muted" font-family="${font}">${format(t)}</text>`;
+    const [stroke, className] = t === 0 ? [MUTED, 'c-axis'] : [GRID, 'c-grid'];
+    const label = chartText({ x: frame.left - 8, y, dy: 4, anchor: 'end', ...MUTED_TEXT, font }, format(t));
+    return svg`<line ${across(frame, y)} stroke="${stroke}" stroke-width="1" class="${className}"/>${label}`;
   })}`;
 }
 
@@ -130,7 +162,7 @@ export function dayLabel(day: string): string {
 }
 
 export function title(frame: Frame, text: string, font: string): Markup {
-  return svg`<text x="${frame.left}" y="22" font-size="15" font-weight="bold" fill="${INK}" class="c-ink" font-family="${font}">${text}</text>`;
+  return chartText({ x: frame.left, y: 22, size: 15, bold: true, fill: INK, className: 'c-ink', font }, text);
 }
 
 export interface LegendItem {
@@ -145,11 +177,15 @@ export function legend(frame: Frame, items: readonly LegendItem[], font: string)
   let x = frame.left;
   const y = frame.height - 14;
   return svg`${items.map((it) => {
+    const opacity = it.kind === 'band' ? svg` opacity="0.35"` : '';
+    const dashes = it.kind === 'dash' ? svg` stroke-dasharray="5 3"` : '';
+    const className = it.className ? svg` class="${it.className}"` : '';
+    const stroke = svg`stroke="${it.color}" stroke-width="2.5"${dashes}${className}`;
     const mark =
       it.kind === 'box' || it.kind === 'band'
-        ? svg`<rect x="${x}" y="${y - 9}" width="12" height="10" fill="${it.color}"${it.kind === 'band' ? svg` opacity="0.35"` : ''}/>`
-        : svg`<line x1="${x}" x2="${x + 14}" y1="${y - 4}" y2="${y - 4}" stroke="${it.color}" stroke-width="2.5"${it.kind === 'dash' ? svg` stroke-dasharray="5 3"` : ''}${it.className ? svg` class="${it.className}"` : ''}/>`;
-    const text = svg`<text x="${x + 19}" y="${y}" font-size="11" fill="${INK}" class="c-ink" font-family="${font}">${it.label}</text>`;
+        ? svg`<rect x="${x}" y="${y - 9}" width="12" height="10" fill="${it.color}"${opacity}/>`
+        : svg`<line x1="${x}" x2="${x + 14}" y1="${y - 4}" y2="${y - 4}" ${stroke}/>`;
+    const text = chartText({ x: x + 19, y, fill: INK, className: 'c-ink', font }, it.label);
     x += 19 + it.label.length * 6.5 + 18;
     return svg`${mark}${text}`;
   })}`;
@@ -157,11 +193,13 @@ export function legend(frame: Frame, items: readonly LegendItem[], font: string)
 
 /** The chart as an SVG document: its size, a background the page's style recolours, and the drawing. */
 export function svgDocument(frame: Frame, body: Markup | readonly Markup[]): Markup {
-  return svg`<svg xmlns="http://www.w3.org/2000/svg" width="${frame.width}" height="${frame.height}" viewBox="0 0 ${frame.width} ${frame.height}"><rect width="${frame.width}" height="${frame.height}" fill="#ffffff" class="c-bg"/>${body}</svg>`;
+  const size = svg`width="${frame.width}" height="${frame.height}"`;
+  const open = svg`<svg xmlns="http://www.w3.org/2000/svg" ${size} viewBox="0 0 ${frame.width} ${frame.height}">`;
+  return svg`${open}<rect ${size} fill="#ffffff" class="c-bg"/>${body}</svg>`;
 }
 
 export function emptyNote(frame: Frame, font: string): Markup {
   const x = (frame.left + frame.width - frame.right) / 2;
   const y = (frame.top + frame.height - frame.bottom) / 2;
-  return svg`<text x="${x}" y="${y}" text-anchor="middle" font-size="13" fill="${MUTED}" class="c-muted" font-family="${font}">No data for this period</text>`;
+  return chartText({ x, y, anchor: 'middle', size: 13, ...MUTED_TEXT, font }, 'No data for this period');
 }
