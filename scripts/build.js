@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm run build`: compiles src/ to dist/ (tsconfig.build.json), then writes dist/.build-stamp dated to when the
-// build *started*. bin/gpuledger.js compares source mtimes with that stamp, so a file saved while tsc was running
-// still counts as newer than the build and is never mistaken for compiled.
+// `npm run build`: bundles the page script (scripts/page-script.js), compiles src/ to dist/ (tsconfig.build.json),
+// then writes dist/.build-stamp dated to when the build *started*. bin/gpuledger.js compares source mtimes with that
+// stamp, so a file saved while tsc was running still counts as newer than the build and is never mistaken for
+// compiled.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,6 +14,11 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 if (!existsSync(new URL('../src/', import.meta.url))) process.exit(0);
 // `--if-stale` (npm start): nothing to do when dist/ was built after every source file was last saved
 if (process.argv.includes('--if-stale') && !stale()) process.exit(0);
+// the page script first (TypeScript for the browser, bundled into a module of src/): written only when it changed,
+// and before `started`, so an unchanged script leaves the build fresh and a changed one is older than the stamp
+// (imported here, not above: an installed package has no src/ and ships no page-script.js)
+const { writePageScript } = await import('./page-script.js');
+writePageScript();
 const started = new Date();
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });

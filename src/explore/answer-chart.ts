@@ -1,5 +1,6 @@
 // An answer's chart: its groups stacked over its periods with the matching budgets and the anomaly days, drawn by
 // chart.ts. The /explore page and a saved view's report page and workbook draw the same chart from the same answer.
+import type { Markup } from '../present/index.ts';
 import { familyColor } from '../report/charts/axes.ts';
 import { exploreChartSvg } from './chart.ts';
 import { partialMark } from './coverage-marks.ts';
@@ -18,7 +19,7 @@ export function answerChartSeries(a: ExploreAnswer) {
   }));
 }
 
-export function answerChartSvg(a: ExploreAnswer): string {
+export function answerChartSvg(a: ExploreAnswer): Markup {
   const r = a.request;
   return exploreChartSvg({
     title: `${metricName(r)} by ${r.by.map(dimensionLabel).join(' and ')}, per ${r.granularity}`,

@@ -1,11 +1,29 @@
 // The explorer's chart: the groups stacked per period (the top 10 and "other", as the table below), a budget of the
 // config drawn as a line where it watches exactly this view (budgets.ts), and the days an anomaly alert fired on
 // marked under the axis with the alert's title as the tooltip. Plain SVG from the report's chart parts
-// (report/charts/axes.ts), the same classes the page's style recolours in dark mode. Figures are drawn from numbers;
+// (report/charts/axes.ts) in present's `svg` template – a group's name, a budget's, an alert's title are escaped
+// where they are drawn –, the same classes the page's style recolours in dark mode. Figures are drawn from numbers;
 // the exact ones are in the table. A period the figures cover only in part (a week the range cuts, the day still
 // loading: coverage.ts) is drawn lighter and hatched, its first and last ones labelled under the axis ("4 of 7
 // days"), so a short week never reads as a fall in spend.
-import { bands, dayLabel, esc, INK, MUTED, PALETTE, stackedRange, stackedSegments, svgDocument, title, usdShort, yAxis, yScale, type Frame } from '../report/charts/axes.ts';
+import { svg, type Markup } from '../present/index.ts';
+import {
+  across,
+  bands,
+  chartText,
+  dayLabel,
+  INK,
+  MUTED_TEXT,
+  PALETTE,
+  stackedRange,
+  stackedSegments,
+  svgDocument,
+  title,
+  usdShort,
+  yAxis,
+  yScale,
+  type Frame,
+} from '../report/charts/axes.ts';
 import type { AnomalyMark } from './anomalies.ts';
 import type { DrawnBudget } from './budgets.ts';
 
@@ -43,7 +61,10 @@ const LEGEND_ROW = 18;
 /** The line under the day labels that names a partial first or last period. */
 const PARTIAL_ROW = 15;
 // stripes in the chart's own background colour (the page's style sets c-hatch per scheme) over a lighter bar
-const HATCH = `<defs><pattern id="partial-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="6" stroke="#ffffff" stroke-width="2.5" class="c-hatch"/></pattern></defs>`;
+const STRIPE = svg`<line x1="0" y1="0" x2="0" y2="6" stroke="#ffffff" stroke-width="2.5" class="c-hatch"/>`;
+const PATTERN = svg`id="partial-hatch" width="6" height="6" patternUnits="userSpaceOnUse"`;
+const HATCH = svg`<defs><pattern ${PATTERN} patternTransform="rotate(45)">${STRIPE}</pattern></defs>`;
+const LEGEND_DASHES = svg`stroke-width="2.5" stroke-dasharray="5 3" class="c-budget"`;
 const keyWidth = (k: Key) => 19 + k.label.length * 6.5 + 18;
 
 /** The legend's keys in rows that fit the width (eleven groups do not fit one line). */
@@ -58,23 +79,23 @@ function legendRows(keys: readonly Key[], width: number): Key[][] {
   return rows;
 }
 
-function legendSvg(frame: Frame, rows: Key[][]): string {
-  let out = '';
+function legendSvg(frame: Frame, rows: Key[][]): Markup[] {
+  const out: Markup[] = [];
   rows.forEach((row, r) => {
     const y = frame.height - 14 - (rows.length - 1 - r) * LEGEND_ROW;
     let x = frame.left;
     for (const k of row) {
-      out += k.dashed
-        ? `<line x1="${x}" x2="${x + 14}" y1="${y - 4}" y2="${y - 4}" stroke="${k.color}" stroke-width="2.5" stroke-dasharray="5 3" class="c-budget"/>`
-        : `<rect x="${x}" y="${y - 9}" width="12" height="10" fill="${k.color}"/>`;
-      out += `<text x="${x + 19}" y="${y}" font-size="11" fill="${INK}" class="c-ink" font-family="${FONT}">${esc(k.label)}</text>`;
+      out.push(k.dashed
+        ? svg`<line x1="${x}" x2="${x + 14}" y1="${y - 4}" y2="${y - 4}" stroke="${k.color}" ${LEGEND_DASHES}/>`
+        : svg`<rect x="${x}" y="${y - 9}" width="12" height="10" fill="${k.color}"/>`);
+      out.push(chartText({ x: x + 19, y, fill: INK, className: 'c-ink', font: FONT }, k.label));
       x += keyWidth(k);
     }
   });
   return out;
 }
 
-export function exploreChartSvg(input: ExploreChartInput): string {
+export function exploreChartSvg(input: ExploreChartInput): Markup {
   const width = input.width ?? 960;
   const keys: Key[] = input.series.map((s, k) => ({ label: s.label.length > 60 ? `${s.label.slice(0, 59)}…` : s.label, color: colorOf(s, k), dashed: false }));
   if (input.budgets.length > 0) keys.push({ label: 'budget', color: ALERT, dashed: true });
@@ -85,27 +106,35 @@ export function exploreChartSvg(input: ExploreChartInput): string {
   const labelled = [...new Set([0, n - 1])].filter((i) => i >= 0 && partial[i] !== undefined);
   const extra = (rows.length - 1) * LEGEND_ROW + (labelled.length > 0 ? PARTIAL_ROW : 0);
   const frame: Frame = { width, height: (input.height ?? 340) + extra, left: 68, right: 24, top: 40, bottom: 64 + extra };
-  let body = (partial.some((p) => p !== undefined) ? HATCH : '') + title(frame, input.title, FONT);
+  const body: Markup[] = [...(partial.some((p) => p !== undefined) ? [HATCH] : []), title(frame, input.title, FONT)];
   const budgetValues = input.budgets.map((b) => Number(b.amount));
   const range = stackedRange(input.series, n);
   const scale = yScale(frame, range.min, Math.max(range.max, ...budgetValues));
   const format = input.unit === 'usd' ? usdShort : hoursShort;
-  body += yAxis(frame, scale, FONT, format);
+  body.push(yAxis(frame, scale, FONT, format));
   const { barW, xAt } = bands(frame, n);
   for (const { k, i, v, from, to } of stackedSegments(input.series, n)) {
     const s = input.series[k]!;
     const [y0, y1] = [scale.y(from), scale.y(to)];
-    const box = `x="${(xAt(i) - barW / 2).toFixed(1)}" y="${Math.min(y0, y1).toFixed(1)}" width="${barW.toFixed(1)}" height="${Math.max(0.5, Math.abs(y1 - y0)).toFixed(1)}"`;
+    const height = Math.max(0.5, Math.abs(y1 - y0)).toFixed(1);
+    const [x, y] = [(xAt(i) - barW / 2).toFixed(1), Math.min(y0, y1).toFixed(1)];
+    const box = svg`x="${x}" y="${y}" width="${barW.toFixed(1)}" height="${height}"`;
     const part = partial[i];
     const tip = `${s.label} · ${input.periods[i]}${part ? ` (${part})` : ''}: ${format(v)}`;
-    if (part === undefined) body += `<rect ${box} fill="${colorOf(s, k)}"><title>${esc(tip)}</title></rect>`;
-    else body += `<rect ${box} fill="${colorOf(s, k)}" fill-opacity="0.55" class="partial"><title>${esc(tip)}</title></rect><rect ${box} fill="url(#partial-hatch)" pointer-events="none"/>`;
+    if (part === undefined) body.push(svg`<rect ${box} fill="${colorOf(s, k)}"><title>${tip}</title></rect>`);
+    else {
+      const lighter = svg`fill="${colorOf(s, k)}" fill-opacity="0.55" class="partial"`;
+      body.push(svg`<rect ${box} ${lighter}><title>${tip}</title></rect>`);
+      body.push(svg`<rect ${box} fill="url(#partial-hatch)" pointer-events="none"/>`);
+    }
   }
   for (const [i, b] of input.budgets.entries()) {
     const y = scale.y(budgetValues[i]!).toFixed(1);
-    body += `<line x1="${frame.left}" x2="${frame.width - frame.right}" y1="${y}" y2="${y}" stroke="${ALERT}" stroke-width="2" stroke-dasharray="6 4" class="budget c-budget"/>`;
+    const dashes = svg`stroke="${ALERT}" stroke-width="2" stroke-dasharray="6 4" class="budget c-budget"`;
+    body.push(svg`<line ${across(frame, y)} ${dashes}/>`);
     const dy = Number(y) - frame.top < 14 ? 13 : -5; // under a line at the top, clear of the title
-    body += `<text x="${frame.left + 6}" y="${y}" dy="${dy}" font-size="11" fill="${ALERT}" class="c-budget-ink" font-family="${FONT}">${esc(`budget ${b.name}: ${format(budgetValues[i]!)}`)}</text>`;
+    const ink = { fill: ALERT, className: 'c-budget-ink', font: FONT };
+    body.push(chartText({ x: frame.left + 6, y, dy, ...ink }, `budget ${b.name}: ${format(budgetValues[i]!)}`));
   }
   // a day's mark goes on the period holding it: the week or month it falls in, not only a day of its own
   const periodOf = (day: string) => input.periods.findLastIndex((p) => p <= day);
@@ -114,16 +143,20 @@ export function exploreChartSvg(input: ExploreChartInput): string {
     if (i < 0) continue;
     const x = xAt(i).toFixed(1);
     const y = frame.height - frame.bottom + 4;
-    body += `<path d="M${x},${y} l-5,9 h10 z" fill="${ALERT}" class="anomaly"><title>${esc(`anomaly on ${a.day}: ${a.titles.join('; ')}`)}</title></path>`;
+    const tip = `anomaly on ${a.day}: ${a.titles.join('; ')}`;
+    body.push(svg`<path d="M${x},${y} l-5,9 h10 z" fill="${ALERT}" class="anomaly"><title>${tip}</title></path>`);
   }
   const every = Math.max(1, Math.ceil(n / 10));
   for (let i = 0; i < n; i += every) {
-    body += `<text x="${xAt(i).toFixed(1)}" y="${frame.height - frame.bottom + 26}" text-anchor="middle" font-size="11" fill="${MUTED}" class="c-muted" font-family="${FONT}">${esc(dayLabel(input.periods[i]!))}</text>`;
+    const at = { x: xAt(i).toFixed(1), y: frame.height - frame.bottom + 26, anchor: 'middle' } as const;
+    body.push(chartText({ ...at, ...MUTED_TEXT, font: FONT }, dayLabel(input.periods[i]!)));
   }
   for (const i of labelled) {
     // the first one starts at its bar's left edge, the last one ends at its bar's right: neither runs off the chart
-    const [x, anchor] = n === 1 ? [xAt(i), 'middle'] : i === 0 ? [xAt(i) - barW / 2, 'start'] : [xAt(i) + barW / 2, 'end'];
-    body += `<text x="${x.toFixed(1)}" y="${frame.height - frame.bottom + 26 + PARTIAL_ROW}" text-anchor="${anchor}" font-size="11" fill="${MUTED}" class="c-muted partial-note" font-family="${FONT}">${esc(partial[i]!)}</text>`;
+    const [x, anchor]: [number, 'start' | 'middle' | 'end'] =
+      n === 1 ? [xAt(i), 'middle'] : i === 0 ? [xAt(i) - barW / 2, 'start'] : [xAt(i) + barW / 2, 'end'];
+    const at = { x: x.toFixed(1), y: frame.height - frame.bottom + 26 + PARTIAL_ROW, anchor } as const;
+    body.push(chartText({ ...at, fill: MUTED_TEXT.fill, className: 'c-muted partial-note', font: FONT }, partial[i]!));
   }
-  return svgDocument(frame, body + legendSvg(frame, rows));
+  return svgDocument(frame, [...body, ...legendSvg(frame, rows)]);
 }

@@ -4,7 +4,7 @@ import { html, type Markup } from './html.ts';
 
 export interface ChartInput {
   title: string;
-  /** The chart's SVG, trusted by the caller (trustedMarkup) because our renderer made it. */
+  /** The chart's SVG, drawn with present's `svg` template (its labels escaped). */
   svg: Markup;
 }
 

@@ -1,7 +1,8 @@
-// The presentation layer: the one way gpuledger writes HTML (html.ts) and the components every page and email body
-// is made of – the page shell with the site's navigation, sections, breadcrumbs, tables (columns with their units,
-// links as data, totals, "the first N of M rows"), charts – and values as text in their units.
+// The presentation layer: the one way gpuledger writes HTML (html.ts) and SVG (svg.ts), and the components every page
+// and email body is made of – the page shell with the site's navigation, sections, breadcrumbs, tables (columns with
+// their units, links as data, totals, "the first N of M rows"), charts – and values as text in their units.
 export { escapeText, html, isMarkup, joinHtml, trustedMarkup, type HtmlValue, type Markup } from './html.ts';
+export { svg } from './svg.ts';
 export { hrefWith, type Link } from './link.ts';
 export { pageDocument, type PageShell } from './page-shell.ts';
 export { contentSecurityPolicy } from './page-assets.ts';

@@ -1,10 +1,9 @@
 // The page's own style and script: static text, the same in every report and every `serve` page, so the
 // Content-Security-Policy can allow exactly these two by hash and nothing else – no inline script from data, no
-// request to anywhere. Plain DOM, no framework: sorting, filtering, CSV download and section links in ~80 lines.
-// One file over 250 lines on purpose: the style and the script are hashed together into the page's CSP, so they
-// are kept as the two texts they are; moving the script into a typed, bundled file is issue 41's work.
+// request to anywhere. The script is written in TypeScript against the DOM (browser/page-script.ts) and bundled by
+// scripts/build.js into page-script.generated.ts; this file holds the style and the policy that hashes both.
 import { createHash } from 'node:crypto';
-import { FORMULA_START_SOURCE } from '../util/csv-cell.ts';
+import { PAGE_JS } from './page-script.generated.ts';
 
 export const PAGE_CSS = `
 :root { color-scheme: light dark; --bg: #ffffff; --fg: #1f2328; --muted: #57606a; --line: #d0d7de; --head: #f3f5f8;
@@ -115,163 +114,8 @@ tbody tr:hover { background: var(--head); }
 }
 `;
 
-export const PAGE_JS = `
-(() => {
-  const key = (td) => td ? (td.dataset.v ?? td.textContent) : '';
-  const numeric = (th) => th.classList.contains('num');
-  function sortBy(table, col, th) {
-    const dir = th.getAttribute('aria-sort') === 'ascending' ? 'descending' : 'ascending';
-    table.querySelectorAll('thead th[aria-sort]').forEach((h) => h.setAttribute('aria-sort', 'none'));
-    th.setAttribute('aria-sort', dir);
-    const body = table.tBodies[0];
-    const rows = [...body.rows];
-    const sign = dir === 'ascending' ? 1 : -1;
-    const cmp = numeric(th)
-      ? (a, b) => { const x = key(a.cells[col]), y = key(b.cells[col]); if (x === '') return 1; if (y === '') return -1; return sign * (Number(x) - Number(y)); }
-      : (a, b) => sign * key(a.cells[col]).localeCompare(key(b.cells[col]));
-    rows.sort(cmp).forEach((r) => body.appendChild(r));
-  }
-  function filter(section, text) {
-    const table = section.querySelector('table.data');
-    if (!table) return;
-    const words = text.toLowerCase().split(/\\s+/).filter(Boolean);
-    let shown = 0;
-    for (const r of table.tBodies[0].rows) {
-      const hay = r.textContent.toLowerCase();
-      const ok = words.every((w) => hay.includes(w));
-      r.hidden = !ok;
-      if (ok) shown++;
-    }
-    const count = section.querySelector('.count');
-    if (count) count.textContent = words.length ? shown + ' of ' + table.tBodies[0].rows.length + ' rows' : '';
-    totals(table, words.length > 0);
-  }
-  // the Total row follows the filter: exact sums of the shown rows (decimal strings as integer micros, no float)
-  const micros = (t) => {
-    const m = /^(-?)(\\d*)(?:\\.(\\d*))?$/.exec(t.trim());
-    if (!m) return null;
-    const v = BigInt((m[2] || '0') + ((m[3] || '') + '000000').slice(0, 6));
-    return m[1] ? -v : v;
-  };
-  const group = (d) => d.replace(/\\B(?=(\\d{3})+(?!\\d))/g, ',');
-  function moneyText(v, signed) {
-    const neg = v < 0n, abs = neg ? -v : v, cents = (abs + 5000n) / 10000n;
-    const t = '$' + group((cents / 100n).toString()) + '.' + (cents % 100n).toString().padStart(2, '0');
-    return neg && cents > 0n ? '-' + t : signed && cents > 0n ? '+' + t : t;
-  }
-  function totals(table, filtered) {
-    const row = table.tHead.querySelector('tr.totals');
-    if (!row) return;
-    [...row.cells].forEach((th, i) => {
-      if (th.dataset.all === undefined && th.dataset.v !== undefined) { th.dataset.all = th.dataset.v; th.dataset.allText = th.textContent; }
-      if (th.dataset.all === undefined) { if (th.scope === 'row') th.textContent = filtered ? 'Total of shown rows' : 'Total'; return; }
-      if (!filtered) { th.dataset.v = th.dataset.all; th.textContent = th.dataset.allText; return; }
-      let sum = 0n;
-      for (const r of table.tBodies[0].rows) if (!r.hidden) { const v = micros(r.cells[i] ? r.cells[i].dataset.v ?? '' : ''); if (v !== null) sum += v; }
-      const abs = sum < 0n ? -sum : sum;
-      const exact = (sum < 0n ? '-' : '') + (abs / 1000000n).toString() + '.' + (abs % 1000000n).toString().padStart(6, '0');
-      th.dataset.v = exact;
-      th.textContent = th.dataset.fmt === 'usd' ? moneyText(sum, th.dataset.signed === '1') : Number(exact).toLocaleString('en-US', { maximumFractionDigits: 2 });
-    });
-  }
-  // a table wider than its section says how many columns are out of sight and which way to scroll
-  function cue(box) {
-    const note = box.previousElementSibling && box.previousElementSibling.classList.contains('cue') ? box.previousElementSibling : null;
-    if (!note) return;
-    const left = box.getBoundingClientRect().left + box.clientLeft;
-    const right = left + box.clientWidth;
-    const pinned = (th) => ['pin-l', 'pin-r', 'pin-t', 'pin-s', 'pin-c'].some((c) => th.classList.contains(c));
-    const heads = [...box.querySelectorAll('thead tr.names th, #explore-table thead th')].filter((th) => th.getClientRects().length > 0 && !pinned(th));
-    // a column counts as out of sight when any of it is
-    const after = heads.filter((th) => th.getBoundingClientRect().right > right + 1).length;
-    const before = heads.filter((th) => th.getBoundingClientRect().left < left - 1).length;
-    note.hidden = after + before === 0;
-    note.textContent = (before ? '← ' + before + ' column' + (before > 1 ? 's' : '') + ' to the left' : '') + (before && after ? ' · ' : '') +
-      (after ? after + ' more column' + (after > 1 ? 's' : '') + ' to the right – scroll the table sideways →' : '');
-  }
-  // on a phone, beside the name and the amount, as many other columns as fit: in their order, ids and accounts
-  // last; a wrapping column counted at its narrowest. The button says how many are left out.
-  const phone = window.matchMedia('(max-width: 640px)');
-  function fit(box) {
-    const table = box.querySelector('table.data');
-    const button = box.previousElementSibling && box.previousElementSibling.previousElementSibling;
-    if (!table || !button || !button.classList.contains('all-cols')) return;
-    const heads = [...table.tHead.rows[0].cells];
-    const column = (i) => [...table.rows].map((r) => r.cells[i]).filter(Boolean);
-    box.classList.add('fitted');
-    table.querySelectorAll('.off').forEach((c) => c.classList.remove('off'));
-    if (!phone.matches) return;
-    const first = table.tBodies[0].rows[0];
-    // a column that may break its lines (long text, an instant) counted at its narrowest
-    const width = (th, i) => { const td = first && first.cells[i]; return td && (td.classList.contains('wrap') || td.classList.contains('when')) ? parseFloat(getComputedStyle(td).minWidth) : th.getBoundingClientRect().width; };
-    const widths = heads.map(width);
-    let used = heads.reduce((a, th, i) => a + (th.classList.contains('minor') ? 0 : widths[i]), 0);
-    const order = heads.map((th, i) => i).filter((i) => heads[i].classList.contains('minor'));
-    order.sort((a, b) => heads[a].classList.contains('lesser') - heads[b].classList.contains('lesser') || a - b);
-    // a narrow column after a wide one left out still comes in; an id or account only when nothing before it was left out
-    const off = [];
-    for (const i of order) {
-      if (used + widths[i] <= box.clientWidth && !(off.length && heads[i].classList.contains('lesser'))) used += widths[i];
-      else off.push(i);
-    }
-    off.forEach((i) => column(i).forEach((c) => c.classList.add('off')));
-    // a measure is an estimate: while the table still spills, the last column let in goes too
-    const shown = order.filter((i) => !off.includes(i));
-    while (box.scrollWidth > box.clientWidth + 1 && shown.length) { const i = shown.pop(); column(i).forEach((c) => c.classList.add('off')); off.push(i); }
-    if (!box.classList.contains('show-all')) button.textContent = off.length ? 'All columns (' + off.length + ' more)' : 'All columns';
-  }
-  const cues = () => document.querySelectorAll('.scroll').forEach((box) => { fit(box); cue(box); });
-  window.addEventListener('load', cues);
-  window.addEventListener('resize', cues);
-  document.addEventListener('scroll', (e) => { if (e.target instanceof Element && e.target.matches('.scroll')) cue(e.target); }, { capture: true, passive: true });
-  const csvField = (t) => /[",\\r\\n]/.test(t) || /^\\s|\\s$/.test(t) ? '"' + t.replace(/"/g, '""') + '"' : t;
-  // CSV that is data, never code: a text cell a spreadsheet would read as a formula gets a leading ' (the rule of
-  // src/util/csv-cell.ts); a number column's cells (class num) stay numbers, a negative one included
-  const formulaStart = new RegExp(${JSON.stringify(FORMULA_START_SOURCE)});
-  const textField = (t) => csvField(formulaStart.test(t) ? "'" + t : t);
-  function csv(table) {
-    const head = [...table.querySelectorAll('thead tr.names th')].map((th) => textField(th.dataset.field));
-    const lines = [head.join(',')];
-    for (const r of table.tBodies[0].rows) if (!r.hidden) lines.push([...r.cells].map((td) => td.classList.contains('num') ? csvField(td.dataset.v ?? '') : textField(td.dataset.v ?? '')).join(','));
-    return lines.map((l) => l + '\\r\\n').join('');
-  }
-  document.addEventListener('click', (e) => {
-    const th = e.target.closest('thead tr.names th');
-    if (th && e.target.closest('button')) {
-      const table = th.closest('table');
-      sortBy(table, [...th.parentNode.children].indexOf(th), th);
-      return;
-    }
-    const dl = e.target.closest('button[data-csv]');
-    if (dl) {
-      const table = dl.closest('section').querySelector('table.data');
-      const a = document.createElement('a');
-      a.href = URL.createObjectURL(new Blob([csv(table)], { type: 'text/csv' }));
-      a.download = dl.dataset.csv;
-      document.body.appendChild(a); a.click(); a.remove();
-      return;
-    }
-    const all = e.target.closest('button.all-cols');
-    if (all) {
-      let box = all.nextElementSibling;
-      while (box && !box.classList.contains('scroll')) box = box.nextElementSibling;
-      if (box) { const on = box.classList.toggle('show-all'); all.setAttribute('aria-pressed', String(on)); all.textContent = on ? 'Fewer columns' : 'All columns'; if (!on) fit(box); cue(box); }
-      return;
-    }
-    const link = e.target.closest('a[data-filter]');
-    if (link && link.hash) {
-      const target = document.getElementById(link.hash.slice(1));
-      const input = target && target.querySelector('input[type=search]');
-      if (input) { input.value = link.dataset.filter; filter(target, input.value); }
-    }
-  });
-  document.addEventListener('input', (e) => {
-    if (e.target.matches('input[type=search][data-filter-table]')) filter(e.target.closest('section'), e.target.value);
-    // a day typed in From or To is a custom range: a preset left selected would win over it
-    if (e.target.matches('form.explore input[name=from], form.explore input[name=to]')) { const p = e.target.form.querySelector('select[name=preset]'); if (p) p.value = ''; }
-  });
-})();
-`;
+// the script is TypeScript (browser/page-script.ts), bundled at build time: inlined as that text and hashed here
+export { PAGE_JS };
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 

@@ -1,7 +1,7 @@
 // Which columns of a table a reader must never lose: the name (pinned left once the table scrolls) and the headline
 // amount (pinned right, so it is never the one that falls off); long text wraps. On a phone those two (and a leading
 // day) always show, and the page script adds as many of the `minor` rest as fit beside them, in their order, ids and
-// accounts (`lesser`) last; "All columns" shows every one (page-assets.ts).
+// accounts (`lesser`) last; "All columns" shows every one (browser/page-script.ts).
 import { cellText } from '../util/table-text.ts';
 import { isNumberColumn, type TableColumn } from './table-column.ts';
 

@@ -1,6 +1,6 @@
 // The totals row of a table, in its head so it stays in sight: the exact total of every summed column over all the
 // result's rows (not only the shown ones). data-fmt and data-signed let the page script write the total of the rows
-// a filter leaves the same way (page-assets.ts).
+// a filter leaves the same way (browser/page-script.ts).
 import { cellText } from '../util/table-text.ts';
 import { html, type Markup } from './html.ts';
 import type { TableColumn } from './table-column.ts';

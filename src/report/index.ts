@@ -10,11 +10,11 @@ export { parseReportFormats, renderReportFormats, reportFormats, type RenderedFo
 export { reportPage, htmlFileName, HTML_ROW_LIMIT, type PageOptions } from './html/index.ts';
 export { readAccounts, withReportSession, type ReportSession } from './report-session.ts';
 export { setReportClock, resetReportVariables, type ReportClock } from './period/index.ts';
-export { pageTable, sectionId, tableHtml, tableSection, type HtmlColumn, type HtmlTable } from './html/index.ts';
+export { sectionId, tableHtml, tableSection, type HtmlColumn, type HtmlTable } from './html/index.ts';
 export { columnHeading, inferFormat, humanize, printedFormat } from './cells/index.ts';
 export { queryAll } from './query.ts';
 export { sheetSql } from './report-session.ts';
 export { groupChartData, groupChartSvg, type GroupDay } from './charts/index.ts';
-export { cumulativeSvg, type CumulativeData } from './charts/index.ts';
+export { cumulativeChart, type CumulativeData } from './charts/index.ts';
 export { renderView, type RenderedView, type RenderViewOptions } from './view/index.ts';
 export { categoryRecipients, categoryValues, checkCategoryFlag, deliverCategoryReports, renderCategoryReports, type CategoryDelivery, type CategoryRendering } from './category/index.ts';

@@ -1,8 +1,8 @@
 // Allocation in `serve`: category → value → the resources the rules put there, each with the rule that did it and the
 // keys it matched on (the same SQL as `gpuledger allocation explain`), so a figure on the By category sheet can be
 // followed to the resources and rules behind it.
-import { breadcrumbs, hrefWith, html, section, type Link, type Markup } from '../present/index.ts';
-import { pageTable, queryAll, type HtmlColumn } from '../report/index.ts';
+import { breadcrumbs, dataTable, hrefWith, html, section, type Link, type Markup, type TableColumn } from '../present/index.ts';
+import { queryAll } from '../report/index.ts';
 import { readSqlFile } from '../transform/sql-files.ts';
 import type { Store } from '../store/database.ts';
 import { resultTable, servedPage, type PageContext } from './pages.ts';
@@ -18,8 +18,8 @@ export async function allocationPage(store: Store, ctx: PageContext): Promise<st
     const result = await queryAll(store, 'select account, category, value, month_to_date, previous_month_to_date, share_pct from rpt_by_category order by account, category, month_to_date desc, value', {}, 'allocation');
     const table = resultTable(result, { emptyText: 'No allocation categories configured (allocation.categories in the config).' });
     // each value links to the resources the rules put there
-    table.columns = table.columns.map((c): HtmlColumn => (c.field === 'value' ? { ...c, link: (v, row) => ({ href: href({ category: String(row[1]), value: String(v) }) }) } : c));
-    body = section({ id: 's-categories', title: 'Month to date by category and value', body: pageTable(table, ctx.config.timeZone, 'allocation by category') });
+    table.columns = table.columns.map((c): TableColumn => (c.field === 'value' ? { ...c, link: (v, row) => ({ href: href({ category: String(row[1]), value: String(v) }) }) } : c));
+    body = section({ id: 's-categories', title: 'Month to date by category and value', body: dataTable({ ...table, label: 'allocation by category', timeZone: ctx.config.timeZone }) });
   } else {
     crumbs.push({ label: `${category}: ${value}`, href: href({ category, value }) });
     const explain = readSqlFile('allocation', 'explain_resources').trim().replace(/;\s*$/, '');
@@ -30,7 +30,7 @@ export async function allocationPage(store: Store, ctx: PageContext): Promise<st
     );
     const result = { columns: reader.columnNames().map((name, i) => ({ name, typeId: reader.columnTypes()[i]!.typeId })), rows: reader.getRowsJson() as unknown[][] };
     const note = html`<p class="sub">The rule that put each there (null: the category's default) and the keys it matched on; amounts over all history, before splits – as <code>gpuledger allocation explain --category ${category}</code>.</p>`;
-    body = section({ id: 's-resources', title: `Resources allocated to ${category} = ${value}`, body: [note, pageTable(resultTable(result, { emptyText: 'No resource is allocated to this value.' }), ctx.config.timeZone, 'resources')] });
+    body = section({ id: 's-resources', title: `Resources allocated to ${category} = ${value}`, body: [note, dataTable({ ...resultTable(result, { emptyText: 'No resource is allocated to this value.' }), label: 'resources', timeZone: ctx.config.timeZone })] });
   }
   return servedPage(ctx, 'Allocation', ["Categories and values as the config's allocation rules give them."], html`${breadcrumbs('Allocation path', crumbs)}${body}`);
 }

@@ -4,8 +4,8 @@
 // the budget's scope, where the same budget is drawn on the chart (explore/budgets.ts).
 import type { BudgetRule } from '../config/alerts.ts';
 import { scopeFilters } from '../explore/budgets.ts';
-import { hrefWith, html, section, chartRow, sectionId, trustedMarkup, type Markup } from '../present/index.ts';
-import { cumulativeSvg, pageTable, queryAll, type HtmlColumn } from '../report/index.ts';
+import { dataTable, hrefWith, html, section, chartRow, sectionId, type Markup, type TableColumn } from '../present/index.ts';
+import { cumulativeChart, queryAll } from '../report/index.ts';
 import type { Store } from '../store/database.ts';
 import { resultTable, servedPage, type PageContext } from './pages.ts';
 
@@ -29,7 +29,7 @@ export async function budgetsPage(store: Store, ctx: PageContext): Promise<strin
   const summary = await queryAll(store, SUMMARY, {}, 'budgets');
   const table = resultTable(summary, { emptyText: 'No budgets configured (alerts.budgets in the config; see README, Alerts).' });
   // each budget links to its chart below
-  table.columns = table.columns.map((c): HtmlColumn => (c.field === 'budget' ? { ...c, link: (v) => ({ href: `#${sectionId(`budget ${String(v)}`)}` }) } : c));
+  table.columns = table.columns.map((c): TableColumn => (c.field === 'budget' ? { ...c, link: (v) => ({ href: `#${sectionId(`budget ${String(v)}`)}` }) } : c));
   const days = (await store.all<DayRow>(DAYS)) as DayRow[];
   const rows = summary.rows.map((r) => Object.fromEntries(summary.columns.map((c, i) => [c.name, r[i]])) as Record<string, unknown>);
   const sections: Markup[] = rows.map((r) => {
@@ -37,7 +37,7 @@ export async function budgetsPage(store: Store, ctx: PageContext): Promise<strin
     const rule = budgets.find((b) => b.name === name);
     const mine = days.filter((d) => d.budget === name);
     const amount = Number(r.amount);
-    const svg = cumulativeSvg(
+    const svg = cumulativeChart(
       `${name}: cumulative spend against ${r.period_start ? `the budget of the period from ${String(r.period_start)}` : 'the budget'}`,
       {
         days: mine.map((d) => d.day),
@@ -52,8 +52,8 @@ export async function budgetsPage(store: Store, ctx: PageContext): Promise<strin
     );
     const period = { start: mine[0]?.day ?? String(r.period_start), end: mine.at(-1)?.day ?? String(r.period_start) };
     const explore = rule ? html`<p class="sub"><a href="${exploreHref(rule, period)}">Open ${String(r.scope)} in the explorer</a></p>` : html``;
-    return section({ id: sectionId(`budget ${name}`), title: `Budget ${name} – ${String(r.scope)}`, body: [chartRow([{ title: `Budget ${name}`, svg: trustedMarkup(svg) }]), explore] });
+    return section({ id: sectionId(`budget ${name}`), title: `Budget ${name} – ${String(r.scope)}`, body: [chartRow([{ title: `Budget ${name}`, svg }]), explore] });
   });
-  const body = html`${section({ id: 's-budgets', title: 'Every budget, this period', body: pageTable(table, ctx.config.timeZone, 'budgets') })}${sections}`;
+  const body = html`${section({ id: 's-budgets', title: 'Every budget, this period', body: dataTable({ ...table, label: 'budgets', timeZone: ctx.config.timeZone }) })}${sections}`;
   return servedPage(ctx, 'Budgets', ['Each budget of the config (alerts.budgets): the actual to date, the forecast of the period’s end with its 80 % range, the thresholds crossed and when.'], body);
 }

@@ -4,8 +4,8 @@
 // the path back is a breadcrumb, and each level opens in the explorer with the same range, grouping and filters.
 // Every SQL fragment is one of the fixed ones below; what the request names is bound as a parameter.
 import { COMPONENT_LABELS, COST_FAMILIES, isCostFamily } from '../model/index.ts';
-import { breadcrumbs, chartRow, hrefWith, html, rowsNote, section, tableTools, trustedMarkup, type Link, type Markup } from '../present/index.ts';
-import { groupChartData, groupChartSvg, pageTable, queryAll, resetReportVariables, setReportClock, type HtmlColumn } from '../report/index.ts';
+import { breadcrumbs, chartRow, dataTable, hrefWith, html, rowsNote, section, tableTools, type Link, type Markup, type TableColumn } from '../present/index.ts';
+import { groupChartData, groupChartSvg, queryAll, resetReportVariables, setReportClock } from '../report/index.ts';
 import type { Store } from '../store/database.ts';
 import { PageError, periodForm, resultTable, servedPage, servedPeriod, type PageContext } from './pages.ts';
 
@@ -78,7 +78,7 @@ async function levelSection(store: Store, ctx: PageContext, where: string, param
     table.rows = table.rows.map(([k, n, ...more]) => [n, k, ...more]);
   }
   const keyAt = level.name ?? level.label ? 1 : 0;
-  table.columns = table.columns.map((c, i): HtmlColumn => ({
+  table.columns = table.columns.map((c, i): TableColumn => ({
     ...c,
     header: c.field === 'share_pct' ? 'Share' : c.header,
     total: i === 0 ? 'label' : c.field === 'amount' ? 'sum' : undefined,
@@ -91,10 +91,10 @@ async function levelSection(store: Store, ctx: PageContext, where: string, param
     id: level.id,
     title: level.title,
     body: [
-      chartRow(chart ? [{ title: level.chartTitle, svg: trustedMarkup(chart) }] : []),
+      chartRow(chart ? [{ title: level.chartTitle, svg: chart }] : []),
       tableTools({ label: level.title, extra: html`<a class="button" href="${level.explore}">Open in the explorer</a>` }),
       rowsNote({ shown: table.rows.length, total: table.totalRows, totalsOfAll: true }),
-      pageTable(table, ctx.config.timeZone, level.title),
+      dataTable({ ...table, label: level.title, timeZone: ctx.config.timeZone }),
     ],
   });
 }

@@ -15,7 +15,7 @@ import type { ExploreGroup } from '../explore/explore-table.ts';
 import { allocationCategories, exploreChanges, exploreView, nothingLoadedText, offeredUnitMetrics, readExploreRequest, type ExploreAnswer, type NothingLoaded } from '../explore/run-explore.ts';
 import { dimensionText, filterText, GRANULARITIES, PLAIN_DIMENSIONS, PRESETS, requestParams, type Dimension, type ExploreRequest, type Filter } from '../explore/request.ts';
 import { CHART_CUE } from '../present/chart-figure.ts';
-import { html, joinHtml, trustedMarkup, type Markup } from '../present/html.ts';
+import { html, joinHtml, type Markup } from '../present/html.ts';
 import type { Store } from '../store/database.ts';
 import { decimalStringToMicros } from '../util/decimal.ts';
 import { unitText } from '../model/index.ts';
@@ -38,7 +38,7 @@ function explorerLink(r: ExploreRequest, change: (p: URLSearchParams) => void = 
 }
 
 function option(value: string, label: string, selected: boolean): Markup {
-  return html`<option value="${value}"${selected ? trustedMarkup(' selected') : ''}>${label}</option>`;
+  return html`<option value="${value}"${selected ? html` selected` : ''}>${label}</option>`;
 }
 
 function dimensionOptions(selected: Dimension | undefined, categories: string[], metric: ExploreRequest['metric']): Markup[] {
@@ -93,7 +93,7 @@ function groupCells(a: ExploreAnswer, g: ExploreGroup): Markup {
       const name = g.names[level] ?? key;
       const add = explorerLink(r, (p) => p.append('filter', filterText({ dimension: r.by[level]!, value: key, exclude: false })));
       const label = `${dimensionLabel(r.by[level]!)} ${name}: show only this`;
-      return html`<th scope="row"${level === 0 ? trustedMarkup(' class="pin-l"') : ''} data-v="${key}"><a href="${add}" aria-label="${label}">${name}</a>${name !== key ? html` <span class="cue">${key}</span>` : ''}</th>`;
+      return html`<th scope="row"${level === 0 ? html` class="pin-l"` : ''} data-v="${key}"><a href="${add}" aria-label="${label}">${name}</a>${name !== key ? html` <span class="cue">${key}</span>` : ''}</th>`;
     }),
   );
 }
@@ -116,7 +116,7 @@ function table(a: ExploreAnswer): Markup {
     return mark === undefined ? html`<th scope="col" class="num">${p}</th>` : html`<th scope="col" class="num partial">${p}<span class="part">${mark}</span></th>`;
   };
   const changeHead = changeHeading(a.compared);
-  const head = html`<tr>${r.by.map((d, i) => html`<th scope="col"${i === 0 ? trustedMarkup(' class="pin-l"') : ''}>${dimensionLabel(d)}</th>`)}${t.periods.map(period)}<th scope="col" class="num pin-t">Total</th><th scope="col" class="num pin-s">Share</th><th scope="col" class="num pin-c">${changeHead}</th></tr>`;
+  const head = html`<tr>${r.by.map((d, i) => html`<th scope="col"${i === 0 ? html` class="pin-l"` : ''}>${dimensionLabel(d)}</th>`)}${t.periods.map(period)}<th scope="col" class="num pin-t">Total</th><th scope="col" class="num pin-s">Share</th><th scope="col" class="num pin-c">${changeHead}</th></tr>`;
   const rows = t.groups.map((g) => html`<tr data-rank="${g.rank}">${groupCells(a, g)}${g.cells.map((c) => num(c))}${num(g.total, ' pin-t')}${pct(g.share, false)}${pct(g.change, true)}</tr>`);
   const total = html`<tr class="total"><th scope="row" class="pin-l" colspan="${r.by.length}">Total</th>${t.periodTotals.map((c) => num(c))}${num(t.total, ' pin-t')}${pct(t.total === null || t.total === '0.000000' ? null : '100.00', false)}${pct(t.change, true)}</tr>`;
   const empty = t.groups.length === 0 ? html`<p class="note">No ${r.metric === 'gpu_hours' ? 'GPU-hours' : 'cost'} in this range with these filters.</p>` : '';
@@ -139,7 +139,7 @@ function chart(a: ExploreAnswer): Markup {
     ),
     ...(a.anomalies.length > 0 ? [html`▲ marks the ${a.anomalies.length === 1 ? 'day' : 'days'} an anomaly alert fired on: ${a.anomalies.map((m) => m.day).join(', ')}.`] : []),
   ];
-  return html`<figure class="chart" role="img" aria-label="${`Stacked chart of ${series.length} groups over ${a.table.periods.length} periods`}">${CHART_CUE}${trustedMarkup(svg)}</figure>${notes.length ? html`<p class="note">${joinHtml(notes, ' ')}</p>` : ''}`;
+  return html`<figure class="chart" role="img" aria-label="${`Stacked chart of ${series.length} groups over ${a.table.periods.length} periods`}">${CHART_CUE}${svg}</figure>${notes.length ? html`<p class="note">${joinHtml(notes, ' ')}</p>` : ''}`;
 }
 
 /** An as_of before the first load: no chart and no table – they would draw $0 as if nothing had been spent. */

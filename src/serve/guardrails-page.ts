@@ -2,8 +2,8 @@
 // where it stands, the manual ones with the exact command that approves them – and every action carried out, with
 // the spend it avoided. Read-only: the page never acts and never calls the platform; approving stays a CLI act,
 // run by a person who holds the key.
-import { html, section } from '../present/index.ts';
-import { pageTable, queryAll } from '../report/index.ts';
+import { dataTable, html, section } from '../present/index.ts';
+import { queryAll } from '../report/index.ts';
 import type { Store } from '../store/database.ts';
 import { resultTable, servedPage, type PageContext } from './pages.ts';
 
@@ -35,10 +35,10 @@ export async function guardrailsPage(store: Store, ctx: PageContext): Promise<st
       : `No plan recorded yet: the nightly run (gpuledger run) records one when guardrails are configured (${configured} now).`,
     'This page only reads: approve a proposal with its command (gpuledger guardrails apply --approve ID), undo an action with gpuledger guardrails undo ACTION_ID.',
   ];
-  const body = html`${section({ id: 's-proposals', title: 'Proposals of the latest plan', body: pageTable(proposals, ctx.config.timeZone, 'guardrail-proposals') })}${section({
+  const body = html`${section({ id: 's-proposals', title: 'Proposals of the latest plan', body: dataTable({ ...proposals, label: 'guardrail proposals', timeZone: ctx.config.timeZone }) })}${section({
     id: 's-actions',
     title: 'Actions carried out',
-    body: pageTable(actions, ctx.config.timeZone, 'guardrail-actions'),
+    body: dataTable({ ...actions, label: 'guardrail actions', timeZone: ctx.config.timeZone }),
   })}`;
   return servedPage(ctx, 'Guardrails', lines, body);
 }

@@ -3,8 +3,8 @@
 // The pages themselves: drill-page.ts, view-pages.ts, alerts-page.ts, allocation-page.ts, sql-answer.ts and the
 // report (routes.ts).
 import type { Config } from '../config/schema.ts';
-import { html, pageDocument, type Markup } from '../present/index.ts';
-import { columnHeading, inferFormat, parsePeriod, printedFormat, queryAll, readAccounts, type HtmlTable } from '../report/index.ts';
+import { html, pageDocument, type Markup, type TableColumn } from '../present/index.ts';
+import { columnHeading, inferFormat, parsePeriod, printedFormat, queryAll, readAccounts } from '../report/index.ts';
 import type { Store } from '../store/database.ts';
 import { rangeProblem } from '../util/dates.ts';
 import type { Table } from '../util/table-text.ts';
@@ -48,19 +48,31 @@ export function periodForm(url: URL, period: string | undefined): Markup {
   return html`<form class="tools" method="get" action="${url.pathname}">${hidden}<label>Period <input name="period" value="${period ?? ''}" placeholder="2026-10 or 2026-10-01..2026-10-15" aria-label="Period"></label><button type="submit">Show</button></form>`;
 }
 
+/**
+ * A table of a served page, as present's dataTable takes it but for what the page adds (its label, the time zone):
+ * a page changes its columns' links and headings before it draws it.
+ */
+export interface ServedTable {
+  columns: TableColumn[];
+  rows: unknown[][];
+  totalRows: number;
+  totals?: Record<string, unknown>;
+  emptyText: string;
+}
+
 /** A query result (report/query.ts) as a page table, every column formatted from its SQL type. */
-export function resultTable(result: Awaited<ReturnType<typeof queryAll>>, options: { emptyText?: string } = {}): HtmlTable {
-  const columns = result.columns.map((c) => {
-    const format = inferFormat(c.typeId, c.name);
-    return { field: c.name, header: columnHeading(c.name), format, upIsBad: /change/.test(c.name) && format !== 'text' };
+export function resultTable(result: Awaited<ReturnType<typeof queryAll>>, options: { emptyText?: string } = {}): ServedTable {
+  const columns = result.columns.map((c): TableColumn => {
+    const unit = inferFormat(c.typeId, c.name);
+    return { field: c.name, header: columnHeading(c.name), unit, upIsBad: /change/.test(c.name) && unit !== 'text' };
   });
   return { columns, rows: result.rows.slice(0, PAGE_ROWS), totalRows: result.rows.length, emptyText: options.emptyText ?? 'No rows.' };
 }
 
 /** A sandboxed query's result (query/run-query.ts) as a page table. */
-export function sandboxTable(result: Table): HtmlTable {
+export function sandboxTable(result: Table): ServedTable {
   return {
-    columns: result.columns.map((c) => ({ field: c.name, header: c.name, format: printedFormat(c.name, c.kind), upIsBad: false })),
+    columns: result.columns.map((c) => ({ field: c.name, header: c.name, unit: printedFormat(c.name, c.kind), upIsBad: false })),
     rows: result.rows.slice(0, PAGE_ROWS),
     totalRows: result.rows.length,
     emptyText: '(no rows)',

@@ -11,8 +11,7 @@ import { withRulesReader } from '../allocation/reader-rules.ts';
 import type { Config } from '../config/schema.ts';
 import { unitText } from '../model/index.ts';
 import { streamReadOnlyQuery, type QueryStream } from '../query/run-query.ts';
-import { html, rowsNote, section, type Markup } from '../present/index.ts';
-import { pageTable } from '../report/index.ts';
+import { dataTable, html, rowsNote, section, type Markup } from '../present/index.ts';
 import type { Store } from '../store/database.ts';
 import { errorMessage, isGpuledgerError } from '../util/errors.ts';
 import { csvLine } from '../util/table-text.ts';
@@ -98,7 +97,7 @@ async function page(store: Store, ctx: PageContext, query: string | null, deadli
       cut ? html`<p class="note">Values longer than ${unitText(CELL_CHARS, 'count')} characters are cut short here; the CSV has them whole.</p>` : '',
     ];
     const tools = html`<div class="tools"><a class="button" href="/sql.csv?${new URLSearchParams({ q: query }).toString()}" download>Download CSV</a><span>${count}</span></div>`;
-    return answer(section({ id: 's-result', title: 'Result', body: [tools, notes, pageTable(table, ctx.config.timeZone, 'result')] }));
+    return answer(section({ id: 's-result', title: 'Result', body: [tools, notes, dataTable({ ...table, label: 'result', timeZone: ctx.config.timeZone })] }));
   } catch (error) {
     const shown = shownError(error, deadline, limitMs);
     if (!isGpuledgerError(shown) && !(shown instanceof PageError)) throw shown;

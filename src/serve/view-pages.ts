@@ -2,11 +2,10 @@
 // their count, and the CSV of all of them (streamed by sql-answer.ts).
 import { columnsOf } from '../query/column-kinds.ts';
 import { listPublicViews, type PublicView } from '../query/public-views.ts';
-import { html, rowsNote, section, tableTools } from '../present/index.ts';
-import { pageTable, type HtmlTable } from '../report/index.ts';
+import { dataTable, html, rowsNote, section, tableTools } from '../present/index.ts';
 import type { Store } from '../store/database.ts';
 import type { Table } from '../util/table-text.ts';
-import { PAGE_ROWS, PageError, sandboxTable, servedPage, type PageContext } from './pages.ts';
+import { PAGE_ROWS, PageError, sandboxTable, servedPage, type PageContext, type ServedTable } from './pages.ts';
 
 // the public views are the files shipped with this build: read once
 let views: PublicView[] | undefined;
@@ -19,17 +18,17 @@ export function publicView(name: string): PublicView {
 }
 
 export function viewsPage(ctx: PageContext): string {
-  const table: HtmlTable = {
+  const table: ServedTable = {
     columns: [
-      { field: 'view', header: 'View', format: 'text', upIsBad: false, link: (name) => ({ href: `/view/${String(name)}` }) },
-      { field: 'layer', header: 'Layer', format: 'text', upIsBad: false },
-      { field: 'description', header: 'One row is', format: 'text', upIsBad: false },
+      { field: 'view', header: 'View', unit: 'text', upIsBad: false, link: (name) => ({ href: `/view/${String(name)}` }) },
+      { field: 'layer', header: 'Layer', unit: 'text', upIsBad: false },
+      { field: 'description', header: 'One row is', unit: 'text', upIsBad: false },
     ],
     rows: publicViews().map((v) => [v.name, v.layer, v.description]),
     totalRows: publicViews().length,
     emptyText: 'No public view.',
   };
-  const body = section({ id: 's-views', title: 'Views', body: [tableTools({ label: 'the views' }), pageTable(table, ctx.config.timeZone, 'public views')] });
+  const body = section({ id: 's-views', title: 'Views', body: [tableTools({ label: 'the views' }), dataTable({ ...table, label: 'public views', timeZone: ctx.config.timeZone })] });
   return servedPage(ctx, 'Public views', ['Every view of the public SQL interface; each opens as a table with a CSV download.'], body);
 }
 
@@ -47,7 +46,7 @@ export async function viewPage(store: Store, ctx: PageContext, viewName: string)
     body: [
       tableTools({ label: view.name, csv: { href: `/view/${view.name}.csv` } }),
       rowsNote({ shown: rows.length, total, rest: 'the CSV has them all' }),
-      pageTable(sandboxTable(table), ctx.config.timeZone, view.name),
+      dataTable({ ...sandboxTable(table), label: view.name, timeZone: ctx.config.timeZone }),
     ],
   });
   return servedPage(ctx, view.name, [view.description], html`${body}`);

@@ -4,6 +4,7 @@
 // unit src/model/units.ts declares. The figures a view holds are compared with the view itself: the spend limit read
 // 0.5 % where rpt_runway says 47.5.
 import { NEW_ROW_TEXT } from '../../src/present/new-row.ts';
+import { dataTable } from '../../src/present/index.ts';
 import type ExcelJS from 'exceljs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ import { declaredUnit, UNITS, type Unit } from '../../src/model/index.ts';
 import { buildEmail } from '../../src/report/delivery/email-content.ts';
 import { loadReportDefinition, type ReportDefinition } from '../../src/report/definition/index.ts';
 import { sectionId } from '../../src/report/html/index.ts';
-import { renderReportFormats, tableHtml, type RenderedFormats } from '../../src/report/index.ts';
+import { renderReportFormats, type RenderedFormats } from '../../src/report/index.ts';
 import { columnsOf } from '../../src/query/column-kinds.ts';
 import { sandboxTable } from '../../src/serve/pages.ts';
 import type { Store } from '../../src/store/database.ts';
@@ -232,7 +233,9 @@ describe('every visible column in its declared unit, in the page and in the work
 
   it('shows rpt_runway on serve\'s view page in the same units', async () => {
     const all = await store.connection.runAndReadAll('select * from rpt_runway order by all');
-    const page = sectionTable(tableHtml(sandboxTable({ columns: columnsOf(all.columnNames(), all.columnTypes()), rows: all.getRowsJson() }), 'UTC', 'rpt_runway'));
+    // as serve's view page draws it: the sandbox's columns in present's table
+    const served = sandboxTable({ columns: columnsOf(all.columnNames(), all.columnTypes()), rows: all.getRowsJson() });
+    const page = sectionTable(dataTable({ ...served, label: 'rpt_runway', timeZone: 'UTC' }).text);
     const problems = page.fields.flatMap((field, i) => {
       const unit = declaredUnit(field);
       const c = page.rows[0]![i]!;

@@ -12,7 +12,8 @@ import { parseConfig } from '../../src/config/load.ts';
 import type { ConfigInput } from '../../src/config/schema.ts';
 import { columnsOf } from '../../src/query/column-kinds.ts';
 import { sectionId } from '../../src/report/html/index.ts';
-import { renderReportFormats, tableHtml } from '../../src/report/index.ts';
+import { dataTable } from '../../src/present/index.ts';
+import { renderReportFormats } from '../../src/report/index.ts';
 import { sandboxTable } from '../../src/serve/pages.ts';
 import type { Store } from '../../src/store/database.ts';
 import { testConfig } from '../helpers/report-fixtures.ts';
@@ -99,7 +100,9 @@ describe('a post-paid account synced over several days', () => {
       expect(book).toEqual({ billing: 'invoiced (post-paid)', runway: null, mtd: Number(row.month_to_date) });
 
       const all = await store.connection.runAndReadAll('select * from rpt_runway');
-      const served = tableHtml(sandboxTable({ columns: columnsOf(all.columnNames(), all.columnTypes()), rows: all.getRowsJson() }), 'UTC', 'rpt_runway');
+      // as serve's view page draws it: the sandbox's columns in present's table
+      const table = sandboxTable({ columns: columnsOf(all.columnNames(), all.columnTypes()), rows: all.getRowsJson() });
+      const served = dataTable({ ...table, label: 'rpt_runway', timeZone: 'UTC' }).text;
       expect(served).toContain('invoiced (post-paid): no runway – the month-to-date spend is the figure to watch');
     } finally {
       await account.stop();

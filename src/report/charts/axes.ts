@@ -1,7 +1,8 @@
-// The parts every chart shares: a frame with margins, a "nice" currency y-axis, day labels, a legend, and SVG text
-// escaping. Charts are plain SVG strings (no charting package): rendered to PNG by png.ts.
+// The parts every chart shares: a frame with margins, a "nice" currency y-axis, day labels, a legend. Charts are
+// plain SVG (no charting package) written with present's `svg` template, so every label is escaped where it is drawn;
+// png.ts rasterises the same SVG to PNG.
 import { FAMILIES } from '../../model/index.ts';
-import { escapeText } from '../../present/html.ts';
+import { svg, type HtmlValue, type Markup } from '../../present/index.ts';
 
 export interface Frame {
   width: number;
@@ -26,9 +27,6 @@ export function familyColor(group: string): string | undefined {
   const i = (FAMILIES as readonly string[]).indexOf(group);
   return i < 0 ? undefined : PALETTE[i];
 }
-
-/** Text inside the SVG: the one escaper of the pages (src/present/html.ts). */
-export const esc = escapeText;
 
 /** $0, $850, $1.2k, $12k, $1.5M – short enough for an axis. */
 export function usdShort(v: number): string {
@@ -71,17 +69,44 @@ export function yScale(frame: Frame, min: number, max: number): YScale {
   return { ticks, y: (v) => frame.top + plotH - ((v - lo) / (hi - lo)) * plotH };
 }
 
+/** Where a label goes and how it reads: `size` 11 px unless told, coloured by a class the page recolours. */
+export interface TextStyle {
+  x: number | string;
+  y: number | string;
+  dy?: number | string;
+  anchor?: 'start' | 'middle' | 'end';
+  size?: number;
+  bold?: boolean;
+  fill: string;
+  className: string;
+  font: string;
+}
+
+/** The muted grey of axis labels and notes. */
+export const MUTED_TEXT = { fill: MUTED, className: 'c-muted' } as const;
+
+/** A label of a chart, its attributes in the one order every chart writes them. */
+export function chartText(t: TextStyle, content: HtmlValue): Markup {
+  const dy = t.dy === undefined ? '' : svg` dy="${t.dy}"`;
+  const anchor = t.anchor === undefined ? '' : svg` text-anchor="${t.anchor}"`;
+  const weight = t.bold ? svg` font-weight="bold"` : '';
+  const paint = svg`fill="${t.fill}" class="${t.className}" font-family="${t.font}"`;
+  return svg`<text x="${t.x}" y="${t.y}"${dy}${anchor} font-size="${t.size ?? 11}"${weight} ${paint}>${content}</text>`;
+}
+
+/** A line's ends across the whole plot at `y`: the axis, a grid line, a budget, a threshold. */
+export function across(frame: Frame, y: string): Markup {
+  return svg`x1="${frame.left}" x2="${frame.width - frame.right}" y1="${y}" y2="${y}"`;
+}
+
 /** The y-axis: a grid line and a label per tick, in `format` (dollars, short, unless told). */
-export function yAxis(frame: Frame, scale: YScale, font: string, format: (v: number) => string = usdShort): string {
-  return scale.ticks
-    .map((t) => {
-      const y = scale.y(t).toFixed(1);
-      return (
-        `<line x1="${frame.left}" x2="${frame.width - frame.right}" y1="${y}" y2="${y}" stroke="${t === 0 ? MUTED : GRID}" stroke-width="1" class="${t === 0 ? 'c-axis' : 'c-grid'}"/>` +
-        `<text x="${frame.left - 8}" y="${y}" dy="4" text-anchor="end" font-size="11" fill="${MUTED}" class="c-muted" font-family="${font}">${esc(format(t))}</text>`
-      );
-    })
-    .join('');
+export function yAxis(frame: Frame, scale: YScale, font: string, format: (v: number) => string = usdShort): Markup {
+  return svg`${scale.ticks.map((t) => {
+    const y = scale.y(t).toFixed(1);
+    const [stroke, className] = t === 0 ? [MUTED, 'c-axis'] : [GRID, 'c-grid'];
+    const label = chartText({ x: frame.left - 8, y, dy: 4, anchor: 'end', ...MUTED_TEXT, font }, format(t));
+    return svg`<line ${across(frame, y)} stroke="${stroke}" stroke-width="1" class="${className}"/>${label}`;
+  })}`;
 }
 
 /** Bars in equal bands across the plot, one per period: each band's centre, and a bar's width (78 % of a band). */
@@ -131,8 +156,8 @@ export function dayLabel(day: string): string {
   return `${MONTHS[Number(day.slice(5, 7)) - 1]} ${Number(day.slice(8, 10))}`;
 }
 
-export function title(frame: Frame, text: string, font: string): string {
-  return `<text x="${frame.left}" y="22" font-size="15" font-weight="bold" fill="${INK}" class="c-ink" font-family="${font}">${esc(text)}</text>`;
+export function title(frame: Frame, text: string, font: string): Markup {
+  return chartText({ x: frame.left, y: 22, size: 15, bold: true, fill: INK, className: 'c-ink', font }, text);
 }
 
 export interface LegendItem {
@@ -143,31 +168,33 @@ export interface LegendItem {
   className?: string;
 }
 
-export function legend(frame: Frame, items: readonly LegendItem[], font: string): string {
+export function legend(frame: Frame, items: readonly LegendItem[], font: string): Markup {
   let x = frame.left;
   const y = frame.height - 14;
-  return items
-    .map((it) => {
-      const mark =
-        it.kind === 'box' || it.kind === 'band'
-          ? `<rect x="${x}" y="${y - 9}" width="12" height="10" fill="${it.color}"${it.kind === 'band' ? ' opacity="0.35"' : ''}/>`
-          : `<line x1="${x}" x2="${x + 14}" y1="${y - 4}" y2="${y - 4}" stroke="${it.color}" stroke-width="2.5"${it.kind === 'dash' ? ' stroke-dasharray="5 3"' : ''}${it.className ? ` class="${it.className}"` : ''}/>`;
-      const text = `<text x="${x + 19}" y="${y}" font-size="11" fill="${INK}" class="c-ink" font-family="${font}">${esc(it.label)}</text>`;
-      x += 19 + it.label.length * 6.5 + 18;
-      return mark + text;
-    })
-    .join('');
+  return svg`${items.map((it) => {
+    const opacity = it.kind === 'band' ? svg` opacity="0.35"` : '';
+    const dashes = it.kind === 'dash' ? svg` stroke-dasharray="5 3"` : '';
+    const className = it.className ? svg` class="${it.className}"` : '';
+    const stroke = svg`stroke="${it.color}" stroke-width="2.5"${dashes}${className}`;
+    const mark =
+      it.kind === 'box' || it.kind === 'band'
+        ? svg`<rect x="${x}" y="${y - 9}" width="12" height="10" fill="${it.color}"${opacity}/>`
+        : svg`<line x1="${x}" x2="${x + 14}" y1="${y - 4}" y2="${y - 4}" ${stroke}/>`;
+    const text = chartText({ x: x + 19, y, fill: INK, className: 'c-ink', font }, it.label);
+    x += 19 + it.label.length * 6.5 + 18;
+    return svg`${mark}${text}`;
+  })}`;
 }
 
-export function svgDocument(frame: Frame, body: string): string {
-  return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${frame.width}" height="${frame.height}" viewBox="0 0 ${frame.width} ${frame.height}">` +
-    `<rect width="${frame.width}" height="${frame.height}" fill="#ffffff" class="c-bg"/>${body}</svg>`
-  );
+/** The chart as an SVG document: its size, a background the page's style recolours, and the drawing. */
+export function svgDocument(frame: Frame, body: Markup | readonly Markup[]): Markup {
+  const size = svg`width="${frame.width}" height="${frame.height}"`;
+  const open = svg`<svg xmlns="http://www.w3.org/2000/svg" ${size} viewBox="0 0 ${frame.width} ${frame.height}">`;
+  return svg`${open}<rect ${size} fill="#ffffff" class="c-bg"/>${body}</svg>`;
 }
 
-export function emptyNote(frame: Frame, font: string): string {
+export function emptyNote(frame: Frame, font: string): Markup {
   const x = (frame.left + frame.width - frame.right) / 2;
   const y = (frame.top + frame.height - frame.bottom) / 2;
-  return `<text x="${x}" y="${y}" text-anchor="middle" font-size="13" fill="${MUTED}" class="c-muted" font-family="${font}">No data for this period</text>`;
+  return chartText({ x, y, anchor: 'middle', size: 13, ...MUTED_TEXT, font }, 'No data for this period');
 }

@@ -6,7 +6,8 @@ import { daysFromTo } from '../../util/utc-days.ts';
 import { queryAll, type QueryParameters, type QueryResult } from '../query.ts';
 import { renderPng, type ChartFont } from './png.ts';
 import { familyColor } from './axes.ts';
-import { cumulativeSvg, stackedBarsSvg, type CumulativeData, type StackedBarsData } from './svg.ts';
+import type { Markup } from '../../present/index.ts';
+import { cumulativeChart, stackedBarsChart, type CumulativeData, type StackedBarsData } from './svg.ts';
 import { FAMILIES } from '../../model/index.ts';
 import { columnHeading } from '../cells/index.ts';
 
@@ -14,6 +15,9 @@ export interface RenderedChart {
   id: string;
   title: string;
   png: Buffer;
+  /** The chart for a page (present's `svg` escaped its labels). */
+  chart: Markup;
+  /** The same chart as an SVG file's text: what the PNG was rasterised from. */
   svg: string;
   width: number;
   height: number;
@@ -90,15 +94,15 @@ export async function buildChart(store: Store, def: ChartDefinition, params: Que
   const result = await queryAll(store, def.sql, params, where);
   const size = { width: def.width, height: def.height, font: font.family };
   let title = def.title;
-  let svg: string;
-  if (def.kind === 'stacked_bars') svg = stackedBarsSvg(title, stackedBarsData(def, result, where), size);
+  let chart: Markup;
+  if (def.kind === 'stacked_bars') chart = stackedBarsChart(title, stackedBarsData(def, result, where), size);
   else {
     const data = cumulativeData(def, result, where);
     // "against forecast and budget" only when a budget is configured: a title must not promise a line that is not drawn
     if (data.budget !== null && def.titleWithBudget !== undefined) title = def.titleWithBudget;
     // a line of one metric and scope among several says which (the Unit costs chart named neither)
     if (data.subject !== undefined && def.titleWithSubject !== undefined) title = def.titleWithSubject.replaceAll('{subject}', data.subject);
-    svg = cumulativeSvg(title, data, size);
+    chart = cumulativeChart(title, data, size);
   }
-  return { id: def.id, title, svg, png: renderPng(svg, font), width: def.width, height: def.height, email: def.email, sql: def.sql };
+  return { id: def.id, title, chart, svg: chart.text, png: renderPng(chart.text, font), width: def.width, height: def.height, email: def.email, sql: def.sql };
 }

@@ -4,7 +4,8 @@
 import { FAMILIES } from '../../model/index.ts';
 import { daysFromTo } from '../../util/utc-days.ts';
 import { familyColor } from './axes.ts';
-import { stackedBarsSvg, type ChartSize, type StackedBarsData } from './svg.ts';
+import type { Markup } from '../../present/index.ts';
+import { stackedBarsChart, type ChartSize, type StackedBarsData } from './svg.ts';
 
 export interface GroupDay {
   day: string;
@@ -38,6 +39,6 @@ export function groupChartData(rows: readonly GroupDay[], period: { start: strin
   return { days, series: [...series].map(([g, values]) => ({ label: g === REST ? `Other (${order.length - shown.size})` : label(g), values, color: families && g !== REST ? familyColor(g) : undefined })) };
 }
 
-export function groupChartSvg(title: string, data: StackedBarsData, size: ChartSize = { width: 1100, height: 320, font: 'sans-serif' }): string {
-  return stackedBarsSvg(title, data, size);
+export function groupChartSvg(title: string, data: StackedBarsData, size: ChartSize = { width: 1100, height: 320, font: 'sans-serif' }): Markup {
+  return stackedBarsChart(title, data, size);
 }

@@ -3,4 +3,4 @@
 export { buildChart, type RenderedChart } from './build-chart.ts';
 export { findChartFont, renderPng, type ChartFont } from './png.ts';
 export { groupChartData, groupChartSvg, type GroupDay } from './group-chart.ts';
-export { cumulativeSvg, type CumulativeData } from './svg.ts';
+export { cumulativeChart, type CumulativeData } from './svg.ts';

@@ -5,6 +5,7 @@
 // when it does not, charts still render (bars and lines) and the caller warns once.
 import { existsSync } from 'node:fs';
 import { Resvg, type ResvgRenderOptions } from '@resvg/resvg-js';
+import { svg } from '../../present/index.ts';
 import { ConfigError } from '../../util/errors.ts';
 
 export interface ChartFont {
@@ -36,9 +37,12 @@ function options(font: Omit<ChartFont, 'textRenders'>): ResvgRenderOptions {
     : { font: { loadSystemFonts: true } };
 }
 
+const BLANK = svg`<rect width="80" height="30" fill="#fff"/>`;
+
 function probe(font: Omit<ChartFont, 'textRenders'>): boolean {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="80" height="30"><rect width="80" height="30" fill="#fff"/><text x="4" y="22" font-size="18" font-family="${font.family}" fill="#000">$0,9</text></svg>`;
-  const pixels = new Resvg(svg, options(font)).render().pixels;
+  const text = svg`<text x="4" y="22" font-size="18" font-family="${font.family}" fill="#000">$0,9</text>`;
+  const sample = svg`<svg xmlns="http://www.w3.org/2000/svg" width="80" height="30">${BLANK}${text}</svg>`;
+  const pixels = new Resvg(sample.text, options(font)).render().pixels;
   for (let i = 0; i < pixels.length; i += 4) if (pixels[i]! < 128) return true;
   return false;
 }

@@ -3,4 +3,4 @@
 export { HTML_ROW_LIMIT, reportPage, writeHtmlReport, type PageOptions, type RenderedHtml } from './render-html.ts';
 export { htmlFileName } from '../file-names.ts';
 export { sectionId } from '../../present/index.ts';
-export { pageTable, tableHtml, tableSection, type HtmlColumn, type HtmlTable } from './sections.ts';
+export { tableHtml, tableSection, type HtmlColumn, type HtmlTable } from './sections.ts';

@@ -2,7 +2,7 @@
 // rasterised from – and the small tables) and one section per table sheet, composed from the presentation layer
 // (src/present). A column that links to another sheet links to that sheet's section, filtered to the cell's value
 // (the page script fills the filter from data-filter).
-import { chartRow, dataTable, html, sectionId, section, tableTools, trustedMarkup, rowsNote, type Markup, type TableColumn } from '../../present/index.ts';
+import { chartRow, dataTable, html, sectionId, section, tableTools, rowsNote, type Markup, type TableColumn } from '../../present/index.ts';
 import { cellText } from '../../util/table-text.ts';
 import type { ColumnFormat } from '../cells/index.ts';
 import type { SummaryBlock, SummaryContent } from '../summary-content.ts';
@@ -47,7 +47,7 @@ function pageColumn(c: HtmlColumn): TableColumn {
   };
 }
 
-/** A report table (or a serve page's) as the presentation layer's table. */
+/** A report table as the presentation layer's table (serve's pages draw theirs with present's dataTable). */
 export function pageTable(t: HtmlTable, timeZone: string, label: string, options: { stack?: boolean } = {}): Markup {
   return dataTable({ columns: t.columns.map(pageColumn), rows: t.rows, totals: t.totals, totalRows: t.totalRows, emptyText: t.emptyText, label, timeZone, stack: options.stack });
 }
@@ -100,8 +100,8 @@ function blockHtml(b: SummaryBlock, timeZone: string): Markup {
 }
 
 export function summarySection(content: SummaryContent, o: { title: string; lines: readonly string[]; timeZone: string }): Markup {
-  // the chart SVG is our own renderer's (src/report/charts), its text escaped there
-  const charts = chartRow(content.charts.map((c) => ({ title: c.title, svg: trustedMarkup(c.svg) })));
+  // the chart as drawn by src/report/charts in present's `svg` template, its labels escaped there
+  const charts = chartRow(content.charts.map((c) => ({ title: c.title, svg: c.chart })));
   return section({
     id: sectionId(content.name),
     title: o.title,

@@ -60,8 +60,9 @@ export async function renderView(options: RenderViewOptions): Promise<RenderedVi
 
   const font = findChartFont(config.reports.chartFont === undefined ? undefined : resolve(cwd, config.reports.chartFont));
   if (!font.textRenders) log.warn(`no font found for chart text (tried ${font.source}); charts have no labels – install fonts-dejavu-core or set reports.chartFont`);
-  const svg = answerChartSvg(answer);
-  const chart = { id: `view-${view.name}`, title: view.title, png: renderPng(svg, font), svg, ...svgSize(svg), email: true, sql: '' };
+  const drawn = answerChartSvg(answer);
+  const svg = drawn.text;
+  const chart = { id: `view-${view.name}`, title: view.title, png: renderPng(svg, font), chart: drawn, svg, ...svgSize(svg), email: true, sql: '' };
 
   mkdirSync(outDir, { recursive: true });
   const period = { kind: 'range' as const, start: r.from, end: r.to, label: `${r.from}_${r.to}`, title: `${r.from} – ${r.to}` };
@@ -69,7 +70,7 @@ export async function renderView(options: RenderViewOptions): Promise<RenderedVi
   log.info(`rendering view ${view.name} for ${period.title} to ${xlsxPath}`);
   const book = await writeViewWorkbook({ answer, heading, chart, sheetName: view.name.slice(0, 31), path: xlsxPath, dbPath: store.path });
   const htmlPath = checkFileOutput({ flag: outFlag, path: join(outDir, viewFileName(view.name, period.label, 'html')), dbPath: store.path });
-  const page = viewPageHtml(answer, heading, svg);
+  const page = viewPageHtml(answer, heading, drawn);
   writeFileAtomic(htmlPath, page, store.path);
 
   const total = answer.table.total;

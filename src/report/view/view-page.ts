@@ -5,7 +5,7 @@
 import { answerChartSeries } from '../../explore/answer-chart.ts';
 import type { ExploreAnswer } from '../../explore/run-explore.ts';
 import { dimensionLabel, valueText } from '../../explore/view-text.ts';
-import { CHART_CUE, html, pageDocument, trustedMarkup, type Markup } from '../../present/index.ts';
+import { CHART_CUE, html, pageDocument, type Markup } from '../../present/index.ts';
 import type { Heading } from '../heading.ts';
 import { periodHeading } from './view-workbook.ts';
 
@@ -17,9 +17,9 @@ function viewTable(a: ExploreAnswer): Markup {
   const pct = (v: string | null, pin: string, sign = false) =>
     v === null ? html`<td class="num ${pin}" data-v="">–</td>` : html`<td class="num ${pin}" data-v="${v}">${sign && !v.startsWith('-') && Number(v) !== 0 ? '+' : ''}${v}%</td>`;
   const total = (v: string | null) => (v === null ? html`<td class="num pin-t" data-v="">–</td>` : html`<td class="num pin-t" data-v="${v}">${value(v)}</td>`);
-  const head = html`<tr>${r.by.map((d, i) => html`<th scope="col"${i === 0 ? trustedMarkup(' class="pin-l"') : ''}>${dimensionLabel(d)}</th>`)}${t.periods.map((p, i) => html`<th scope="col" class="num">${periodHeading(a, p, i)}</th>`)}<th scope="col" class="num pin-t">Total</th><th scope="col" class="num pin-s">Share</th><th scope="col" class="num pin-c">Change</th></tr>`;
+  const head = html`<tr>${r.by.map((d, i) => html`<th scope="col"${i === 0 ? html` class="pin-l"` : ''}>${dimensionLabel(d)}</th>`)}${t.periods.map((p, i) => html`<th scope="col" class="num">${periodHeading(a, p, i)}</th>`)}<th scope="col" class="num pin-t">Total</th><th scope="col" class="num pin-s">Share</th><th scope="col" class="num pin-c">Change</th></tr>`;
   const rows = t.groups.map((g) => {
-    const keys = g.keys.length === 0 ? html`<th scope="row" class="pin-l" colspan="${r.by.length}">Other</th>` : g.keys.map((k, i) => html`<th scope="row"${i === 0 ? trustedMarkup(' class="pin-l"') : ''} data-v="${k}">${g.names[i] ?? k}</th>`);
+    const keys = g.keys.length === 0 ? html`<th scope="row" class="pin-l" colspan="${r.by.length}">Other</th>` : g.keys.map((k, i) => html`<th scope="row"${i === 0 ? html` class="pin-l"` : ''} data-v="${k}">${g.names[i] ?? k}</th>`);
     return html`<tr>${keys}${g.cells.map(num)}${total(g.total)}${pct(g.share, 'pin-s')}${pct(g.change, 'pin-c', true)}</tr>`;
   });
   const share = t.total === null || t.total === '0.000000' ? null : '100.00';
@@ -30,8 +30,8 @@ function viewTable(a: ExploreAnswer): Markup {
 }
 
 /** The whole page, as the text to write. */
-export function viewPageHtml(a: ExploreAnswer, heading: Heading, chartSvg: string): string {
+export function viewPageHtml(a: ExploreAnswer, heading: Heading, chartSvg: Markup): string {
   const groups = answerChartSeries(a).length;
-  const chart = html`<figure class="chart" role="img" aria-label="${`Stacked chart of ${groups} groups over ${a.table.periods.length} periods`}">${CHART_CUE}${trustedMarkup(chartSvg)}</figure>`;
+  const chart = html`<figure class="chart" role="img" aria-label="${`Stacked chart of ${groups} groups over ${a.table.periods.length} periods`}">${CHART_CUE}${chartSvg}</figure>`;
   return pageDocument({ title: heading.title, lines: heading.lines, simulatedAccounts: heading.simulatedAccounts, body: html`<section id="s-view">${chart}${viewTable(a)}</section>` });
 }
