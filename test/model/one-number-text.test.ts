@@ -24,6 +24,9 @@ const ALLOWED: Record<string, Record<string, string>> = {
   'report/html/render-html.ts': { writeHtmlReport: "a file's size in megabytes in a log line: no column has the unit" },
   // the charts' axis ticks ("$1.2k", "$0.05"): short forms no column reads in; they move with issue 41 §2's svg work
   'report/charts/axes.ts': { usdShort: 'axis ticks in short form', usdFine: 'axis ticks of figures below a dollar' },
+  // runs in the browser: the totals of the rows a reader filtered, recomputed on the page (the server's cells are
+  // unitText's); the bundle could take unit-text.ts at build time – its own work
+  'present/browser/page-script.ts': { totals: 'filtered totals in the browser', '(module)': 'the browser\'s thousands separator' },
 };
 
 export interface Formatter {
