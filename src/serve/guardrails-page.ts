@@ -7,8 +7,10 @@ import { queryAll } from '../report/index.ts';
 import type { Store } from '../store/database.ts';
 import { resultTable, servedPage, type PageContext } from './pages.ts';
 
-const PROPOSALS = `select status, rule, approval, account, resource_kind, resource_name, resource_id, guardrail_action,
-  hourly_cost, saving_per_day, reason, approve_command
+// what to do first – where it stands, the command, what it stops and saves –, then the why and the ids: the table
+// scrolls sideways on a narrow screen, and the approve command must not be the column scrolled out of sight
+const PROPOSALS = `select status, approve_command, resource_name, guardrail_action, saving_per_day, hourly_cost, rule, reason,
+  account, resource_kind, resource_id
 from rpt_guardrail_proposals
 order by status = 'waiting for approval' desc, saving_per_day desc nulls last, proposal_id`;
 

@@ -42,6 +42,7 @@ const PAGES: [name: string, path: string][] = [
   ['view-unit-cost', '/view/rpt_unit_cost'],
   ['alerts', '/alerts'],
   ['budgets', '/budgets'],
+  ['guardrails', '/guardrails'],
   ['sql', '/sql'],
   ['explore', '/explore'],
   ['explore-30-days', '/explore?preset=30d&granularity=day&by=family'],
