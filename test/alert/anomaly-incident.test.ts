@@ -124,6 +124,10 @@ describe('anomaly incidents', () => {
     for (const [n, night] of nights.entries()) {
       expect(incidentsOf(night, rule).map((c) => c.key), `night ${n}`).toEqual(['anomaly:acme:template:tpl-vllm']);
     }
+    // a GPU type led by the replicas and a dev pod of another template is the template's incident, not a second page
+    const dev = { ...pod('dev-1', '30.00'), template_id: 'tpl-dev' };
+    const both = [withDays(series('gpu_type', 'RTX 4090', 2, [...replicas('40.00').slice(0, 2), dev]), ['2026-09-13', '2026-09-14']), series('template', 'vLLM', 1, replicas('40.00'))];
+    expect(incidentsOf(both, rule).map((c) => c.key)).toEqual(['anomaly:acme:template:tpl-vllm']);
     // pods of several templates on one GPU type are that GPU type's rise
     const mixed = [pod('a', '60.00'), { ...pod('b', '55.00'), template_id: 'tpl-comfy' }, pod('c', '50.00')];
     expect(incidentsOf([series('gpu_type', 'RTX 4090', 1, mixed)], rule).map((c) => c.key)).toEqual(['anomaly:acme:gpu_type:rtx4090']);

@@ -56,13 +56,11 @@ const topIds = (s: SeriesAnomaly) => new Set(s.drivers.slice(0, 3).map(driverId)
  * night only the GPU type's last day is left in the window; keyed by whichever series was first anomalous in the
  * window, it changed its key, and paged again, as the older days slid out.
  */
-function homeKey(s: SeriesAnomaly): string | undefined {
+function homeKey(s: SeriesAnomaly, dimension: 'template' | 'gpu_type'): string | undefined {
   const top = s.drivers.slice(0, 3);
-  for (const [dimension, id] of [['template', (d: Driver) => d.template_id], ['gpu_type', (d: Driver) => d.gpu_type_id]] as const) {
-    const home = id(top[0]!);
-    if (home != null && top.every((d) => id(d) === home)) return `anomaly:${s.account}:${dimension}:${home}`;
-  }
-  return undefined;
+  const id = (d: Driver) => (dimension === 'template' ? d.template_id : d.gpu_type_id);
+  const home = id(top[0]!);
+  return home != null && top.every((d) => id(d) === home) ? `anomaly:${s.account}:${dimension}:${home}` : undefined;
 }
 
 /**
@@ -87,15 +85,16 @@ function spreadKeys(spread: readonly SeriesAnomaly[], driven: ReadonlyMap<string
       keys.set(s, ownedBy);
       continue;
     }
-    const home = homeKey(s);
-    if (home !== undefined) {
-      keys.set(s, home);
-      continue;
-    }
+    const home = homeKey(s, 'template');
+    if (home !== undefined) keys.set(s, home);
+  }
+  for (const s of ordered) {
+    if (keys.has(s)) continue;
     const ids = topIds(s);
-    // the first series already keyed whose top drivers share at least half of this one's
+    // the first series already keyed whose top drivers share at least half of this one's (a GPU type led by the
+    // replicas of a template and a dev pod joins the template's incident), else its GPU type, else its own
     const joined = ordered.find((o) => keys.has(o) && o.account === s.account && [...topIds(o)].filter((id) => ids.has(id)).length * 2 >= ids.size);
-    keys.set(s, joined ? keys.get(joined)! : incidentKey(s));
+    keys.set(s, joined ? keys.get(joined)! : (homeKey(s, 'gpu_type') ?? incidentKey(s)));
   }
   return keys;
 }
