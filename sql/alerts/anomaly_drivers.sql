@@ -4,7 +4,7 @@
 -- anomalous day, not read off one: the resource that drove a level shift stays the biggest driver while the shift's
 -- days move through the window, so the incident keeps its key (anomaly-incident.ts). in_narrower_series: the
 -- resource also belongs to a template, endpoint or GPU type series (a pod, an endpoint – not a volume), where its own
--- rise shows.
+-- rise shows; template_id and gpu_type_id, the template and GPU type it ran on (a spread incident's home).
 -- Of the whole series (the same on every row, over all its rising resources, not the five shown): fleet_like_share,
 -- the share of the excess from fleet-like additions – resources first billed within the baseline, billed every day
 -- since, costing at most twice a day what a pod of their family and template costs that the account had already run
@@ -47,6 +47,8 @@ per_resource as (
         r.resource_id,
         max(r.resource_name) as resource_name,
         bool_or(coalesce(r.template_id, r.endpoint_id, r.gpu_type_id) is not null) as in_narrower_series,
+        any_value(r.template_id) as template_id,
+        any_value(r.gpu_type_id) as gpu_type_id,
         coalesce(sum(r.amount) filter (where r.day in (select day from anomalous_days)), 0) as amount,
         coalesce(sum(r.amount) filter (where r.day < b.first_day), 0) / $baseline_days::integer as baseline_average,
         any_value(b.days) as days,
@@ -195,6 +197,8 @@ select
     r.resource_id,
     r.resource_name,
     r.in_narrower_series,
+    r.template_id,
+    r.gpu_type_id,
     r.amount,
     round(r.baseline_average, 2)::decimal(18,2) as baseline_average,
     round(r.excess, 2)::decimal(18,2) as excess,

@@ -12,6 +12,8 @@ const driver = (id: string, name: string, excess: string, day = '2026-11-16'): D
   resource_id: id,
   resource_name: name,
   in_narrower_series: true,
+  template_id: null,
+  gpu_type_id: null,
   fleet_like_share: 0,
   fleet_like_batch: 0,
   fleet_addition_days: 0,
@@ -96,6 +98,39 @@ describe('anomaly incidents', () => {
     const others = ['q1', 'q2'].map((id) => podDriver(driver(id, `pod-${id}`, '50.00')));
     const two = incidentsOf([series('template', 'vllm', 1, pods('p1').map(podDriver)), series('template', 'comfy', 1, others), series('family', 'pod', 1, pods('p1').map(podDriver))], rule);
     expect(two.map((c) => c.key).sort()).toEqual(['anomaly:acme:template:template-comfy', 'anomaly:acme:template:template-vllm']);
+  });
+
+  it('keys a scale-up of like pods by the template they ran on, so it is one page while the window slides and the series showing it change', () => {
+    // eight replicas of the serving template start on 2026-09-13 beside its fleet pods on the same GPU type, which grew
+    // a pod a week before (the GPU type's older anomalous days); the template departs from the replicas' first day
+    const pod = (id: string, excess: string) => ({ ...driver(id, id, excess), family: 'pod', template_id: 'tpl-vllm', gpu_type_id: 'rtx4090' });
+    const replicas = (excess: string) => ['replica-2', 'replica-4', 'replica-6', 'replica-7', 'replica-5'].map((id) => pod(id, excess));
+    const withDays = (s: SeriesAnomaly, days: string[]) => ({ ...s, days, worst: { ...s.worst, day: days.at(-1)! } });
+    const nights = [
+      // the first night: the GPU type led by the fleet's own growth (its older days), the template by the replicas
+      [
+        withDays(series('gpu_type', 'RTX 4090', 3, [pod('serve-11', '72.74'), pod('serve-10', '47.80'), ...replicas('26.32').slice(0, 3)]), ['2026-09-01', '2026-09-05', '2026-09-13', '2026-09-14']),
+        withDays(series('template', 'vLLM', 1, replicas('16.28')), ['2026-09-14']),
+      ],
+      // two weeks on: the fleet's days have left the window and the GPU type is as old as the template
+      [
+        withDays(series('template', 'vLLM', 1, replicas('120.54')), ['2026-09-14', '2026-09-20']),
+        withDays(series('gpu_type', 'RTX 4090', 3, replicas('120.54')), ['2026-09-14', '2026-09-21']),
+        withDays(series('family', 'pod', 1, replicas('120.54')), ['2026-09-14', '2026-09-20']),
+      ],
+      // the last night: only the GPU type's last day is left, led by a fleet pod added since
+      [withDays(series('gpu_type', 'RTX 4090', 2, [pod('serve-12', '13.31'), ...replicas('2.42')]), ['2026-09-21'])],
+    ];
+    for (const [n, night] of nights.entries()) {
+      expect(incidentsOf(night, rule).map((c) => c.key), `night ${n}`).toEqual(['anomaly:acme:template:tpl-vllm']);
+    }
+    // a GPU type led by the replicas and a dev pod of another template is the template's incident, not a second page
+    const dev = { ...pod('dev-1', '30.00'), template_id: 'tpl-dev' };
+    const both = [withDays(series('gpu_type', 'RTX 4090', 2, [...replicas('40.00').slice(0, 2), dev]), ['2026-09-13', '2026-09-14']), series('template', 'vLLM', 1, replicas('40.00'))];
+    expect(incidentsOf(both, rule).map((c) => c.key)).toEqual(['anomaly:acme:template:tpl-vllm']);
+    // pods of several templates on one GPU type are that GPU type's rise
+    const mixed = [pod('a', '60.00'), { ...pod('b', '55.00'), template_id: 'tpl-comfy' }, pod('c', '50.00')];
+    expect(incidentsOf([series('gpu_type', 'RTX 4090', 1, mixed)], rule).map((c) => c.key)).toEqual(['anomaly:acme:gpu_type:rtx4090']);
   });
 
   it('keeps apart a series another resource drove most, and a spread series under its own key', () => {

@@ -5,12 +5,13 @@
 // levels, open while any of them is anomalous and resolved when none is.
 //
 // The drivers are summed over the series' anomalous days (anomaly_drivers.sql), so a level shift's driver stays its
-// biggest while the shift's days move through the window. The key names the driving resource (anomaly:<account>:driver:<family>:<resource id>), not a series or a day, so it
-// stays the same while the incident's series come and go and its days move through the window: the alert state,
-// the outbox and the idempotency keys (event ids) see one incident from its first page to its resolution. A rise
-// spread over several resources is keyed by the series first anomalous, the narrowest of those
-// (anomaly:<account>:<dimension>:<series id>), unless its biggest driver drives an incident already; which anomalous
-// series make no incident at all: worthAnIncident.
+// biggest while the shift's days move through the window. The key names the driving resource
+// (anomaly:<account>:driver:<family>:<resource id>), not a series or a day, so it stays the same while the incident's
+// series come and go and its days move through the window: the alert state, the outbox and the idempotency keys
+// (event ids) see one incident from its first page to its resolution. A rise spread over several resources is keyed
+// by the template (else the GPU type) its biggest drivers all ran on, anomaly:<account>:<dimension>:<id> – where
+// there is none, by the series first anomalous, the narrowest of those –, unless its biggest driver drives an
+// incident already; which anomalous series make no incident at all: worthAnIncident.
 import type { AnomalyRule } from '../../config/alerts.ts';
 import { unitText } from '../../model/index.ts';
 import type { Condition } from '../types.ts';
@@ -49,12 +50,25 @@ export function incidentKey(s: SeriesAnomaly): string {
 const topIds = (s: SeriesAnomaly) => new Set(s.drivers.slice(0, 3).map(driverId));
 
 /**
- * Series whose rise is spread over several resources, grouped when their three biggest drivers are mostly the same
- * (a scale-up of like pods shows in its GPU type, its template and its family): one incident, keyed by the series
- * that was anomalous first (the narrowest of those), so it keeps its key whichever of the resources leads on the day
- * and whichever series joins it or leaves the window later – a scale-up seen first in its GPU type and a day later in
- * its template, keyed by the template, paged again, and again when the template's days left the window – and a
- * later rise of other resources in the same family is an incident of its own.
+ * Where a spread rise lives: the template its three biggest drivers all ran on, else the GPU type they all ran on –
+ * what the resources are, not which series the window happens to show them in. A scale-up of like pods is its
+ * template's incident from the night it shows in its GPU type (led there by the fleet pods of that template) to the
+ * night only the GPU type's last day is left in the window; keyed by whichever series was first anomalous in the
+ * window, it changed its key, and paged again, as the older days slid out.
+ */
+function homeKey(s: SeriesAnomaly, dimension: 'template' | 'gpu_type'): string | undefined {
+  const top = s.drivers.slice(0, 3);
+  const id = (d: Driver) => (dimension === 'template' ? d.template_id : d.gpu_type_id);
+  const home = id(top[0]!);
+  return home != null && top.every((d) => id(d) === home) ? `anomaly:${s.account}:${dimension}:${home}` : undefined;
+}
+
+/**
+ * Series whose rise is spread over several resources: one incident per home (homeKey) – a scale-up of like pods shows
+ * in its GPU type, its template and its family – so it keeps its key whichever of the resources leads on the day and
+ * whichever series joins it or leaves the window later, and a later rise of pods of another template is an incident
+ * of its own. Resources with no common home (volumes, pods of several templates and GPU types) are grouped when their
+ * three biggest drivers are mostly the same, keyed by the series that was anomalous first (the narrowest of those).
  */
 function spreadKeys(spread: readonly SeriesAnomaly[], driven: ReadonlyMap<string, string>): Map<SeriesAnomaly, string> {
   const rank = (s: SeriesAnomaly) => NARROWEST_FIRST.indexOf(s.dimension);
@@ -71,10 +85,16 @@ function spreadKeys(spread: readonly SeriesAnomaly[], driven: ReadonlyMap<string
       keys.set(s, ownedBy);
       continue;
     }
+    const home = homeKey(s, 'template');
+    if (home !== undefined) keys.set(s, home);
+  }
+  for (const s of ordered) {
+    if (keys.has(s)) continue;
     const ids = topIds(s);
-    // the first series already keyed whose top drivers share at least half of this one's
+    // the first series already keyed whose top drivers share at least half of this one's (a GPU type led by the
+    // replicas of a template and a dev pod joins the template's incident), else its GPU type, else its own
     const joined = ordered.find((o) => keys.has(o) && o.account === s.account && [...topIds(o)].filter((id) => ids.has(id)).length * 2 >= ids.size);
-    keys.set(s, joined ? keys.get(joined)! : incidentKey(s));
+    keys.set(s, joined ? keys.get(joined)! : (homeKey(s, 'gpu_type') ?? incidentKey(s)));
   }
   return keys;
 }

@@ -10,6 +10,10 @@ export interface Driver {
   resource_name: string | null;
   /** It also belongs to a template, endpoint or GPU type series (a pod, an endpoint; not a volume). */
   in_narrower_series: boolean;
+  /** The template it ran on (a pod, an endpoint; null for a volume or a custom image). */
+  template_id: string | null;
+  /** The GPU type it ran on (null for a volume). */
+  gpu_type_id: string | null;
   /** Of the whole series (every row the same): the share of its excess from fleet-like additions (anomaly_drivers.sql). */
   fleet_like_share: number;
   /** Of the whole series: the most fleet-like additions first billed on one day. */
