@@ -2,8 +2,7 @@
 // cost_allocated for a view that names an allocation category, gpu_hours_daily for GPU-hours) and per dimension the
 // SQL expression of its key and name there. SQL text is made only from these fragments, picked by the parsed enums;
 // a value from the URL (a filter's value, a category's name, a day) is always a bound parameter.
-import { quotedString } from '../util/duckdb-api.ts';
-import { COST_FAMILIES, FAMILIES } from '../model/index.ts';
+import { DIMENSION_NAMES, DIMENSIONS, type DimensionDecl } from '../model/semantic.ts';
 import { dimensionText, ExploreRequestError, type Dimension, type ExploreRequest, type PlainDimension } from './request.ts';
 
 export interface DimensionSql {
@@ -29,30 +28,14 @@ export interface FactsSource {
   dimensions: Partial<Record<PlainDimension, DimensionSql>>;
 }
 
-const none = (column: string) => `coalesce(${column}, '(none)')`;
+// every dimension's SQL is the semantic layer's (model/semantic.ts); GPU-hours carry the ones it marks
+const COST_DIMENSIONS: Record<PlainDimension, DimensionSql> = Object.fromEntries(
+  Object.entries(DIMENSIONS).map(([d, decl]: [string, DimensionDecl]) => [d, { key: decl.key, ...(decl.name === undefined ? {} : { name: decl.name }), column: decl.column }]),
+) as Record<PlainDimension, DimensionSql>;
 
-// names (not ids) key templates, endpoints and GPU types: every source has the names, cost_allocated and
-// gpu_hours_daily have no template or endpoint ids, and a name is what a person filters by
-// a family is keyed by its id (what filters and links carry) and shown by the model's label, the report's word for it
-const FAMILY_LABEL = `case family ${FAMILIES.map((f) => `when ${quotedString(f)} then ${quotedString(COST_FAMILIES[f].label)}`).join(' ')} else family end`;
-
-const COST_DIMENSIONS: Record<PlainDimension, DimensionSql> = {
-  family: { key: 'family', name: FAMILY_LABEL, column: 'family' },
-  template: { key: none('template_name'), column: 'template' },
-  endpoint: { key: none('endpoint_name'), column: 'endpoint' },
-  gpu_type: { key: none('gpu_type_name'), column: 'gpu_type' },
-  resource: { key: none('resource_id'), name: 'resource_name', column: 'resource' },
-  account: { key: 'account', column: 'account' },
-  component: { key: 'component', column: 'component' },
-};
-
-const GPU_HOURS_DIMENSIONS: Partial<Record<PlainDimension, DimensionSql>> = {
-  family: COST_DIMENSIONS.family,
-  endpoint: COST_DIMENSIONS.endpoint,
-  gpu_type: COST_DIMENSIONS.gpu_type,
-  resource: COST_DIMENSIONS.resource,
-  account: COST_DIMENSIONS.account,
-};
+const GPU_HOURS_DIMENSIONS: Partial<Record<PlainDimension, DimensionSql>> = Object.fromEntries(
+  DIMENSION_NAMES.filter((d) => DIMENSIONS[d].gpuHours).map((d) => [d, COST_DIMENSIONS[d]]),
+);
 
 const CATEGORY: DimensionSql = { key: 'value', column: 'category' };
 

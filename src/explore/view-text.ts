@@ -1,21 +1,11 @@
 // How the explorer's figures and words read, said once for every surface that shows an answer: the /explore page,
 // a saved view's page and its `report --view` workbook and HTML page. Figures are exact DECIMAL text, written by the
 // model's unitText from micro-dollars (the explorer always read them so), never through a double.
-import type { PlainDimension } from '../model/explore-vocabulary.ts';
+import { categoryLabel, DIMENSIONS, MEASURES, unitCostLabel } from '../model/semantic.ts';
 import { unitText } from '../model/index.ts';
 import type { Dimension, ExploreRequest } from './request.ts';
 
-export const DIMENSION_LABELS: Record<PlainDimension, string> = {
-  family: 'Family',
-  template: 'Template',
-  endpoint: 'Endpoint',
-  gpu_type: 'GPU type',
-  resource: 'Resource',
-  account: 'Account',
-  component: 'Component',
-};
-
-export const dimensionLabel = (d: Dimension) => (d.kind === 'plain' ? DIMENSION_LABELS[d.name] : `Category ${d.category}`);
+export const dimensionLabel = (d: Dimension) => (d.kind === 'plain' ? DIMENSIONS[d.name].label : categoryLabel(d.category));
 
 /** An exact hours figure to the hundredth: finer than the `hours` unit, as the explorer has always shown it. */
 export const hoursText = (value: string) => unitText(value, 'hours', { decimals: 2, micros: true });
@@ -25,7 +15,7 @@ const unitCostText = (value: string) => unitText(value, 'usd_per_unit', { micros
 
 const costText = (value: string) => unitText(value, 'usd', { micros: true });
 
-export const metricName = (r: ExploreRequest) => (r.metric === 'cost' ? 'Cost' : r.metric === 'gpu_hours' ? 'GPU-hours' : `Cost per ${r.unitMetric}`);
+export const metricName = (r: ExploreRequest) => (r.metric === 'cost' ? MEASURES.cost.label : r.metric === 'gpu_hours' ? MEASURES.gpu_hours.label : unitCostLabel(r.unitMetric!));
 
 export const valueText = (r: ExploreRequest) =>
   r.metric === 'cost' ? costText : r.metric === 'gpu_hours' ? hoursText : unitCostText;

@@ -7,6 +7,7 @@ import type { Config } from '../config/schema.ts';
 import type { Store } from '../store/database.ts';
 import { readSqlFile } from '../transform/sql-files.ts';
 import { MetricsFileError, type MetricRow } from './metric-rows.ts';
+import { DIMENSIONS } from '../model/semantic.ts';
 
 /** kind → values, per account. */
 export type ScopeValues = Map<string, Map<string, Set<string>>>;
@@ -56,7 +57,7 @@ function suggestion(value: string, known: readonly string[]): string {
   return sorted.length === 0 ? 'it has none' : `known: ${listed}${sorted.length > MAX_LISTED ? ` and ${sorted.length - MAX_LISTED} more` : ''}`;
 }
 
-const KIND_WORDS: Record<string, string> = { endpoint: 'Serverless endpoint', template: 'template', gpuType: 'GPU type' };
+const KIND_WORDS: Record<string, string> = { endpoint: 'Serverless endpoint', template: DIMENSIONS.template.word, gpuType: DIMENSIONS.gpu_type.word };
 
 /**
  * Throw MetricsFileError `FILE line N, field scope: …` for the first row whose scope names nothing the account's cost

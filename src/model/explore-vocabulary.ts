@@ -1,9 +1,12 @@
 // The cost explorer's words, said once: the dimensions a view groups and filters by, the range presets, the
 // granularities and the metrics. The explorer's URL (src/explore/request.ts) and the config's saved views
-// (src/config/views.ts) both read them here, so a view in the config and a link to /explore accept the same words.
+// (src/config/views.ts) both read them here (the dimensions themselves are the semantic layer's, semantic.ts), so a view in the config and a link to /explore accept the same words.
 
-export const PLAIN_DIMENSIONS = ['family', 'template', 'endpoint', 'gpu_type', 'resource', 'account', 'component'] as const;
-export type PlainDimension = (typeof PLAIN_DIMENSIONS)[number];
+import { DIMENSION_NAMES, type DimensionName } from './semantic.ts';
+
+/** The dimensions, as the semantic layer declares them (semantic.ts). */
+export const PLAIN_DIMENSIONS = DIMENSION_NAMES;
+export type PlainDimension = DimensionName;
 
 export const PRESETS = ['mtd', 'last-month', '7d', '30d', '90d', 'ytd'] as const;
 export type Preset = (typeof PRESETS)[number];

@@ -1,20 +1,23 @@
-// The drill-down of `gpuledger serve`: family → template / endpoint / GPU type → resource → its daily cost, over
-// rpt_cost_detail for the period. Every level shows its groups' daily cost as a chart, then a table of the groups
+// The drill-down of `gpuledger serve`: family → template / endpoint / GPU type → resource → its daily cost, each level
+// a preset of the explorer (its query over cost_daily, the semantic layer's dimensions) for the period. Every level shows its groups' daily cost as a chart, then a table of the groups
 // with each one's share and the level's total; titles name what they show (the family's label, the resource's name),
 // the path back is a breadcrumb, and each level opens in the explorer with the same range, grouping and filters.
-// Every SQL fragment is one of the fixed ones below; what the request names is bound as a parameter.
+// The SQL is the explorer's (explore/build-query.ts): what the request names is a bound parameter there.
 import { COMPONENT_LABELS, COST_FAMILIES, isCostFamily } from '../model/index.ts';
+import { DIMENSIONS, MEASURES, type DimensionName } from '../model/semantic.ts';
 import { breadcrumbs, chartRow, dataTable, hrefWith, html, rowsNote, section, tableTools, type Link, type Markup, type TableColumn } from '../present/index.ts';
-import { groupChartData, groupChartSvg, queryAll, resetReportVariables, setReportClock } from '../report/index.ts';
+import { columnHeading, groupChartData, groupChartSvg, queryAll, resetReportVariables, setReportClock } from '../report/index.ts';
+import { csvQuery } from '../explore/build-query.ts';
+import { parseExploreRequest, type PlainDimension } from '../explore/request.ts';
+import { decimalStringToMicros, MICROS_PER_DOLLAR, microsToDecimalString } from '../util/decimal.ts';
 import type { Store } from '../store/database.ts';
-import { PageError, periodForm, resultTable, servedPage, servedPeriod, type PageContext } from './pages.ts';
+import { PAGE_ROWS, PageError, periodForm, servedPage, servedPeriod, type PageContext } from './pages.ts';
 
-const DIMENSIONS = {
-  template: { field: 'template_name', label: 'Template', plural: 'template' },
-  endpoint: { field: 'endpoint_name', label: 'Endpoint', plural: 'endpoint' },
-  gpu_type: { field: 'gpu_type_name', label: 'GPU type', plural: 'GPU type' },
-} as const;
-type Dimension = keyof typeof DIMENSIONS;
+// a family's second level: the dimensions of the semantic layer a family's cost splits by (semantic.ts)
+const LEVEL_TWO = ['template', 'endpoint', 'gpu_type'] as const satisfies readonly DimensionName[];
+type Dimension = (typeof LEVEL_TWO)[number];
+const isLevelTwo = (d: string): d is Dimension => (LEVEL_TWO as readonly string[]).includes(d);
+const nameField = (d: Dimension) => `${DIMENSIONS[d].column}_name`;
 
 const familyLabel = (family: string) => (isCostFamily(family) ? COST_FAMILIES[family].label : family);
 const componentLabel = (c: string) => (Object.hasOwn(COMPONENT_LABELS, c) ? COMPONENT_LABELS[c as keyof typeof COMPONENT_LABELS] : c);
@@ -30,7 +33,7 @@ interface Path {
 const drillHref = (p: Path) => hrefWith('/drill', { period: p.period, family: p.family, by: p.by, value: p.value, resource: p.resource });
 
 /** The same view in the explorer (its URL parameters: from, to, by, repeatable filter=<dimension>:<value>). */
-function exploreHref(range: { start: string; end: string }, by: string, p: Path): string {
+function exploreHref(range: { start: string; end: string }, by: PlainDimension, p: Path): string {
   const filter = [p.family !== undefined ? `family:${p.family}` : '', p.by && p.value !== undefined ? `${p.by}:${p.value}` : '', p.resource !== undefined ? `resource:${p.resource}` : ''].filter(Boolean);
   return hrefWith('/explore', { from: range.start, to: range.end, by, filter });
 }
@@ -38,55 +41,76 @@ function exploreHref(range: { start: string; end: string }, by: string, p: Path)
 interface Level {
   id: string;
   title: string;
-  /** The SQL of the group key (a fixed fragment) and the name of its column. */
-  key: { sql: string; field: string };
+  /** The explorer's grouping the level reads: the level is that explorer view, per day (its link opens it). */
+  by: PlainDimension;
+  /** The table's rows: the grouping's groups, or the days the groups add up in (a resource's daily cost). */
+  rows: 'groups' | 'days';
+  /** The table's key column (its heading is the model's for the name). */
+  field: string;
   /** A name shown beside the key (the resource's), linked instead of it. */
-  name?: { sql: string; field: string };
+  nameField?: string;
   /** Or a name the model gives the key (a family's label), shown and linked the same way. */
   label?: { header: string; of: (key: string) => string };
   link?: (key: string) => string;
   chartTitle: string;
-  /** What the chart stacks (a fixed fragment): the key unless said; null: no chart (the one above says it). */
-  chartKey?: string | null;
+  /** false: no chart (the level above draws the same days). */
+  chart?: boolean;
   chartLabel?: (group: string) => string;
+  /** The explorer's view this level is, as its link: what the level reads. */
   explore: string;
-  order?: string;
 }
 
-async function levelSection(store: Store, ctx: PageContext, where: string, params: Record<string, string>, range: { start: string; end: string }, level: Level): Promise<Markup> {
-  const name = level.name ? `, coalesce(any_value(${level.name.sql}), ${level.key.sql}) as ${level.name.field}` : '';
-  const rows = await queryAll(
-    store,
-    `select ${level.key.sql} as ${level.key.field}${name}, 100 * sum(amount) / nullif(sum(sum(amount)) over (), 0) as share_pct, sum(amount) as amount
-       from rpt_cost_detail where ${where} group by ${level.key.sql} order by ${level.order ?? `amount desc, ${level.key.field}`}`,
-    params,
-    'drill-down',
-  );
-  const total = await queryAll(store, `select sum(amount) as amount from rpt_cost_detail where ${where}`, params, 'drill-down total');
-  const chartKey = level.chartKey === undefined ? level.key.sql : level.chartKey;
-  const daily = chartKey === null ? undefined : await queryAll(store, `select day::varchar as day, ${chartKey} as g, sum(amount)::double as amount from rpt_cost_detail where ${where} group by all`, params, 'drill-down chart');
-  const table = resultTable(rows, { emptyText: 'No cost in this period.' });
-  if (level.label) {
-    const { header, of } = level.label;
-    table.columns.splice(0, 1, { ...table.columns[0]!, header: `${header} id` }, { ...table.columns[0]!, field: `${level.key.field}_label`, header });
-    table.rows = table.rows.map(([k, ...more]) => [k, of(String(k)), ...more]);
+interface ExploreCsvRow {
+  period_start: string;
+  amount: string;
+  [column: string]: unknown;
+}
+
+/** Each row's share of the total, 0–100, as an exact decimal; null when the total is zero. */
+const shareOf = (part: bigint, total: bigint) => (total === 0n ? null : microsToDecimalString((part * 100n * MICROS_PER_DOLLAR) / total));
+
+async function levelSection(store: Store, ctx: PageContext, range: { start: string; end: string }, level: Level): Promise<Markup> {
+  // the explorer's own query (explore/build-query.ts over the semantic layer's dimensions): a level is the explorer
+  // view its link opens, per day – /drill is the explorer's presets, not an engine of its own
+  const request = parseExploreRequest(new URL(level.explore, 'http://drill.invalid').searchParams, range.end);
+  const q = csvQuery(request);
+  const facts = await store.all<ExploreCsvRow>(q.sql, q.params);
+  const column = DIMENSIONS[level.by].column;
+  const groups = new Map<string, { name: string; micros: bigint }>();
+  for (const f of facts) {
+    const key = level.rows === 'days' ? f.period_start : String(f[`${column}_key`]);
+    const g = groups.get(key) ?? { name: String(f[`${column}_name`] ?? key), micros: 0n };
+    g.micros += decimalStringToMicros(f.amount);
+    groups.set(key, g);
   }
+  const total = [...groups.values()].reduce((a, g) => a + g.micros, 0n);
+  const ordered = [...groups.entries()].sort(([ka, a], [kb, b]) => (level.rows === 'days' ? ka.localeCompare(kb) : a.micros < b.micros ? 1 : a.micros > b.micros ? -1 : ka < kb ? -1 : ka > kb ? 1 : 0));
+  const named = level.nameField !== undefined || level.label !== undefined;
+  const keyColumn: TableColumn = { field: level.field, header: columnHeading(level.field), unit: level.rows === 'days' ? 'date' : 'text' };
+  const nameColumn: TableColumn | undefined = level.label
+    ? { field: `${level.field}_label`, header: level.label.header, unit: 'text' }
+    : level.nameField !== undefined
+      ? { field: level.nameField, header: columnHeading(level.nameField), unit: 'text' }
+      : undefined;
   // names first (the resource's name, linked), then the key; the amount stays the last column
-  if (level.name ?? level.label) {
-    const [key, label, ...rest] = table.columns;
-    table.columns = [label!, key!, ...rest];
-    table.rows = table.rows.map(([k, n, ...more]) => [n, k, ...more]);
-  }
-  const keyAt = level.name ?? level.label ? 1 : 0;
-  table.columns = table.columns.map((c, i): TableColumn => ({
-    ...c,
-    header: c.field === 'share_pct' ? 'Share' : c.header,
-    total: i === 0 ? 'label' : c.field === 'amount' ? 'sum' : undefined,
-    link: i === 0 && level.link ? (_value, row) => ({ href: level.link!(String(row[keyAt])) }) : undefined,
-  }));
-  table.totals = { amount: total.rows[0]?.[0] ?? null };
+  const keyHeader = level.label ? { ...keyColumn, header: `${level.label.header} id` } : keyColumn;
+  const columns: TableColumn[] = [...(nameColumn ? [nameColumn, keyHeader] : [keyColumn]), { field: MEASURES.share.columns[0], header: MEASURES.share.label, unit: MEASURES.share.unit }, { field: 'amount', header: columnHeading('amount'), unit: 'usd' }];
+  const keyAt = named ? 1 : 0;
+  const rows = ordered.map(([key, g]) => [...(named ? [level.label ? level.label.of(key) : g.name, key] : [key]), shareOf(g.micros, total), microsToDecimalString(g.micros)]);
+  const table = {
+    columns: columns.map((c, i): TableColumn => ({
+      ...c,
+      total: i === 0 ? ('label' as const) : c.field === 'amount' ? ('sum' as const) : undefined,
+      link: i === 0 && level.link ? (_value: unknown, row: readonly unknown[]) => ({ href: level.link!(String(row[keyAt])) }) : undefined,
+    })),
+    rows: rows.slice(0, PAGE_ROWS),
+    totalRows: rows.length,
+    totals: { amount: groups.size === 0 ? null : microsToDecimalString(total) },
+    emptyText: 'No cost in this period.',
+  };
   // chart values are plotted positions; the exact figures are the table's
-  const chart = daily && groupChartSvg(level.chartTitle, groupChartData(daily.rows.map(([day, g, amount]) => ({ day: String(day), group: String(g ?? '(none)'), amount: Number(amount) })), range, level.chartLabel));
+  const daily = facts.map((f) => ({ day: f.period_start, group: String(f[`${column}_key`] ?? '(none)'), amount: Number(f.amount) }));
+  const chart = level.chart !== false && groupChartSvg(level.chartTitle, groupChartData(daily, range, level.chartLabel));
   return section({
     id: level.id,
     title: level.title,
@@ -105,15 +129,9 @@ export async function drillPage(store: Store, ctx: PageContext): Promise<string>
   const clock = await setReportClock(store, { periodText: period, periodName: 'period', defaultPeriod: 'month_to_date', budgetMonthly: undefined });
   try {
     const by = (search.get('by') ?? undefined) as Dimension | undefined;
-    if (by !== undefined && !Object.hasOwn(DIMENSIONS, by)) throw new PageError(400, `by must be ${Object.keys(DIMENSIONS).join(', ')}, got '${by}'`);
+    if (by !== undefined && !isLevelTwo(by)) throw new PageError(400, `by must be ${LEVEL_TWO.join(', ')}, got '${by}'`);
     const p: Path = { period, family: search.get('family') || undefined, by, value: search.get('value') ?? undefined, resource: search.get('resource') || undefined };
     const range = { start: clock.period.start, end: clock.period.end };
-    const where = ['day between $start::date and $end::date'];
-    const params: Record<string, string> = { ...range };
-    if (p.family) (where.push('family = $family'), (params.family = p.family));
-    if (p.by && p.value !== undefined) (where.push(`coalesce(${DIMENSIONS[p.by].field}, '(none)') = $value`), (params.value = p.value));
-    if (p.resource) (where.push('resource_id = $resource'), (params.resource = p.resource));
-    const filter = where.join(' and ');
     const valueTitle = p.by && p.value !== undefined ? `${DIMENSIONS[p.by].label}: ${p.value}` : undefined;
     const resourceName = p.resource
       ? ((await queryAll(store, 'select any_value(resource_name) from rpt_cost_detail where resource_id = $resource', { resource: p.resource }, 'drill-down resource name')).rows[0]?.[0] as string | null) ?? p.resource
@@ -122,28 +140,30 @@ export async function drillPage(store: Store, ctx: PageContext): Promise<string>
     if (p.family) crumbs.push({ label: familyLabel(p.family), href: drillHref({ period: p.period, family: p.family }) });
     if (valueTitle) crumbs.push({ label: valueTitle, href: drillHref({ ...p, resource: undefined }) });
     if (p.resource) crumbs.push({ label: resourceName!, href: drillHref(p) });
-    const level = (l: Level) => levelSection(store, ctx, filter, params, range, l);
+    const level = (l: Level) => levelSection(store, ctx, range, l);
     const parts: Markup[] = [breadcrumbs('Drill-down path', crumbs)];
     if (p.resource) {
       parts.push(
         await level({
           id: 's-resource',
           title: `Daily cost of ${resourceName}`,
-          key: { sql: 'day', field: 'day' },
-          chartKey: 'component',
+          by: 'component',
+          rows: 'days',
+          field: 'day',
           chartLabel: componentLabel,
           chartTitle: `Daily cost of ${resourceName} by component`,
           explore: exploreHref(range, 'component', p),
-          order: 'day',
-        }),
+         }),
       );
       // the same days again by component: which part of the resource the money went to
       parts.push(
         await level({
           id: 's-components',
           title: `${resourceName} by component`,
-          key: { sql: 'component', field: 'component' },
-          chartKey: null,
+          by: 'component',
+          rows: 'groups',
+          field: 'component',
+          chart: false,
           chartTitle: '',
           explore: exploreHref(range, 'component', p),
         }),
@@ -153,8 +173,10 @@ export async function drillPage(store: Store, ctx: PageContext): Promise<string>
         await level({
           id: 's-families',
           title: 'Cost by family',
-          key: { sql: 'family', field: 'family' },
-          label: { header: 'Family', of: familyLabel },
+          by: 'family',
+          rows: 'groups',
+          field: 'family',
+          label: { header: DIMENSIONS.family.label, of: familyLabel },
           link: (family) => drillHref({ period: p.period, family }),
           chartTitle: 'Daily cost by family',
           chartLabel: familyLabel,
@@ -162,14 +184,17 @@ export async function drillPage(store: Store, ctx: PageContext): Promise<string>
         }),
       );
     } else if (!valueTitle) {
-      for (const [key, d] of Object.entries(DIMENSIONS) as [Dimension, (typeof DIMENSIONS)[Dimension]][]) {
+      for (const key of LEVEL_TWO) {
+        const d = DIMENSIONS[key];
         parts.push(
           await level({
             id: `s-${key}`,
-            title: `${familyLabel(p.family)} by ${d.plural}`,
-            key: { sql: `coalesce(${d.field}, '(none)')`, field: d.field },
+            title: `${familyLabel(p.family)} by ${d.word}`,
+            by: key,
+            rows: 'groups',
+            field: nameField(key),
             link: (value) => drillHref({ period: p.period, family: p.family, by: key, value }),
-            chartTitle: `Daily cost of ${familyLabel(p.family)} by ${d.plural}`,
+            chartTitle: `Daily cost of ${familyLabel(p.family)} by ${d.word}`,
             explore: exploreHref(range, key, p),
           }),
         );
@@ -179,8 +204,10 @@ export async function drillPage(store: Store, ctx: PageContext): Promise<string>
         await level({
           id: 's-resources',
           title: `Resources of ${familyLabel(p.family)} · ${valueTitle}`,
-          key: { sql: 'resource_id', field: 'resource_id' },
-          name: { sql: 'resource_name', field: 'resource_name' },
+          by: 'resource',
+          rows: 'groups',
+          field: 'resource_id',
+          nameField: 'resource_name',
           link: (resource) => drillHref({ ...p, resource }),
           chartTitle: `Daily cost by resource`,
           explore: exploreHref(range, 'resource', p),

@@ -6,6 +6,7 @@ import { isPartial, type ComparedRanges, type PeriodCoverage } from '../explore/
 import type { ExploreRequest } from '../explore/request.ts';
 import { html, type Markup } from '../present/html.ts';
 import { addDays, daysInclusive } from '../util/utc-days.ts';
+import { MEASURES } from '../model/semantic.ts';
 
 export { partialMark } from '../explore/coverage-marks.ts';
 
@@ -45,7 +46,7 @@ export function changeText(r: ExploreRequest, c: ComparedRanges): string {
 
 /** The Change column's heading: which days it compares when not the whole range. */
 export function changeHeading(c: ComparedRanges): Markup {
-  return c.whole ? html`Change` : html`Change<span class="part">${c.current ? `to ${dayLabel(c.current.to)}` : 'none yet'}</span>`;
+  return c.whole ? html`${MEASURES.change.label}` : html`${MEASURES.change.label}<span class="part">${c.current ? `to ${dayLabel(c.current.to)}` : 'none yet'}</span>`;
 }
 
 export function previousText(r: ExploreRequest): string {

@@ -8,7 +8,8 @@
 // then instead of drawing $0.
 import type { Config } from '../config/schema.ts';
 import { answerChartSeries, answerChartSvg } from '../explore/answer-chart.ts';
-import { DIMENSION_LABELS, dimensionLabel, rangeLine, valueText } from '../explore/view-text.ts';
+import { dimensionLabel, rangeLine, valueText } from '../explore/view-text.ts';
+import { DIMENSIONS, MEASURES, unitCostLabel } from '../model/semantic.ts';
 import { changeHeading, changeText, comparedLine, partialMark, partialNote } from './explore-coverage-text.ts';
 import type { Changes } from '../explore/changed-since.ts';
 import type { ExploreGroup } from '../explore/explore-table.ts';
@@ -45,7 +46,7 @@ function dimensionOptions(selected: Dimension | undefined, categories: string[],
   const plain = metric === 'gpu_hours' ? PLAIN_DIMENSIONS.filter((d) => d !== 'template' && d !== 'component') : PLAIN_DIMENSIONS;
   const chosen = selected ? dimensionText(selected) : undefined;
   return [
-    ...plain.map((d) => option(d, DIMENSION_LABELS[d], chosen === d)),
+    ...plain.map((d) => option(d, DIMENSIONS[d].label, chosen === d)),
     ...(metric !== 'gpu_hours' ? categories.map((c) => option(`category:${c}`, `Category ${c}`, chosen === `category:${c}`)) : []),
   ];
 }
@@ -64,7 +65,7 @@ function controls(r: ExploreRequest, categories: string[], unitMetrics: string[]
 <label>Granularity <select name="granularity">${GRANULARITIES.map((g) => option(g, g, r.granularity === g))}</select></label>
 <label>Group by <select name="by">${dimensionOptions(r.by[0], categories, r.metric)}</select></label>
 <label>then by <select name="by">${option('', '(nothing)', r.by[1] === undefined)}${dimensionOptions(r.by[1], categories, r.metric)}</select></label>
-<label>Metric <select name="metric">${option('cost', 'Cost (USD)', r.metric === 'cost')}${option('gpu_hours', 'GPU-hours', r.metric === 'gpu_hours')}${unitMetrics.map((m) => option(`unit_cost:${m}`, `Cost per ${m}`, r.unitMetric === m))}</select></label>
+<label>Metric <select name="metric">${option('cost', `${MEASURES.cost.label} (USD)`, r.metric === 'cost')}${option('gpu_hours', MEASURES.gpu_hours.label, r.metric === 'gpu_hours')}${unitMetrics.map((m) => option(`unit_cost:${m}`, unitCostLabel(m), r.unitMetric === m))}</select></label>
 <label>Add filter <input name="filter" value="" placeholder="template:name, -family:storage"></label>
 <label>As loaded at <input name="as_of" value="${r.asOf?.text ?? ''}" placeholder="YYYY-MM-DD or …T12:00:00Z"></label>
 <label>Changed since <input name="changed_since" value="${r.changedSince?.text ?? ''}" placeholder="YYYY-MM-DD or …T12:00:00Z"></label>
@@ -116,10 +117,10 @@ function table(a: ExploreAnswer): Markup {
     return mark === undefined ? html`<th scope="col" class="num">${p}</th>` : html`<th scope="col" class="num partial">${p}<span class="part">${mark}</span></th>`;
   };
   const changeHead = changeHeading(a.compared);
-  const head = html`<tr>${r.by.map((d, i) => html`<th scope="col"${i === 0 ? html` class="pin-l"` : ''}>${dimensionLabel(d)}</th>`)}${t.periods.map(period)}<th scope="col" class="num pin-t">Total</th><th scope="col" class="num pin-s">Share</th><th scope="col" class="num pin-c">${changeHead}</th></tr>`;
+  const head = html`<tr>${r.by.map((d, i) => html`<th scope="col"${i === 0 ? html` class="pin-l"` : ''}>${dimensionLabel(d)}</th>`)}${t.periods.map(period)}<th scope="col" class="num pin-t">Total</th><th scope="col" class="num pin-s">${MEASURES.share.label}</th><th scope="col" class="num pin-c">${changeHead}</th></tr>`;
   const rows = t.groups.map((g) => html`<tr data-rank="${g.rank}">${groupCells(a, g)}${g.cells.map((c) => num(c))}${num(g.total, ' pin-t')}${pct(g.share, false)}${pct(g.change, true)}</tr>`);
   const total = html`<tr class="total"><th scope="row" class="pin-l" colspan="${r.by.length}">Total</th>${t.periodTotals.map((c) => num(c))}${num(t.total, ' pin-t')}${pct(t.total === null || t.total === '0.000000' ? null : '100.00', false)}${pct(t.change, true)}</tr>`;
-  const empty = t.groups.length === 0 ? html`<p class="note">No ${r.metric === 'gpu_hours' ? 'GPU-hours' : 'cost'} in this range with these filters.</p>` : '';
+  const empty = t.groups.length === 0 ? html`<p class="note">No ${r.metric === 'gpu_hours' ? MEASURES.gpu_hours.label : 'cost'} in this range with these filters.</p>` : '';
   return html`${empty}<p class="cue" hidden></p><div class="scroll" tabindex="0" role="region" aria-label="Groups by period"><table id="explore-table"><thead>${head}</thead><tbody>${rows}</tbody><tfoot>${total}</tfoot></table></div>
 ${partialNote(a)}<p class="note" id="change-note">Top 10 groups by total, the rest as Other. ${changeText(r, a.compared)}${
     r.metric === 'unit_cost'

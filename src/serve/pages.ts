@@ -8,6 +8,7 @@ import { columnHeading, inferFormat, parsePeriod, printedFormat, queryAll, readA
 import type { Store } from '../store/database.ts';
 import { rangeProblem } from '../util/dates.ts';
 import type { Table } from '../util/table-text.ts';
+import { upIsBad } from '../model/semantic.ts';
 
 /** Rows a serve page shows; the CSV link has them all. */
 export const PAGE_ROWS = 1000;
@@ -64,7 +65,7 @@ export interface ServedTable {
 export function resultTable(result: Awaited<ReturnType<typeof queryAll>>, options: { emptyText?: string } = {}): ServedTable {
   const columns = result.columns.map((c): TableColumn => {
     const unit = inferFormat(c.typeId, c.name);
-    return { field: c.name, header: columnHeading(c.name), unit, upIsBad: /change/.test(c.name) && unit !== 'text' };
+    return { field: c.name, header: columnHeading(c.name), unit, upIsBad: upIsBad(c.name) && unit !== 'text' };
   });
   return { columns, rows: result.rows.slice(0, PAGE_ROWS), totalRows: result.rows.length, emptyText: options.emptyText ?? 'No rows.' };
 }

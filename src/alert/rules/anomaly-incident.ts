@@ -17,14 +17,15 @@ import { unitText } from '../../model/index.ts';
 import type { Condition } from '../types.ts';
 import { comparisonText, exploreHref, impactText } from './anomaly-comparison.ts';
 import { driverId, worthAnIncident, type Driver, type SeriesAnomaly } from './anomaly-series.ts';
+import { DIMENSIONS, type DimensionName } from '../../model/semantic.ts';
 
 export type { Driver, SeriesAnomaly } from './anomaly-series.ts';
 
-const DIMENSION_LABEL: Record<string, string> = { family: 'family', template: 'template', endpoint: 'endpoint', gpu_type: 'GPU type' };
 // the narrowest series says best where the money went: it leads the incident's title
 const NARROWEST_FIRST = ['endpoint', 'template', 'gpu_type', 'family'];
 
-const label = (s: SeriesAnomaly) => `${DIMENSION_LABEL[s.dimension] ?? s.dimension} ${s.name}`;
+// the dimension's word is the semantic layer's ("GPU type H100", "template trainer")
+const label = (s: SeriesAnomaly) => `${Object.hasOwn(DIMENSIONS, s.dimension) ? DIMENSIONS[s.dimension as DimensionName].word : s.dimension} ${s.name}`;
 const score = (s: SeriesAnomaly) => Math.round(s.worst.score * 10) / 10;
 const lastDay = (s: SeriesAnomaly) => [...s.days].sort().at(-1)!;
 

@@ -8,6 +8,7 @@ import { dimensionLabel, valueText } from '../../explore/view-text.ts';
 import { CHART_CUE, html, pageDocument, type Markup } from '../../present/index.ts';
 import type { Heading } from '../heading.ts';
 import { periodHeading } from './view-workbook.ts';
+import { MEASURES } from '../../model/semantic.ts';
 
 function viewTable(a: ExploreAnswer): Markup {
   const r = a.request;
@@ -17,14 +18,14 @@ function viewTable(a: ExploreAnswer): Markup {
   const pct = (v: string | null, pin: string, sign = false) =>
     v === null ? html`<td class="num ${pin}" data-v="">–</td>` : html`<td class="num ${pin}" data-v="${v}">${sign && !v.startsWith('-') && Number(v) !== 0 ? '+' : ''}${v}%</td>`;
   const total = (v: string | null) => (v === null ? html`<td class="num pin-t" data-v="">–</td>` : html`<td class="num pin-t" data-v="${v}">${value(v)}</td>`);
-  const head = html`<tr>${r.by.map((d, i) => html`<th scope="col"${i === 0 ? html` class="pin-l"` : ''}>${dimensionLabel(d)}</th>`)}${t.periods.map((p, i) => html`<th scope="col" class="num">${periodHeading(a, p, i)}</th>`)}<th scope="col" class="num pin-t">Total</th><th scope="col" class="num pin-s">Share</th><th scope="col" class="num pin-c">Change</th></tr>`;
+  const head = html`<tr>${r.by.map((d, i) => html`<th scope="col"${i === 0 ? html` class="pin-l"` : ''}>${dimensionLabel(d)}</th>`)}${t.periods.map((p, i) => html`<th scope="col" class="num">${periodHeading(a, p, i)}</th>`)}<th scope="col" class="num pin-t">Total</th><th scope="col" class="num pin-s">${MEASURES.share.label}</th><th scope="col" class="num pin-c">${MEASURES.change.label}</th></tr>`;
   const rows = t.groups.map((g) => {
     const keys = g.keys.length === 0 ? html`<th scope="row" class="pin-l" colspan="${r.by.length}">Other</th>` : g.keys.map((k, i) => html`<th scope="row"${i === 0 ? html` class="pin-l"` : ''} data-v="${k}">${g.names[i] ?? k}</th>`);
     return html`<tr>${keys}${g.cells.map(num)}${total(g.total)}${pct(g.share, 'pin-s')}${pct(g.change, 'pin-c', true)}</tr>`;
   });
   const share = t.total === null || t.total === '0.000000' ? null : '100.00';
   const totals = html`<tr class="total"><th scope="row" class="pin-l" colspan="${r.by.length}">Total</th>${t.periodTotals.map(num)}${total(t.total)}${pct(share, 'pin-s')}${pct(t.change, 'pin-c', true)}</tr>`;
-  const empty = t.groups.length === 0 ? html`<p class="note">No ${r.metric === 'gpu_hours' ? 'GPU-hours' : 'cost'} in this range with these filters.</p>` : '';
+  const empty = t.groups.length === 0 ? html`<p class="note">No ${r.metric === 'gpu_hours' ? MEASURES.gpu_hours.label : 'cost'} in this range with these filters.</p>` : '';
   return html`${empty}<p class="cue" hidden></p><div class="scroll" tabindex="0" role="region" aria-label="Groups by period"><table id="explore-table"><thead>${head}</thead><tbody>${rows}</tbody><tfoot>${totals}</tfoot></table></div>
 <p class="note">Top 10 groups by total, the rest as Other: the same figures as the view on /explore. Change compares the total with the same number of days just before.</p>`;
 }

@@ -12,6 +12,7 @@ import { cellStyle, STYLE, type ColumnFormat } from '../cells/index.ts';
 import type { Heading } from '../heading.ts';
 import { createXlsxWriter, writeHeading } from '../workbook/index.ts';
 import type { RenderedChart } from '../charts/index.ts';
+import { MEASURES } from '../../model/semantic.ts';
 
 const ROW_PX = 20; // a default row (15 pt) in pixels: the rows the chart stands over
 
@@ -60,7 +61,7 @@ export async function writeViewWorkbook(input: ViewSheetInput): Promise<{ path: 
     const shareTotal = cellStyle('percent', { total: true });
     const change = cellStyle('percent', { signed: true });
     const changeTotal = cellStyle('percent', { signed: true, total: true });
-    const header = ws.addRow([...r.by.map(dimensionLabel), ...t.periods.map((p, i) => periodHeading(a, p, i)), 'Total', 'Share', 'Change']);
+    const header = ws.addRow([...r.by.map(dimensionLabel), ...t.periods.map((p, i) => periodHeading(a, p, i)), 'Total', MEASURES.share.label, MEASURES.change.label]);
     header.eachCell((c, i) => (c.style = i > r.by.length ? STYLE.headerRight : STYLE.header));
     header.commit();
     for (const g of t.groups) {
