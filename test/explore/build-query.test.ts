@@ -1,10 +1,10 @@
 // The explorer's SQL is made from whitelisted fragments only: every value from the URL is a bound parameter, never
 // text in the statement; the facts read follow the metric and the category; a dimension the facts lack is refused.
-import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import { csvQuery, pageQuery, valueExistsQuery } from '../../src/explore/build-query.ts';
 import { comparedRanges } from '../../src/explore/coverage.ts';
 import { parseExploreRequest } from '../../src/explore/request.ts';
+import { addInventory, billPods, billVolumes, viewStore } from '../helpers/view-store.ts';
 
 const parse = (query: string) => parseExploreRequest(new URLSearchParams(query), '2026-11-20');
 const HOSTILE = `x'); drop table fct_cost_daily; --`;
@@ -55,36 +55,41 @@ describe('explorer SQL', () => {
     expect(() => csvQuery(parse(query))).toThrow(message);
   });
 
-  it('runs in DuckDB with the parameters it names, and no others', async () => {
-    const db = await DuckDBInstance.create(':memory:');
-    const c = await db.connect();
-    await c.run(`create table cost_daily as select * from (values
-        ('a', 'pod', 'gpu', 'r1', 'one', null, 'A100', null, null, 'tpl', null, null, 'direct', 1.500000::decimal(38,6), '2026-11-02'::date),
-        ('a', 'pod', 'gpu', 'r2', 'two', null, 'H100', null, null, null, null, null, 'direct', 2.250000::decimal(38,6), '2026-11-03'::date),
-        ('a', 'storage', 'standard', 'v1', 'vol', null, null, null, null, null, null, null, 'direct', 0.100000::decimal(38,6), '2026-10-20'::date)
-      ) as t(account, family, component, resource_id, resource_name, gpu_type_id, gpu_type_name, data_center_id, template_id, template_name, endpoint_id, endpoint_name, attribution, amount, day)`);
+  // on the real views: raw billing and inventory as a sync leaves them, read back through cost_daily
+  it('runs on the real views with the parameters it names, and no others', async () => {
+    const store = await viewStore();
+    await addInventory(store, [
+      { kind: 'template', id: 'tpl-1', doc: { name: 'tpl', image: 'tpl:1' } },
+      { kind: 'pod', id: 'r1', doc: { name: 'one', gpu: { id: 'NVIDIA A100', count: 1 }, template: 'tpl-1', image: 'tpl:1', status: 'RUNNING' } },
+      { kind: 'pod', id: 'r2', doc: { name: 'two', gpu: { id: 'NVIDIA H100', count: 1 }, template: null, image: 'other:1', status: 'RUNNING' } },
+      { kind: 'network_volume', id: 'v1', doc: { name: 'vol', size: 10, dataCenter: 'EU-RO-1', type: 'STANDARD' } },
+    ]);
+    await billPods(store, [
+      { pod: 'r1', start: '2026-11-02T00:00:00Z', gpu: '1.500000' },
+      { pod: 'r2', start: '2026-11-03T00:00:00Z', gpu: '2.250000' },
+    ]);
+    await billVolumes(store, [{ volume: 'v1', start: '2026-10-20T00:00:00Z', standard: '0.100000' }]);
     const r = parse('from=2026-11-01&to=2026-11-10&granularity=week&by=template&filter=-family:storage');
     const csv = csvQuery(r);
-    const rows = (await c.runAndReadAll(csv.sql, csv.params)).getRowObjectsJson();
+    const rows = await store.all<Record<string, unknown>>(csv.sql, csv.params);
     // 2026-11-02 is a Monday: both days are in its week; a missing template is '(none)'
     expect(rows).toEqual([
       { period_start: '2026-11-02', template_key: '(none)', template_name: '(none)', amount: '2.250000' },
       { period_start: '2026-11-02', template_key: 'tpl', template_name: 'tpl', amount: '1.500000' },
     ]);
     const page = pageQuery(parse('from=2026-11-01&to=2026-11-10&by=resource'));
-    const groups = (await c.runAndReadAll(page.sql, page.params)).getRowObjectsJson().filter((g) => g.kind === 'group');
+    const groups = (await store.all<Record<string, unknown>>(page.sql, page.params)).filter((g) => g.kind === 'group');
     expect(groups.map((g) => [g.rank, g.k1, g.n1, g.v])).toEqual([['1', 'r2', 'two', '2.250000'], ['2', 'r1', 'one', '1.500000'], ['11', null, null, null]]);
     // a day still loading: the change compares the ended days with as many days from the previous range's start
     const partial = parse('from=2026-11-02&to=2026-11-03&by=family');
     const like = pageQuery(partial, comparedRanges(partial.from, partial.to, '2026-11-03T12:00:00Z'));
     expect(like.params).toMatchObject({ cmp_to: '2026-11-02', prev_from: '2026-10-31', prev_to: '2026-10-31' });
-    const pod = (await c.runAndReadAll(like.sql, like.params)).getRowObjectsJson().find((g) => g.kind === 'group' && g.k1 === 'pod')!;
+    const pod = (await store.all<Record<string, unknown>>(like.sql, like.params)).find((g) => g.kind === 'group' && g.k1 === 'pod')!;
     expect([pod.v, pod.compared]).toEqual(['3.750000', '1.500000']);
     // no ended day yet: nothing compared, so no change
     const none = pageQuery(partial, comparedRanges(partial.from, partial.to, '2026-11-02T06:00:00Z'));
-    const unended = (await c.runAndReadAll(none.sql, none.params)).getRowObjectsJson().filter((g) => g.kind === 'group' && g.k1 === 'pod');
+    const unended = (await store.all<Record<string, unknown>>(none.sql, none.params)).filter((g) => g.kind === 'group' && g.k1 === 'pod');
     expect(unended.map((g) => [g.v, g.compared, g.previous])).toEqual([['3.750000', null, null]]);
-    c.closeSync();
-    db.closeSync();
+    await store.close();
   });
 });
