@@ -7,7 +7,7 @@ import { hasView } from '../store/has-view.ts';
 import { errorMessage, StoreError } from '../util/errors.ts';
 import type { Logger } from '../util/log.ts';
 import { visibleText } from '../util/visible-text.ts';
-import { dropKnownAt, shadowKnownAt } from './known-at.ts';
+import { dropKnownAt, shadowKnownAt } from '../transform/known-at.ts';
 import { evaluateAnomalies } from './rules/anomaly.ts';
 import { anomalyCoverageNotes } from './rules/anomaly-coverage.ts';
 import { evaluateBudget } from './rules/budget.ts';

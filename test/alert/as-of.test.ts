@@ -4,7 +4,7 @@
 // restatements exactly as a sync does.
 import { describe, expect, it } from 'vitest';
 import { runAlerts } from '../../src/alert/index.ts';
-import { dropKnownAt, shadowKnownAt } from '../../src/alert/known-at.ts';
+import { dropKnownAt, shadowKnownAt } from '../../src/transform/known-at.ts';
 import { parseConfig } from '../../src/config/load.ts';
 
 import { Collect } from '../helpers/alert-delivery.ts';

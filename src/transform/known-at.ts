@@ -16,8 +16,8 @@
 // as loaded now. fct_cost_daily, which readers read instead of re-deriving cost from the raw tables, is shadowed
 // too, computed from the shadowed rows.
 import { quotedIdentifier } from '../util/duckdb-api.ts';
-import type { Store } from '../store/database.ts';
-import { dropShadowedMaterialized, shadowMaterialized } from '../transform/materialize.ts';
+import type { SqlSession as Store } from './sql-session.ts';
+import { dropShadowedMaterialized, shadowMaterialized } from './materialize.ts';
 import { BILLING_SOURCE_DEFS, type BillingSourceDef } from '../model/index.ts';
 
 const BUCKET_INTERVAL: Record<string, string> = { hour: '1 hour', day: '1 day', week: '7 days', month: '1 month', year: '1 year' };
