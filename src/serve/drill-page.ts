@@ -45,8 +45,9 @@ interface Level {
   by: PlainDimension;
   /** The table's rows: the grouping's groups, or the days the groups add up in (a resource's daily cost). */
   rows: 'groups' | 'days';
-  /** The table's key column (its heading is the model's for the name). */
+  /** The table's key column, and its heading where the semantic layer names it (else the column's own heading). */
   field: string;
+  header?: string;
   /** A name shown beside the key (the resource's), linked instead of it. */
   nameField?: string;
   /** Or a name the model gives the key (a family's label), shown and linked the same way. */
@@ -86,7 +87,7 @@ async function levelSection(store: Store, ctx: PageContext, range: { start: stri
   const total = [...groups.values()].reduce((a, g) => a + g.micros, 0n);
   const ordered = [...groups.entries()].sort(([ka, a], [kb, b]) => (level.rows === 'days' ? ka.localeCompare(kb) : a.micros < b.micros ? 1 : a.micros > b.micros ? -1 : ka < kb ? -1 : ka > kb ? 1 : 0));
   const named = level.nameField !== undefined || level.label !== undefined;
-  const keyColumn: TableColumn = { field: level.field, header: columnHeading(level.field), unit: level.rows === 'days' ? 'date' : 'text' };
+  const keyColumn: TableColumn = { field: level.field, header: level.header ?? columnHeading(level.field), unit: level.rows === 'days' ? 'date' : 'text' };
   const nameColumn: TableColumn | undefined = level.label
     ? { field: `${level.field}_label`, header: level.label.header, unit: 'text' }
     : level.nameField !== undefined
@@ -193,6 +194,7 @@ export async function drillPage(store: Store, ctx: PageContext): Promise<string>
             by: key,
             rows: 'groups',
             field: nameField(key),
+            header: d.label,
             link: (value) => drillHref({ period: p.period, family: p.family, by: key, value }),
             chartTitle: `Daily cost of ${familyLabel(p.family)} by ${d.word}`,
             explore: exploreHref(range, key, p),
