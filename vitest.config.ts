@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/helpers/longest-first.ts';
 import { SLOW_TESTS } from './test/test-sets.ts';
 
 // Two projects, chosen by where a test file lives or how it is named (test/test-sets.ts), so a new file lands in the
@@ -12,6 +13,8 @@ const shared = { pool: 'forks', testTimeout: 60_000, hookTimeout: 60_000, global
 export default defineConfig({
   test: {
     maxWorkers: 3,
+    // longest file first across both projects (vitest's own order runs every quick file before any slow one)
+    sequence: { sequencer: LongestFirst },
     projects: [
       // quick files reuse their worker (DuckDB and the modules load once per worker, not per file): they start no
       // outside part and leave no global state behind
